@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
+import { Random } from '../../match/random.js';
+import { roshambo } from './roshambo.js';
+import { RoshamboPredictor } from './bot.js';
+
+/** A player that reads its header, then plays the given gestures, reading the answer after each. */
+function scripted(moves: string[]): LocalPlayer {
+  return async (io) => {
+    for (let i = 0; i < 3; i++) await io.readLine();
+    for (const move of moves) {
+      io.write(`${move}\n`);
+      if ((await io.readLine()) === null) return;
+    }
+  };
+}
+
+test('the spec example streams are reproduced byte for byte', async () => {
+  const record = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '3', pace: '0' } },
+    players: [
+      { name: 'Player0', play: scripted(['ROCK', 'PAPER', 'ROCK']) },
+      { name: 'Player1', play: scripted(['PAPER', 'PAPER', 'SCISSORS']) },
+    ],
+  });
+  assert.equal(record.received[0], 'Player0\nPlayer1\n3\nPAPER\nPAPER\nSCISSORS\n');
+  assert.equal(record.received[1], 'Player1\nPlayer0\n3\nROCK\nPAPER\nROCK\n');
+  assert.equal(record.spectatorStream, 'Player0\nPlayer1\n3\nROCK\nPAPER\nPAPER\nPAPER\nROCK\nSCISSORS\n');
+  assert.deepEqual(record.outcome.result?.scores, [1, 1]);
+  assert.match(record.outcome.result!.reason, /draw/);
+});
+
+test('an invalid gesture retires the player and the opponent receives RETIRE', async () => {
+  const record = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '5', pace: '0' } },
+    players: [
+      { name: 'A', play: scripted(['ROCK', 'LIZARD']) },
+      { name: 'B', play: scripted(['SCISSORS', 'PAPER', 'PAPER']) },
+    ],
+  });
+  assert.equal(record.received[1], 'B\nA\n5\nROCK\nRETIRE\n');
+  assert.equal(record.spectatorStream, 'A\nB\n5\nROCK\nSCISSORS\nRETIRE\nPAPER\n');
+  assert.deepEqual(record.outcome.result?.scores, [1, 0]);
+  assert.match(record.outcome.result!.reason, /A retired in round 2/);
+});
+
+test('a player who disconnects has retired', async () => {
+  const record = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '5', pace: '0' } },
+    players: [
+      { name: 'A', play: scripted(['ROCK']) },
+      { name: 'B', play: scripted(['ROCK', 'ROCK', 'ROCK']) },
+    ],
+  });
+  assert.equal(record.received[1], 'B\nA\n5\nROCK\nRETIRE\n');
+  assert.equal(record.outcome.seats[0]!.closeReason, 'disconnected');
+});
+
+test('a silent player is retired after the timeout', async () => {
+  const record = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '2', pace: '0' }, timeout: 0.05 },
+    players: [
+      { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+      { name: 'B', play: scripted(['ROCK', 'ROCK']) },
+    ],
+  });
+  assert.equal(record.received[1], 'B\nSilent\n2\nRETIRE\n');
+  assert.equal(record.outcome.seats[0]!.closeReason, 'timeout');
+});
+
+test('the server bot plays a full match and both seats get their names', async () => {
+  const record = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '20', pace: '0' }, bots: 1, players: 2 },
+    players: [{ name: 'Human', play: scripted(Array(20).fill('PAPER')) }],
+  });
+  assert.match(record.received[0]!, /^Human\nServerBot\$0\n20\n/);
+  assert.equal(record.received[0]!.split('\n').length, 3 + 20 + 1);
+  assert.equal(record.outcome.result!.scores.length, 2);
+});
+
+test('the bot exploits an opponent that always plays the same gesture', () => {
+  const bot = new RoshamboPredictor(Random.fromSeed(7));
+  let wins = 0;
+  for (let i = 0; i < 200; i++) {
+    const choice = bot.choose();
+    if (choice === 'PAPER') wins++;
+    bot.observe('ROCK');
+  }
+  assert.ok(wins > 190, `won ${wins} of 200`);
+});
+
+test('parameters are validated with clear messages', () => {
+  const configure = (args: Record<string, string>, players: number | null = null, bots = 0) =>
+    roshambo.configure({ players, bots, timeout: null, args });
+  const defaults = configure({});
+  assert.ok(defaults.ok);
+  assert.deepEqual(defaults.value.config, { rounds: 10, pace: 1 });
+  assert.equal(defaults.value.timeout, 30);
+  assert.deepEqual(configure({ rounds: '0' }), { ok: false, error: 'Argument "rounds" must be an integer from 1 to 9999, not 0' });
+  assert.deepEqual(configure({ rounds: 'ten' }), { ok: false, error: 'Argument "rounds" must be an integer from 1 to 9999, not "ten"' });
+  assert.deepEqual(configure({ pace: '31' }), { ok: false, error: 'Argument "pace" must be a number from 0 to 30, not 31' });
+  assert.deepEqual(configure({}, 3), { ok: false, error: 'This game needs exactly 2 players, not 3' });
+  assert.deepEqual(configure({ colour: 'red' }), { ok: false, error: 'Unknown argument "colour" (known: rounds, pace)' });
+});

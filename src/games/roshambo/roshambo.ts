@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
+import type { PlayerSeat } from '../../match/seat.js';
+import { ok } from '../../util/result.js';
+import { configureMatch, intArg, numberArg, paceArgSpec } from '../game-params.js';
+import { playRoshamboBot } from './bot.js';
+import { compare, parseGesture, type Gesture } from './rules.js';
+
+export interface RoshamboConfig {
+  readonly rounds: number;
+  readonly pace: number;
+}
+
+const ARGS = {
+  rounds: { description: 'number of rounds (default 10, from 1 to 9999)', regex: String.raw`^\d{1,4}$` },
+  pace: paceArgSpec(1),
+};
+
+const RETIRE = 'RETIRE';
+
+async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchResult> {
+  const [first, second] = ctx.seats as [PlayerSeat, PlayerSeat];
+  first.write(`${first.name}\n${second.name}\n${config.rounds}\n`);
+  second.write(`${second.name}\n${first.name}\n${config.rounds}\n`);
+  ctx.spectators.write(`${first.name}\n${second.name}\n${config.rounds}\n`);
+  const points = [0, 0];
+  for (let round = 1; round <= config.rounds; round++) {
+    if (round > 1) await ctx.sleep(config.pace);
+    const moves = await Promise.all([readGesture(first), readGesture(second)]);
+    const [a, b] = moves;
+    first.write(`${b ?? RETIRE}\n`);
+    second.write(`${a ?? RETIRE}\n`);
+    ctx.spectators.write(`${a ?? RETIRE}\n${b ?? RETIRE}\n`);
+    if (a === null || b === null) {
+      const gone = [a === null ? first.name : null, b === null ? second.name : null].filter(Boolean).join(' and ');
+      return { scores: points, reason: `${gone} retired in round ${round}` };
+    }
+    const outcome = compare(a, b);
+    if (outcome > 0) points[0]!++;
+    if (outcome < 0) points[1]!++;
+  }
+  const [p0, p1] = points as [number, number];
+  const verdict = p0 === p1 ? 'draw' : `${p0 > p1 ? first.name : second.name} wins`;
+  return { scores: points, reason: `${verdict} ${Math.max(p0, p1)}-${Math.min(p0, p1)} after ${config.rounds} rounds` };
+}
+
+/** Reads one gesture; anything else (or nothing) retires the player. */
+async function readGesture(seat: PlayerSeat): Promise<Gesture | null> {
+  const line = await seat.readLine();
+  if (line === null) return null;
+  const gesture = parseGesture(line);
+  if (!gesture) seat.close('removed');
+  return gesture;
+}
+
+export const roshambo: GameDefinition<RoshamboConfig> = {
+  name: 'roshambo',
+  description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
+  args: ARGS,
+  maxLineBytes: 1024,
+  configure: (params) =>
+    configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: 30 }, ARGS, (args) => {
+      const rounds = intArg(args, 'rounds', 10, 1, 9999);
+      if (!rounds.ok) return rounds;
+      const pace = numberArg(args, 'pace', 1, 0, 30);
+      if (!pace.ok) return pace;
+      return ok({ rounds: rounds.value, pace: pace.value });
+    }),
+  play,
+  playBot: (io, _config, env) => playRoshamboBot(io, env),
+};

@@ -1,0 +1,91 @@
+import type { Result } from '../util/result.js';
+import type { VisEventInput } from '../protocol/vis-event.js';
+import type { PlayerSeat } from './seat.js';
+import type { Random } from './random.js';
+import type { Compute } from './compute.js';
+
+/** A game-specific argument as GameList (v2) shows it. */
+export interface ArgSpec {
+  readonly description: string;
+  /** A regex for a valid value (informative, for clients; the game validates itself). */
+  readonly regex: string;
+}
+
+/** Match creation parameters as a client sent them (GameNew); null means "the game's default". */
+export interface NewMatchParams {
+  readonly players: number | null;
+  readonly bots: number;
+  readonly timeout: number | null;
+  readonly args: Readonly<Record<string, string>>;
+}
+
+/** Validated creation parameters: defaults applied, `config` typed for the game. */
+export interface MatchSettings<C> {
+  readonly players: number;
+  readonly bots: number;
+  /** Player inactivity timeout in seconds. */
+  readonly timeout: number;
+  /** The game arguments as the client gave them (shown in the lobby). */
+  readonly args: Readonly<Record<string, string>>;
+  readonly config: C;
+}
+
+export interface MatchResult {
+  /** One score per seat, in seat order. */
+  readonly scores: readonly number[];
+  /** Why the match ended, in words. */
+  readonly reason: string;
+}
+
+/** What the runtime gives a game while it plays one match. */
+export interface MatchContext {
+  /** Seats in order: joined players, then server bots. */
+  readonly seats: readonly PlayerSeat[];
+  /** The spectator stream. */
+  readonly spectators: { write(text: string): void };
+  /** The match's seeded random source. */
+  readonly random: Random;
+  /** The player inactivity timeout, in seconds. */
+  readonly timeout: number;
+  /** Waits; returns at once when the match is being torn down. */
+  sleep(seconds: number): Promise<void>;
+  /** Calls `callback` after `seconds` unless the match ended first; returns a cancel function. */
+  after(seconds: number, callback: () => void): () => void;
+  /** Emits a visualizer event into the record and to live web spectators. */
+  vis(event: VisEventInput): void;
+  /** Seconds since the match started. */
+  elapsed(): number;
+}
+
+/** The line stream a server bot plays through: the same bytes a user program would see. */
+export interface BotIO {
+  readLine(): Promise<string | null>;
+  write(text: string): void;
+}
+
+export interface BotEnv {
+  /** The bot's seat index. */
+  readonly seat: number;
+  readonly random: Random;
+  /** Where heavy search runs, off the server's event loop. */
+  readonly compute: Compute;
+}
+
+/**
+ * A game: its rules engine stays in its own module; this is its player protocol and its metadata.
+ * One new game is one folder under games/ and one line in the registry.
+ */
+export interface GameDefinition<C = unknown> {
+  readonly name: string;
+  /** Markdown: introduction, Implementation details, Game parameters. */
+  readonly description: string;
+  readonly args: Readonly<Record<string, ArgSpec>>;
+  /** Longest line a player may send, in bytes. */
+  readonly maxLineBytes: number;
+  /** Validates a GameNew request for this game; the error text goes back to the client as is. */
+  configure(params: NewMatchParams): Result<MatchSettings<C>>;
+  /** Runs one match to its end. Player misbehaviour is an outcome, never an exception. */
+  play(ctx: MatchContext, config: C): Promise<MatchResult>;
+  /** Plays one seat as a server bot. */
+  playBot(io: BotIO, config: C, env: BotEnv): Promise<void>;
+}

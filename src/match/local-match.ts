@@ -1,0 +1,89 @@
+import type { Compute } from './compute.js';
+import { InlineCompute } from './compute.js';
+import type { BotIO, GameDefinition, NewMatchParams } from './game.js';
+import { LineQueue } from './line-queue.js';
+import { Match, type MatchOutcome } from './match.js';
+import { LineSplitter } from '../protocol/line-splitter.js';
+import { SpectatorFeed } from './spectator-feed.js';
+import type { VisEvent } from '../protocol/vis-event.js';
+
+/** A player program run in-process: it gets the same line stream a real program would. */
+export type LocalPlayer = (io: BotIO) => Promise<void>;
+
+export interface LocalMatchOptions {
+  readonly game: GameDefinition<any>;
+  readonly params?: Partial<NewMatchParams>;
+  readonly players: readonly { readonly name: string; readonly play: LocalPlayer }[];
+  readonly seed?: string;
+  readonly compute?: Compute;
+}
+
+export interface LocalMatchRecord {
+  readonly outcome: MatchOutcome;
+  /** Everything the spectators received. */
+  readonly spectatorStream: string;
+  /** Per human player: everything the player received. */
+  readonly received: readonly string[];
+  /** Per human player: everything the player sent. */
+  readonly sent: readonly string[];
+  readonly vis: readonly VisEvent[];
+}
+
+/**
+ * Plays a whole match without sockets: the in-process transport of the runtime, for tests and
+ * tools. Throws if the game rejects the parameters.
+ */
+export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalMatchRecord> {
+  const { game } = options;
+  const configured = game.configure({
+    players: options.params?.players ?? options.players.length + (options.params?.bots ?? 0),
+    bots: options.params?.bots ?? 0,
+    timeout: options.params?.timeout ?? null,
+    args: options.params?.args ?? {},
+  });
+  if (!configured.ok) throw new Error(`game rejected the parameters: ${configured.error}`);
+  const spectators = new SpectatorFeed();
+  const compute = options.compute ?? new InlineCompute();
+  const match = new Match({
+    game,
+    settings: configured.value,
+    playerNames: options.players.map((player) => player.name),
+    seed: options.seed ?? 'local',
+    spectators,
+    compute,
+  });
+  const received = options.players.map(() => '');
+  const sent = options.players.map(() => '');
+  const programs = options.players.map((player, index) => {
+    const seat = match.seats[index]!;
+    const queue = new LineQueue();
+    const splitter = new LineSplitter(Number.MAX_SAFE_INTEGER, { line: (l) => queue.push(l), error: () => queue.end() });
+    seat.attach({
+      send: (bytes) => {
+        received[index] += Buffer.from(bytes).toString('utf8');
+        splitter.push(bytes);
+      },
+      close: () => {
+        splitter.end();
+        queue.end();
+      },
+    });
+    const io: BotIO = {
+      readLine: () => queue.next(),
+      write: (text) => {
+        sent[index] += text;
+        seat.receive(Buffer.from(text, 'utf8'));
+      },
+    };
+    return player.play(io).finally(() => seat.receiveEnd());
+  });
+  const outcome = await match.run();
+  await Promise.allSettled(programs);
+  return {
+    outcome,
+    spectatorStream: spectators.history().toString('utf8'),
+    received,
+    sent,
+    vis: match.vis.all(),
+  };
+}

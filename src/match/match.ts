@@ -1,0 +1,137 @@
+import { performance } from 'node:perf_hooks';
+import { connectBot } from './bot-connection.js';
+import type { Compute } from './compute.js';
+import type { GameDefinition, MatchContext, MatchResult, MatchSettings } from './game.js';
+import { MatchClock } from './match-clock.js';
+import { Random } from './random.js';
+import { Seat, type SeatCloseReason } from './seat.js';
+import type { SpectatorFeed } from './spectator-feed.js';
+import { VisFeed } from './vis-feed.js';
+
+export interface MatchOptions<C> {
+  readonly game: GameDefinition<C>;
+  readonly settings: MatchSettings<C>;
+  /** Names of the joined players, in seat order; server bots take the seats after them. */
+  readonly playerNames: readonly string[];
+  readonly seed: string;
+  readonly spectators: SpectatorFeed;
+  readonly compute: Compute;
+  readonly log?: (line: string) => void;
+}
+
+export interface SeatSummary {
+  readonly name: string;
+  readonly isBot: boolean;
+  readonly closeReason: SeatCloseReason | null;
+}
+
+export interface MatchOutcome {
+  /** Scores and reason, or null when the game itself failed. */
+  readonly result: MatchResult | null;
+  /** What went wrong with the game (not with a player), or null. */
+  readonly error: string | null;
+  readonly seed: string;
+  /** Unix milliseconds. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly seats: readonly SeatSummary[];
+}
+
+export function botName(index: number): string {
+  return `ServerBot$${index}`;
+}
+
+/**
+ * The one runtime between a game and its players: seats, bots, spectators, timers, result. It
+ * never knows which front door a player came through nor what the game's rules are.
+ */
+export class Match<C> {
+  readonly seats: readonly Seat[];
+  readonly vis: VisFeed;
+  private readonly clock = new MatchClock();
+  private readonly options: MatchOptions<C>;
+  private readonly random: Random;
+  private startMark = 0;
+
+  constructor(options: MatchOptions<C>) {
+    this.options = options;
+    const { settings, playerNames, game } = options;
+    if (playerNames.length + settings.bots !== settings.players) {
+      throw new Error(`${playerNames.length} players and ${settings.bots} bots do not fill ${settings.players} seats`);
+    }
+    const names = [...playerNames, ...Array.from({ length: settings.bots }, (_, i) => botName(i))];
+    this.seats = names.map(
+      (name, index) =>
+        new Seat({
+          index,
+          name,
+          isBot: index >= playerNames.length,
+          timeoutSeconds: settings.timeout,
+          maxLineBytes: game.maxLineBytes,
+          clock: this.clock,
+        }),
+    );
+    this.random = Random.fromSeed(options.seed);
+    this.vis = new VisFeed(() => this.elapsed());
+  }
+
+  /** Runs the match to its end. Attach every human seat's transport first. */
+  async run(): Promise<MatchOutcome> {
+    const { game, settings, spectators, compute } = this.options;
+    const startedAt = Date.now();
+    this.startMark = performance.now();
+    const botRuns = this.seats
+      .filter((seat) => seat.isBot)
+      .map((seat) =>
+        game
+          .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute })
+          .catch((error: unknown) => this.options.log?.(`bot ${seat.name} failed: ${describe(error)}`)),
+      );
+    const context: MatchContext = {
+      seats: this.seats,
+      spectators: { write: (text) => spectators.write(text) },
+      random: this.random,
+      timeout: settings.timeout,
+      sleep: (seconds) => this.clock.sleep(seconds),
+      after: (seconds, callback) => this.clock.after(seconds * 1000, callback),
+      vis: (event) => this.vis.emit(event),
+      elapsed: () => this.elapsed(),
+    };
+    let result: MatchResult | null = null;
+    let error: string | null = null;
+    try {
+      result = checkResult(await game.play(context, settings.config), this.seats.length);
+    } catch (failure) {
+      error = describe(failure);
+      this.options.log?.(`game ${game.name} failed: ${error}`);
+    }
+    const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
+    for (const seat of this.seats) seat.close('match-over');
+    this.clock.dispose();
+    spectators.end();
+    this.vis.end();
+    await Promise.all(botRuns);
+    return { result, error, seed: this.options.seed, startedAt, endedAt: Date.now(), seats };
+  }
+
+  /** Ends the match early (server shutdown): every seat is closed, so the game sees its players leave. */
+  abort(): void {
+    for (const seat of this.seats) seat.close('removed');
+    this.clock.dispose();
+  }
+
+  elapsed(): number {
+    return (performance.now() - this.startMark) / 1000;
+  }
+}
+
+function checkResult(result: MatchResult, seats: number): MatchResult {
+  if (result.scores.length !== seats || !result.scores.every(Number.isFinite)) {
+    throw new Error(`game returned ${result.scores.length} scores for ${seats} seats: ${result.scores.join(' ')}`);
+  }
+  return result;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

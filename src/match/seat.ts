@@ -1,0 +1,134 @@
+import { LineSplitter, type LineError } from '../protocol/line-splitter.js';
+import { LineQueue } from './line-queue.js';
+import type { MatchClock } from './match-clock.js';
+
+/** The connection behind a seat: a WebSocket, a TCP socket, a child process or an in-process bot. */
+export interface SeatTransport {
+  /** Bytes from the game to the player, in order. */
+  send(bytes: Uint8Array): void;
+  /** The game is done with this player (match over, or the seat was closed). Called once. */
+  close(reason: SeatCloseReason): void;
+}
+
+export type SeatCloseReason =
+  | 'disconnected'
+  | 'timeout'
+  | LineError
+  | 'removed'
+  | 'match-over';
+
+export interface SeatOptions {
+  readonly index: number;
+  readonly name: string;
+  readonly isBot: boolean;
+  /** Default limit of one read, in seconds (the match's inactivity timeout). */
+  readonly timeoutSeconds: number;
+  readonly maxLineBytes: number;
+  readonly clock: MatchClock;
+}
+
+/** What a game sees of one player: a line stream in, a byte stream out. */
+export interface PlayerSeat {
+  readonly index: number;
+  readonly name: string;
+  readonly isBot: boolean;
+  /** Whether the seat has been closed (the player left, timed out, misbehaved or was removed). */
+  readonly closed: boolean;
+  readonly closeReason: SeatCloseReason | null;
+  /**
+   * The next line the player sent, or null once the player is gone. A read that waits longer than
+   * the timeout (the match's by default) closes the seat with reason 'timeout' and returns null.
+   */
+  readLine(options?: { timeoutSeconds?: number }): Promise<string | null>;
+  /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
+  write(text: string): void;
+  /** Removes the player from the game: no more input is read and the connection is closed. */
+  close(reason?: SeatCloseReason): void;
+}
+
+/** One seat of a running match, joining a transport to the game's line protocol. */
+export class Seat implements PlayerSeat {
+  readonly index: number;
+  readonly name: string;
+  readonly isBot: boolean;
+  private readonly input = new LineQueue();
+  private readonly splitter: LineSplitter;
+  private readonly timeoutSeconds: number;
+  private readonly clock: MatchClock;
+  private transport: SeatTransport | null = null;
+  private reason: SeatCloseReason | null = null;
+  private inputEnded = false;
+  /** Bytes sent by the game before a transport was attached. */
+  private early: Uint8Array[] = [];
+
+  constructor(options: SeatOptions) {
+    this.index = options.index;
+    this.name = options.name;
+    this.isBot = options.isBot;
+    this.timeoutSeconds = options.timeoutSeconds;
+    this.clock = options.clock;
+    this.splitter = new LineSplitter(options.maxLineBytes, {
+      line: (text) => this.input.push(text),
+      error: (code) => this.close(code),
+    });
+  }
+
+  get closed(): boolean {
+    return this.reason !== null;
+  }
+
+  get closeReason(): SeatCloseReason | null {
+    return this.reason;
+  }
+
+  /** Connects the player's transport; output written so far is sent first. */
+  attach(transport: SeatTransport): void {
+    this.transport = transport;
+    for (const bytes of this.early) transport.send(bytes);
+    this.early = [];
+    if (this.reason) transport.close(this.reason);
+  }
+
+  /** Bytes from the player. */
+  receive(chunk: Uint8Array): void {
+    if (this.reason || this.inputEnded) return;
+    this.splitter.push(chunk);
+  }
+
+  /** The player's input ended (disconnect, end of file): the game sees the end after the last line. */
+  receiveEnd(): void {
+    if (this.inputEnded) return;
+    this.inputEnded = true;
+    this.splitter.end();
+    this.input.end();
+  }
+
+  readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
+    if (this.reason) return Promise.resolve(null);
+    const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
+    const read = this.input.next(
+      Number.isFinite(seconds) ? (expire) => this.clock.after(seconds * 1000, () => {
+        expire();
+        this.close('timeout');
+      }) : undefined,
+    );
+    return read.then((line) => {
+      if (line === null && !this.reason) this.close('disconnected');
+      return line;
+    });
+  }
+
+  write(text: string): void {
+    if (this.reason) return;
+    const bytes = Buffer.from(text, 'utf8');
+    if (this.transport) this.transport.send(bytes);
+    else this.early.push(bytes);
+  }
+
+  close(reason: SeatCloseReason = 'removed'): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.input.close();
+    this.transport?.close(reason);
+  }
+}

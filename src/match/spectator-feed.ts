@@ -1,0 +1,69 @@
+/** Someone watching a match's spectator stream: a WebSocket, a TCP observer, a test. */
+export interface SpectatorSink {
+  /** Live bytes of the spectator stream. */
+  data(bytes: Uint8Array): void;
+  /** The stream is complete. */
+  end(): void;
+}
+
+/**
+ * The spectator stream of one match: everything written is kept (the history a late spectator
+ * catches up with, and the record stored at the end) and forwarded to every live spectator.
+ */
+export class SpectatorFeed {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  private readonly sinks = new Set<SpectatorSink>();
+  private ended = false;
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  get spectatorCount(): number {
+    return this.sinks.size;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  write(data: string | Uint8Array): void {
+    if (this.ended) return;
+    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    for (const sink of this.sinks) sink.data(chunk);
+  }
+
+  /** The whole stream so far as one buffer. */
+  history(): Buffer {
+    if (this.chunks.length > 1) {
+      const whole = Buffer.concat(this.chunks, this.bytes);
+      this.chunks.length = 0;
+      this.chunks.push(whole);
+    }
+    return this.chunks[0] ?? Buffer.alloc(0);
+  }
+
+  /**
+   * Adds a live spectator. Returns the history up to this instant; every later write reaches the
+   * sink, so history plus live data is the whole stream without gap or overlap. On a stream that
+   * has already ended, `live` is false and the sink is never called.
+   */
+  subscribe(sink: SpectatorSink): { history: Buffer; live: boolean; unsubscribe: () => void } {
+    const history = this.history();
+    if (this.ended) return { history, live: false, unsubscribe: () => {} };
+    this.sinks.add(sink);
+    return { history, live: true, unsubscribe: () => this.sinks.delete(sink) };
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    const sinks = [...this.sinks];
+    this.sinks.clear();
+    for (const sink of sinks) sink.end();
+  }
+}

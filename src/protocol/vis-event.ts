@@ -1,0 +1,49 @@
+/**
+ * Visualizer events, the one drawing path of the platform (notes/game-server-protocol.md).
+ * Coordinates are in the unit square, (0,0) top left, y down; colours are RRGGBBAA.
+ */
+export type Vec2 = readonly [number, number];
+export type Color = string;
+
+export const EASINGS = ['step', 'linear', 'easin', 'easeout', 'easeinout'] as const;
+export type Easing = (typeof EASINGS)[number];
+
+export type Shape =
+  | { readonly line: { readonly p1: Vec2; readonly p2: Vec2; readonly t?: number; readonly s?: Color } }
+  | {
+      readonly circle: {
+        readonly p?: Vec2;
+        readonly r?: number;
+        readonly f?: Color;
+        readonly s?: Color;
+        readonly t?: number;
+      };
+    }
+  | { readonly poly: { readonly vs: readonly Vec2[]; readonly f?: Color; readonly s?: Color; readonly t?: number } }
+  | { readonly text: { readonly v: string; readonly p?: Vec2; readonly t?: number; readonly s?: Color } };
+
+export interface CreateBody {
+  readonly id: number;
+  readonly p?: Vec2;
+  readonly z?: number;
+  readonly geom: readonly Shape[];
+}
+
+export interface TransformBody {
+  readonly id: number;
+  readonly d?: number;
+  readonly f?: Easing;
+  readonly mv?: Vec2;
+  readonly rot?: number;
+  readonly scale?: number;
+}
+
+/** An event as a game emits it; `t` (seconds since the match started) may be left to the runtime. */
+export type VisEventInput =
+  | { readonly t?: number; readonly create: CreateBody }
+  | { readonly t?: number; readonly destroy: { readonly id: number } }
+  | { readonly t?: number; readonly transform: TransformBody }
+  | { readonly t?: number; readonly log: { readonly line: string } };
+
+/** An event as recorded and streamed: `t` is always present and never decreases. */
+export type VisEvent = VisEventInput & { readonly t: number };
