@@ -2,7 +2,7 @@ import type { Compute } from './compute.js';
 import { InlineCompute } from './compute.js';
 import type { BotIO, GameDefinition, NewMatchParams } from './game.js';
 import { LineQueue } from './line-queue.js';
-import { Match, type MatchOutcome } from './match.js';
+import { Match, lineupOf, type MatchOutcome } from './match.js';
 import { LineSplitter } from '../protocol/line-splitter.js';
 import { SpectatorFeed } from './spectator-feed.js';
 import type { VisEvent } from '../protocol/vis-event.js';
@@ -47,7 +47,7 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
   const match = new Match({
     game,
     settings: configured.value,
-    playerNames: options.players.map((player) => player.name),
+    lineup: lineupOf(options.players.map((player) => player.name), configured.value.bots),
     seed: options.seed ?? 'local',
     spectators,
     compute,

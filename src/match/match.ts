@@ -11,12 +11,26 @@ import { VisFeed } from './vis-feed.js';
 export interface MatchOptions<C> {
   readonly game: GameDefinition<C>;
   readonly settings: MatchSettings<C>;
-  /** Names of the joined players, in seat order; server bots take the seats after them. */
-  readonly playerNames: readonly string[];
+  /** Who sits where, in seat order. */
+  readonly lineup: readonly SeatSpec[];
   readonly seed: string;
   readonly spectators: SpectatorFeed;
   readonly compute: Compute;
   readonly log?: (line: string) => void;
+}
+
+/** A seat to fill: a joined player (its transport is attached before `run`) or a server bot. */
+export interface SeatSpec {
+  readonly name: string;
+  readonly isBot: boolean;
+}
+
+/** Joined players in order, then the server bots `ServerBot$0`, `ServerBot$1`, ... */
+export function lineupOf(playerNames: readonly string[], bots: number): SeatSpec[] {
+  return [
+    ...playerNames.map((name) => ({ name, isBot: false })),
+    ...Array.from({ length: bots }, (_, i) => ({ name: botName(i), isBot: true })),
+  ];
 }
 
 export interface SeatSummary {
@@ -55,17 +69,17 @@ export class Match<C> {
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
-    const { settings, playerNames, game } = options;
-    if (playerNames.length + settings.bots !== settings.players) {
-      throw new Error(`${playerNames.length} players and ${settings.bots} bots do not fill ${settings.players} seats`);
+    const { settings, lineup, game } = options;
+    const bots = lineup.filter((spec) => spec.isBot).length;
+    if (lineup.length !== settings.players || bots !== settings.bots) {
+      throw new Error(`a lineup of ${lineup.length} seats with ${bots} bots does not fit ${settings.players} seats with ${settings.bots} bots`);
     }
-    const names = [...playerNames, ...Array.from({ length: settings.bots }, (_, i) => botName(i))];
-    this.seats = names.map(
-      (name, index) =>
+    this.seats = lineup.map(
+      ({ name, isBot }, index) =>
         new Seat({
           index,
           name,
-          isBot: index >= playerNames.length,
+          isBot,
           timeoutSeconds: settings.timeout,
           maxLineBytes: game.maxLineBytes,
           clock: this.clock,

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { CocoServer } from '../gateways/server.js';
+import { BUILT_IN_GAMES } from '../games/registry.js';
+import { Lobby } from '../lobby/lobby.js';
+import { WorkerCompute, type Compute } from '../match/compute.js';
+import type { GameDefinition } from '../match/game.js';
+import type { HistoryStore } from '../store/history-store.js';
+import { MemoryHistoryStore } from '../store/memory-history-store.js';
+import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
+
+export interface CocodOptions {
+  readonly bindAddress: string;
+  readonly port: number;
+  /** Master password for verified matches; a random one is made and logged when absent. */
+  readonly verificationPassword: string | null;
+  /** SQLite file of the history, or ':memory:' for none kept. */
+  readonly database: string;
+  readonly expirySeconds: number;
+  readonly extraGames?: readonly GameDefinition<any>[];
+  readonly log: (line: string) => void;
+}
+
+export interface RunningCocod {
+  readonly url: string;
+  readonly port: number;
+  readonly lobby: Lobby;
+  stop(): Promise<void>;
+}
+
+/** Wires the server together: store, compute pool, lobby, front doors. */
+export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
+  const { log } = options;
+  let verificationPassword = options.verificationPassword;
+  if (verificationPassword === null) {
+    verificationPassword = randomBytes(12).toString('base64url');
+    log(`verification password: ${verificationPassword}`);
+  }
+  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore() : new SqliteHistoryStore(options.database);
+  const compute: Compute = new WorkerCompute();
+  const lobby = new Lobby({
+    games: [...BUILT_IN_GAMES, ...(options.extraGames ?? [])],
+    store,
+    compute,
+    verificationPassword,
+    expirySeconds: options.expirySeconds,
+    log,
+  });
+  const server = new CocoServer({
+    lobby,
+    store,
+    host: options.bindAddress,
+    port: options.port,
+    webRoot: fileURLToPath(new URL('../../web', import.meta.url)),
+    log,
+  });
+  const address = await server.listen();
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `ws://${host}:${address.port}/`;
+  log(`listening on ${url} (history: ${options.database})`);
+  return {
+    url,
+    port: address.port,
+    lobby,
+    async stop() {
+      await server.close();
+      await lobby.shutdown();
+      await compute.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * The local end of `coco connect`: where the game stream goes to (the program's input) and
+ * comes from (its output). A channel is only a transport; it never looks at the bytes.
+ */
+export interface ProgramChannel {
+  /** Bytes from the server are written here. */
+  readonly input: Writable;
+  /** Bytes for the server are read from here; null when spectating. */
+  readonly output: Readable | null;
+  /** Resolves with the program's exit code (null if killed by a signal or no program). */
+  readonly exited: Promise<number | null>;
+  /** Stops the program if it still runs and removes what the channel created. */
+  dispose(): void;
+}
+
+export const CHANNELS = ['stdio', 'pipe'] as const;
+export type ChannelKind = (typeof CHANNELS)[number];
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+/** The program's stdin and stdout carry the stream; its stderr stays on the terminal. */
+export function startStdioProgram(argv: readonly string[], spectating: boolean): ProgramChannel {
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', spectating ? 'inherit' : 'pipe', 'inherit'] });
+  child.stdin!.on('error', () => {}); // the program may stop reading; that is its business
+  return {
+    input: child.stdin!,
+    output: spectating ? null : child.stdout!,
+    exited: exitOf(child),
+    dispose: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    },
+  };
+}
+
+/**
+ * Two named pipes in a private temporary folder, passed as COCO_PIPEIN (the program reads) and
+ * COCO_PIPEOUT (the program writes; absent when spectating). Resolves once the program has
+ * opened both, which is when it counts as started.
+ */
+export async function startPipeProgram(argv: readonly string[], spectating: boolean): Promise<ProgramChannel> {
+  const folder = mkdtempSync(join(tmpdir(), 'coco-'));
+  const pipeIn = join(folder, 'in');
+  const pipeOut = join(folder, 'out');
+  const fifos = spectating ? [pipeIn] : [pipeIn, pipeOut];
+  // Node has no mkfifo; the POSIX command is on every system that has named pipes.
+  const made = spawnSync('mkfifo', ['-m', '600', ...fifos]);
+  if (made.status !== 0) {
+    rmSync(folder, { recursive: true, force: true });
+    throw new Error(`cannot create named pipes: ${made.stderr?.toString().trim() || made.error?.message}`);
+  }
+  const env = { ...process.env, COCO_PIPEIN: pipeIn, ...(spectating ? {} : { COCO_PIPEOUT: pipeOut }) };
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'inherit', env });
+  const exited = exitOf(child);
+  const cleanup = (): void => rmSync(folder, { recursive: true, force: true });
+  // Opening a FIFO waits for the other end: both opens complete once the program opened its ends.
+  const input = createWriteStream(pipeIn);
+  input.on('error', () => {});
+  const output = spectating ? null : createReadStream(pipeOut);
+  const opened = Promise.all([
+    new Promise((resolve) => input.once('open', resolve)),
+    output ? new Promise((resolve) => output.once('open', resolve)) : Promise.resolve(),
+  ]);
+  const early = exited.then((code) => {
+    throw new Error(`the program exited (code ${code}) before opening its pipes`);
+  });
+  try {
+    await Promise.race([opened, early]);
+  } catch (error) {
+    input.destroy();
+    output?.destroy();
+    cleanup();
+    throw error;
+  }
+  early.catch(() => {});
+  return {
+    input,
+    output,
+    exited,
+    dispose: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      cleanup();
+    },
+  };
+}
+
+/** No program: coco's own stdin and stdout carry the stream. */
+export function ownStdio(spectating: boolean): ProgramChannel {
+  return {
+    input: process.stdout,
+    output: spectating ? null : process.stdin,
+    exited: new Promise(() => {}),
+    dispose: () => {},
+  };
+}

@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CocoClient } from '../client/coco-client.js';
+import { connectProgram } from './coco-connect.js';
+import { formatLobbyTable } from './lobby-table.js';
+
+const DEFAULT_SERVER = 'ws://127.0.0.1:8088/';
+
+const HELP = `coco: the Code Colosseum client
+
+Usage: coco [-s URL] COMMAND [options]
+
+  -s, --server-url URL   server to talk to (default ${DEFAULT_SERVER})
+
+Commands:
+  list [GAME] [-u]       list the games, or print GAME's description (markdown);
+                         -u prints the games' arguments (name, description, regex) as JSON
+  lobby                  show waiting and running matches
+  new GAME [NAME]        create a match and print its id
+      -n, --players N        number of players (default: the game's)
+      -b, --bots N           number of server bots (default 0)
+      -t, --timeout SECONDS  player inactivity timeout (default: the game's)
+      -p, --password PW      password to join
+      -v, --verification PW  server master password: create a verified match
+      -a, --arg KEY=VALUE    game argument (repeatable)
+  connect ID [-- PROGRAM [ARGS...]]
+                         join match ID with PROGRAM (or this terminal when none)
+      -s, --spectate         watch instead of playing (no name or password needed)
+      -n, --name NAME        player name (default: your user name and a random suffix)
+      -p, --password PW      the match's password
+      -c, --channel KIND     stdio (default) or pipe (COCO_PIPEIN / COCO_PIPEOUT)
+  history [ID]           list finished matches, or print the spectator stream of ID
+
+Status lines start with "> ". Errors go to stderr and the exit status is not 0.
+`;
+
+class UsageError extends Error {}
+
+async function withClient<T>(url: string, work: (client: CocoClient) => Promise<T>): Promise<T> {
+  const client = await CocoClient.connect(url);
+  try {
+    return await work(client);
+  } finally {
+    client.close();
+  }
+}
+
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+function parse<O extends OptionsConfig>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+async function list(url: string, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { usage: { type: 'boolean', short: 'u' } });
+  const [game, ...extra] = positionals;
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  await withClient(url, async (client) => {
+    if (values.usage) {
+      const { games } = await client.request({ type: 'GameList' }, 'GameList');
+      const chosen = game === undefined ? games : games.filter((g) => g.name === game);
+      if (game !== undefined && chosen.length === 0) throw new Error(`no game named "${game}" on this server`);
+      const usage = Object.fromEntries(chosen.map((g) => [g.name, g.args]));
+      process.stdout.write(`${JSON.stringify(game === undefined ? usage : usage[game], null, 2)}\n`);
+    } else if (game !== undefined) {
+      const { description } = await client.request({ type: 'GameDescription', name: game }, 'GameDescription');
+      if (description === null) throw new Error(`no game named "${game}" on this server`);
+      process.stdout.write(description.endsWith('\n') ? description : `${description}\n`);
+    } else {
+      const { games } = await client.request({ type: 'GameList' }, 'GameList');
+      for (const entry of games) process.stdout.write(`- ${entry.name}\n`);
+    }
+  });
+}
+
+async function lobby(url: string, args: string[]): Promise<void> {
+  const { positionals } = parse(args, {});
+  if (positionals.length) throw new UsageError(`unexpected arguments: ${positionals.join(' ')}`);
+  const { info } = await withClient(url, (client) => client.request({ type: 'LobbyList' }, 'LobbyList'));
+  process.stdout.write(`${formatLobbyTable(info, Date.now() / 1000)}\n`);
+}
+
+function count(text: string | undefined, what: string): number | null {
+  if (text === undefined) return null;
+  if (!/^\d+$/.test(text)) throw new UsageError(`${what} must be a whole number, not "${text}"`);
+  return Number(text);
+}
+
+async function create(url: string, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, {
+    players: { type: 'string', short: 'n' },
+    bots: { type: 'string', short: 'b' },
+    timeout: { type: 'string', short: 't' },
+    password: { type: 'string', short: 'p' },
+    verification: { type: 'string', short: 'v' },
+    arg: { type: 'string', short: 'a', multiple: true },
+  });
+  const [game, name, ...extra] = positionals;
+  if (game === undefined) throw new UsageError('new needs the name of a game (see coco list)');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const gameArgs: Record<string, string> = {};
+  for (const pair of (values.arg as string[] | undefined) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-a takes KEY=VALUE, not "${pair}"`);
+    gameArgs[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const timeoutText = values.timeout as string | undefined;
+  const timeout = timeoutText === undefined ? null : Number(timeoutText);
+  if (timeout !== null && !Number.isFinite(timeout)) throw new UsageError(`timeout must be a number, not "${timeoutText}"`);
+  const reply = await withClient(url, (client) =>
+    client.request(
+      {
+        type: 'GameNew',
+        name: name ?? game,
+        game,
+        params: { players: count(values.players as string | undefined, 'players'), bots: count(values.bots as string | undefined, 'bots') ?? 0, timeout },
+        args: gameArgs,
+        password: (values.password as string | undefined) ?? null,
+        verification: (values.verification as string | undefined) ?? null,
+      },
+      'GameNew',
+    ),
+  );
+  if ('Err' in reply.id) throw new Error(reply.id.Err);
+  process.stdout.write(`${reply.id.Ok}\n`);
+}
+
+function defaultPlayerName(): string {
+  let user = 'player';
+  try {
+    user = userInfo().username.replace(/[^\x21-\x23\x25-\x7e]/g, '').slice(0, 11) || 'player';
+  } catch {
+    // no user database entry: keep the generic name
+  }
+  return `${user}-${randomBytes(2).toString('hex')}`;
+}
+
+async function connect(url: string, args: string[]): Promise<number> {
+  const split = args.indexOf('--');
+  const own = split === -1 ? args : args.slice(0, split);
+  const program = split === -1 ? [] : args.slice(split + 1);
+  const { values, positionals } = parse(own, {
+    spectate: { type: 'boolean', short: 's' },
+    name: { type: 'string', short: 'n' },
+    password: { type: 'string', short: 'p' },
+    channel: { type: 'string', short: 'c', default: 'stdio' },
+  });
+  const [id, ...rest] = positionals;
+  if (id === undefined) throw new UsageError('connect needs a match id (see coco lobby)');
+  const argv = [...rest, ...program];
+  const channel = values.channel as string;
+  if (channel !== 'stdio' && channel !== 'pipe') throw new UsageError(`channel must be stdio or pipe, not "${channel}"`);
+  if (channel === 'pipe' && argv.length === 0) throw new UsageError('the pipe channel needs a program');
+  return connectProgram({
+    url,
+    id,
+    spectate: values.spectate === true,
+    name: (values.name as string | undefined) ?? defaultPlayerName(),
+    password: (values.password as string | undefined) ?? null,
+    channel,
+    program: argv,
+    status: (line) => process.stdout.write(`> ${line}\n`),
+  });
+}
+
+async function history(url: string, args: string[]): Promise<void> {
+  const { positionals } = parse(args, {});
+  const [id, ...extra] = positionals;
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  await withClient(url, async (client) => {
+    if (id === undefined) {
+      const { ids } = await client.request({ type: 'HistoryMatchList' }, 'HistoryMatchList');
+      for (const matchId of ids) process.stdout.write(`${matchId}\n`);
+      return;
+    }
+    const outcome = await client.historyMatch(id);
+    if ('Err' in outcome) throw new Error(outcome.Err === 'FileNotFound' ? `no finished match "${id}"` : `cannot read match "${id}": ${outcome.Err}`);
+    process.stdout.write(outcome.Ok.history);
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let url = DEFAULT_SERVER;
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-s' || arg === '--server-url') {
+      const value = argv[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a URL`);
+      url = value;
+    } else if (arg.startsWith('--server-url=')) url = arg.slice('--server-url='.length);
+    else if (arg === '-h' || arg === '--help') {
+      process.stdout.write(HELP);
+      return 0;
+    } else break;
+  }
+  const [command, ...rest] = argv.slice(i);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  switch (command) {
+    case 'list':
+      await list(url, rest);
+      return 0;
+    case 'lobby':
+      await lobby(url, rest);
+      return 0;
+    case 'new':
+      await create(url, rest);
+      return 0;
+    case 'connect':
+      return connect(url, rest);
+    case 'history':
+      await history(url, rest);
+      return 0;
+    case undefined:
+      throw new UsageError('a command is needed');
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`coco: ${message}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${HELP}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

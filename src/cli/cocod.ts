@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { startCocod } from '../app/cocod-app.js';
+
+const HELP = `cocod: the Code Colosseum server
+
+Usage: cocod [options]
+
+Options:
+  -b, --bind-address ADDR           address to listen on (default 127.0.0.1)
+  -p, --listen-port PORT            port for WebSocket and HTTP (default 8088)
+  -v, --verification-password PW    master password for verified matches
+                                    (default: a random one, logged once)
+  -d, --database FILE               SQLite file of the match history (default cocod.sqlite;
+                                    ':memory:' keeps none)
+      --expiry SECONDS              lifetime of a waiting match (default 600)
+  -h, --help                        this text
+`;
+
+function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`cocod: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'bind-address': { type: 'string', short: 'b', default: '127.0.0.1' },
+        'listen-port': { type: 'string', short: 'p', default: '8088' },
+        'verification-password': { type: 'string', short: 'v' },
+        database: { type: 'string', short: 'd', default: 'cocod.sqlite' },
+        expiry: { type: 'string', default: '600' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values['listen-port']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid port "${values['listen-port']}"`);
+  const expiry = Number(values.expiry);
+  if (!(expiry > 0)) fail(`invalid expiry "${values.expiry}"`);
+  const server = await startCocod({
+    bindAddress: values['bind-address'],
+    port,
+    verificationPassword: values['verification-password'] ?? null,
+    database: values.database,
+    expirySeconds: expiry,
+    log,
+  });
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`error while stopping: ${String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  log(`cocod failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,122 @@
+import WebSocket from 'ws';
+import { decodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
+import { decodeReply, encodeRequest } from '../protocol/coco/json-codec.js';
+import { PROTOCOL_MAGIC, type Reply, type ReplyType, type Request } from '../protocol/coco/messages.js';
+
+export type ReplyOf<T extends ReplyType> = Extract<Reply, { type: T }>;
+
+/** What arrives from the server: a control reply, or bytes of a game or spectator stream. */
+export type Incoming = { readonly kind: 'reply'; readonly reply: Reply } | { readonly kind: 'data'; readonly bytes: Buffer };
+
+/**
+ * A client connection speaking the coco protocol, version 2: requests out, replies and game bytes
+ * in, in order. Used by the `coco` command, the tests and the benchmark.
+ */
+export class CocoClient {
+  private readonly inbox: Incoming[] = [];
+  private waiter: ((item: Incoming | null) => void) | null = null;
+  private closed = false;
+  private closeReason = '';
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data, isBinary) => {
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      if (isBinary) this.push({ kind: 'data', bytes });
+      else {
+        const decoded = decodeReply(bytes.toString('utf8'));
+        if (decoded.ok) this.push({ kind: 'reply', reply: decoded.value });
+        else this.fail(`the server sent an invalid message: ${decoded.error}`);
+      }
+    });
+    ws.on('close', () => this.fail('the server closed the connection'));
+    ws.on('error', (error) => this.fail(`connection error: ${error.message}`));
+  }
+
+  /** Connects and shakes hands. */
+  static async connect(url: string, version = 2): Promise<CocoClient> {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', (error) => reject(new Error(`cannot connect to ${url}: ${error.message}`)));
+    });
+    const client = new CocoClient(ws);
+    client.send({ type: 'Handshake', magic: PROTOCOL_MAGIC, version });
+    const reply = await client.expect('Handshake');
+    if (reply.magic !== PROTOCOL_MAGIC || reply.version !== version) {
+      client.close();
+      throw new Error(`the server speaks protocol ${reply.magic} version ${reply.version}, not ${PROTOCOL_MAGIC} ${version}`);
+    }
+    return client;
+  }
+
+  send(request: Request): void {
+    this.ws.send(encodeRequest(request));
+  }
+
+  sendBytes(bytes: Uint8Array): void {
+    this.ws.send(bytes, { binary: true });
+  }
+
+  /** Whether the client may send more (the socket's buffer is not backed up). */
+  get bufferedBytes(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  /** The next message from the server, or null once the connection is closed. */
+  next(): Promise<Incoming | null> {
+    const item = this.inbox.shift();
+    if (item) return Promise.resolve(item);
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  /** The next message, which must be the reply `type`; anything else is an error. */
+  async expect<T extends ReplyType>(type: T): Promise<ReplyOf<T>> {
+    const item = await this.next();
+    if (item === null) throw new Error(this.closeReason || 'connection closed');
+    if (item.kind !== 'reply' || item.reply.type !== type) {
+      throw new Error(`expected ${type} from the server, got ${item.kind === 'reply' ? item.reply.type : 'game data'}`);
+    }
+    return item.reply as ReplyOf<T>;
+  }
+
+  /** Sends a request and waits for its reply. */
+  async request<T extends ReplyType>(request: Request, reply: T): Promise<ReplyOf<T>> {
+    this.send(request);
+    return this.expect(reply);
+  }
+
+  /** HistoryMatch: the reply comes as a bincode binary frame (or JSON text, both accepted). */
+  async historyMatch(id: string): Promise<HistoryMatchOutcome> {
+    this.send({ type: 'HistoryMatch', id });
+    const item = await this.next();
+    if (item === null) throw new Error(this.closeReason || 'connection closed');
+    if (item.kind === 'data') return decodeHistoryMatchReply(item.bytes);
+    if (item.reply.type === 'HistoryMatch') return item.reply.data;
+    throw new Error(`expected HistoryMatch from the server, got ${item.reply.type}`);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.ws.close();
+  }
+
+  private push(item: Incoming): void {
+    if (this.waiter) {
+      const wake = this.waiter;
+      this.waiter = null;
+      wake(item);
+    } else this.inbox.push(item);
+  }
+
+  private fail(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = reason;
+    if (this.waiter) {
+      const wake = this.waiter;
+      this.waiter = null;
+      wake(null);
+    }
+  }
+}

@@ -1,0 +1,409 @@
+import type { Compute } from '../match/compute.js';
+import type { GameDefinition, MatchSettings } from '../match/game.js';
+import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
+import { Random, freshSeed } from '../match/random.js';
+import type { Seat } from '../match/seat.js';
+import { SpectatorFeed } from '../match/spectator-feed.js';
+import type { VisSink } from '../match/vis-feed.js';
+import type { GameListEntry, GameNewParams, MatchInfo } from '../protocol/coco/messages.js';
+import type { HistoryStore } from '../store/history-store.js';
+import { err, ok, type Result } from '../util/result.js';
+import { normalizeMatchId, randomMatchId } from './match-id.js';
+import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
+
+/** Limits of the reference server, our defaults. */
+export const LOBBY_DEFAULTS = {
+  maxMatches: 1000,
+  maxPlayers: 100,
+  minTimeout: 0.1,
+  maxTimeout: 600,
+  /** A waiting match is removed this long after its creation or its last join or leave. */
+  expirySeconds: 600,
+} as const;
+
+export interface LobbyOptions {
+  readonly games: readonly GameDefinition<any>[];
+  readonly store: HistoryStore;
+  readonly compute: Compute;
+  readonly verificationPassword: string;
+  readonly expirySeconds?: number;
+  readonly maxMatches?: number;
+  readonly log?: (line: string) => void;
+  /** Seeds of new matches; fresh entropy by default. */
+  readonly seeds?: () => string;
+}
+
+export interface NewMatchRequest {
+  readonly name: string;
+  readonly game: string;
+  readonly params: GameNewParams;
+  readonly args: Readonly<Record<string, string>>;
+  readonly password: string | null;
+  readonly verification: string | null;
+}
+
+/** Someone following the whole lobby (LobbySubscribe). */
+export interface LobbyListener {
+  created(info: MatchInfo): void;
+  updated(info: MatchInfo): void;
+  deleted(id: string): void;
+}
+
+/** A player who joined a waiting match. */
+export interface MatchMember {
+  /** The match changed while waiting or running (LobbyUpdate). */
+  updated(info: MatchInfo): void;
+  /** The waiting match expired before it started. */
+  expired(id: string): void;
+  /** The match started: attach a transport to the seat (MatchStarted). */
+  started(seat: Seat): void;
+}
+
+/** A spectator of one match (SpectateJoin). */
+export interface MatchWatcher {
+  updated(info: MatchInfo): void;
+  /** The match is running: the stream so far; `data` follows with every later byte. */
+  started(history: Buffer): void;
+  data(bytes: Uint8Array): void;
+  /** The stream is over (match ended or expired). */
+  ended(): void;
+}
+
+interface LobbyMatch {
+  readonly id: string;
+  readonly name: string;
+  readonly game: GameDefinition<any>;
+  readonly settings: MatchSettings<unknown>;
+  readonly password: string | null;
+  readonly verified: boolean;
+  readonly seed: string;
+  readonly feed: SpectatorFeed;
+  readonly members: Map<string, MatchMember>;
+  readonly watchers: Map<MatchWatcher, () => void>;
+  readonly visWatchers: Map<VisSink, () => void>;
+  expiresAt: number;
+  expiryTimer: NodeJS.Timeout | null;
+  running: Match<unknown> | null;
+  startedAt: number;
+}
+
+/**
+ * The lobby: waiting and running matches, who is in them, who watches. Front doors call it;
+ * it never knows their wire formats. Notifications to others are sent after the call returns,
+ * so a front door can answer the request first, as the reference does.
+ */
+export class Lobby {
+  private readonly games: ReadonlyMap<string, GameDefinition<any>>;
+  private readonly matches = new Map<string, LobbyMatch>();
+  private readonly listeners = new Set<LobbyListener>();
+  private readonly finishing = new Set<Promise<void>>();
+  private readonly options: LobbyOptions;
+  private readonly expiryMs: number;
+  private readonly maxMatches: number;
+
+  constructor(options: LobbyOptions) {
+    this.options = options;
+    this.games = new Map(options.games.map((game) => [game.name, game]));
+    this.expiryMs = (options.expirySeconds ?? LOBBY_DEFAULTS.expirySeconds) * 1000;
+    this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
+  }
+
+  gameList(): GameListEntry[] {
+    return [...this.games.values()].map((game) => ({ name: game.name, args: game.args })).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  gameDescription(name: string): string | null {
+    return this.games.get(name)?.description ?? null;
+  }
+
+  list(): MatchInfo[] {
+    return [...this.matches.values()].map((match) => this.info(match));
+  }
+
+  /** Looks a match up by id (any case). */
+  find(id: string): MatchInfo | null {
+    const match = this.lookup(id);
+    return match.ok ? this.info(match.value) : null;
+  }
+
+  subscribe(listener: LobbyListener): { seed: MatchInfo[]; unsubscribe: () => void } {
+    this.listeners.add(listener);
+    return { seed: this.list(), unsubscribe: () => this.listeners.delete(listener) };
+  }
+
+  /** GameNew, with the reference's checks in the reference's order and its error texts. */
+  create(request: NewMatchRequest): Result<string> {
+    if (this.matches.size >= this.maxMatches) return err('Server is at maximum capacity');
+    if (!isValidMatchName(request.name)) return err(`"${request.name}" is not a valid game name`);
+    if (request.password !== null && !isValidPassword(request.password)) return err(`"${request.password}" is not a valid password`);
+    let verified = false;
+    if (request.verification !== null) {
+      if (request.verification !== this.options.verificationPassword) {
+        return err(`"${request.verification}" is the wrong verification password`);
+      }
+      verified = true;
+    }
+    const game = this.games.get(request.game);
+    if (!game) return err('Game not found');
+    const configured = game.configure({ ...request.params, args: request.args });
+    if (!configured.ok) return configured;
+    const settings = configured.value;
+    if (settings.bots >= settings.players) return err('Cannot have all server bots');
+    if (settings.players > LOBBY_DEFAULTS.maxPlayers) return err(`Too many players: ${settings.players} > ${LOBBY_DEFAULTS.maxPlayers}`);
+    if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
+      return err(`Timeout ${settings.timeout} out of allowed range [${LOBBY_DEFAULTS.minTimeout}; ${LOBBY_DEFAULTS.maxTimeout}]`);
+    }
+    let id = randomMatchId();
+    while (this.matches.has(id)) id = randomMatchId();
+    const match: LobbyMatch = {
+      id,
+      name: request.name,
+      game,
+      settings,
+      password: request.password,
+      verified,
+      seed: this.options.seeds?.() ?? freshSeed(),
+      feed: new SpectatorFeed(),
+      members: new Map(),
+      watchers: new Map(),
+      visWatchers: new Map(),
+      expiresAt: 0,
+      expiryTimer: null,
+      running: null,
+      startedAt: 0,
+    };
+    this.matches.set(id, match);
+    this.resetExpiry(match);
+    this.options.log?.(`match ${id} of ${game.name} created`);
+    const info = this.info(match);
+    this.later(() => {
+      for (const listener of this.listeners) listener.created(info);
+    });
+    return ok(id);
+  }
+
+  /** LobbyJoinMatch. On success the reply carries the match as it was before the join. */
+  join(id: string, name: string, password: string | null, member: MatchMember): Result<MatchInfo> {
+    const normal = normalizeMatchId(id);
+    if (!normal.ok) return normal;
+    if (!isValidUserName(name)) return err(`"${name}" is not a valid username`);
+    const found = this.lookup(id);
+    if (!found.ok) return found;
+    const match = found.value;
+    if (match.running) return err(`Game "${id}" is already running`);
+    if (match.members.has(name)) return err(`Username "${name}" already taken`);
+    if (match.password !== null && match.password !== password) return err('Wrong password');
+    const before = this.info(match);
+    match.members.set(name, member);
+    this.resetExpiry(match);
+    this.changed(match);
+    if (match.members.size + match.settings.bots === match.settings.players) this.later(() => this.start(match));
+    return ok(before);
+  }
+
+  /** LobbyLeaveMatch, or the connection of a waiting player closed. */
+  leave(id: string, member: MatchMember): void {
+    const match = this.matches.get(id);
+    if (!match || match.running) return;
+    for (const [name, m] of match.members) {
+      if (m === member) {
+        match.members.delete(name);
+        this.resetExpiry(match);
+        this.changed(match);
+        return;
+      }
+    }
+  }
+
+  /** SpectateJoin: no password needed. */
+  spectate(id: string, watcher: MatchWatcher): Result<MatchInfo> {
+    const found = this.lookup(id);
+    if (!found.ok) return found;
+    const match = found.value;
+    match.watchers.set(watcher, () => {});
+    if (match.running) this.later(() => this.startWatching(match, watcher));
+    this.changed(match);
+    return ok(this.info(match));
+  }
+
+  unspectate(id: string, watcher: MatchWatcher): void {
+    const match = this.matches.get(id);
+    const unsubscribe = match?.watchers.get(watcher);
+    if (!match || !unsubscribe) return;
+    unsubscribe();
+    match.watchers.delete(watcher);
+    this.changed(match);
+  }
+
+  /** Visualizer events of a waiting or running match, for the web page. */
+  watchVis(id: string, sink: VisSink): Result<() => void> {
+    const found = this.lookup(id);
+    if (!found.ok) return found;
+    const match = found.value;
+    match.visWatchers.set(sink, () => {});
+    if (match.running) this.later(() => this.startVis(match, sink));
+    return ok(() => {
+      match.visWatchers.get(sink)?.();
+      match.visWatchers.delete(sink);
+    });
+  }
+
+  /** Resolves when every running match has finished and been recorded. */
+  async idle(): Promise<void> {
+    while (this.finishing.size > 0) await Promise.all([...this.finishing]);
+  }
+
+  /** Stops every match (server shutdown) and waits until they are recorded. */
+  async shutdown(): Promise<void> {
+    for (const match of [...this.matches.values()]) {
+      if (match.running) match.running.abort();
+      else this.expire(match);
+    }
+    await this.idle();
+  }
+
+  private lookup(id: string): Result<LobbyMatch> {
+    const normal = normalizeMatchId(id);
+    if (!normal.ok) return normal;
+    const match = this.matches.get(normal.value);
+    return match ? ok(match) : err(`Game "${id}" does not exists`);
+  }
+
+  private info(match: LobbyMatch): MatchInfo {
+    return {
+      players: match.settings.players,
+      bots: match.settings.bots,
+      timeout: match.settings.timeout,
+      args: match.settings.args,
+      id: match.id,
+      name: match.name,
+      game: match.game.name,
+      running: match.running !== null,
+      time: Math.floor((match.running ? match.startedAt : match.expiresAt) / 1000),
+      connected: [...match.members.keys()].sort(),
+      spectators: match.watchers.size,
+      password: match.password !== null,
+      verified: match.verified,
+    };
+  }
+
+  private later(task: () => void): void {
+    queueMicrotask(() => {
+      try {
+        task();
+      } catch (error) {
+        this.options.log?.(`lobby notification failed: ${error instanceof Error ? error.stack : String(error)}`);
+      }
+    });
+  }
+
+  /** Tells members, watchers and listeners about a change, after the current request is answered. */
+  private changed(match: LobbyMatch): void {
+    this.later(() => {
+      if (this.matches.get(match.id) !== match) return;
+      const info = this.info(match);
+      for (const member of match.members.values()) member.updated(info);
+      for (const watcher of match.watchers.keys()) watcher.updated(info);
+      for (const listener of this.listeners) listener.updated(info);
+    });
+  }
+
+  private resetExpiry(match: LobbyMatch): void {
+    if (match.expiryTimer) clearTimeout(match.expiryTimer);
+    match.expiresAt = Date.now() + this.expiryMs;
+    match.expiryTimer = setTimeout(() => this.expire(match), this.expiryMs);
+    match.expiryTimer.unref();
+  }
+
+  private expire(match: LobbyMatch): void {
+    if (match.running || this.matches.get(match.id) !== match) return;
+    if (match.expiryTimer) clearTimeout(match.expiryTimer);
+    this.matches.delete(match.id);
+    this.options.log?.(`match ${match.id} expired`);
+    for (const member of match.members.values()) member.expired(match.id);
+    for (const watcher of match.watchers.keys()) watcher.ended();
+    for (const sink of match.visWatchers.keys()) sink.end();
+    for (const listener of this.listeners) listener.deleted(match.id);
+  }
+
+  private start(match: LobbyMatch): void {
+    if (match.running || this.matches.get(match.id) !== match) return;
+    if (match.members.size + match.settings.bots !== match.settings.players) return;
+    if (match.expiryTimer) clearTimeout(match.expiryTimer);
+    // The reference hands the game its players in no particular order; we shuffle the seats with
+    // the match's seed, so who moves first is fair and a recorded match can be replayed.
+    const lineup: SeatSpec[] = [
+      ...[...match.members.keys()].map((name) => ({ name, isBot: false })),
+      ...Array.from({ length: match.settings.bots }, (_, i) => ({ name: botName(i), isBot: true })),
+    ];
+    Random.fromSeed(`${match.seed}:lineup`).shuffle(lineup);
+    const running = new Match({
+      game: match.game,
+      settings: match.settings,
+      lineup,
+      seed: match.seed,
+      spectators: match.feed,
+      compute: this.options.compute,
+      log: (line) => this.options.log?.(`match ${match.id}: ${line}`),
+    });
+    match.running = running;
+    match.startedAt = Date.now();
+    this.options.log?.(`match ${match.id} of ${match.game.name} started: ${lineup.map((s) => s.name).join(', ')}`);
+    for (const seat of running.seats) {
+      if (!seat.isBot) match.members.get(seat.name)!.started(seat);
+    }
+    for (const watcher of match.watchers.keys()) this.startWatching(match, watcher);
+    for (const sink of match.visWatchers.keys()) this.startVis(match, sink);
+    this.changed(match);
+    const done = running
+      .run()
+      .then((outcome) => this.finish(match, outcome))
+      .catch((error: unknown) => this.options.log?.(`match ${match.id} could not finish: ${String(error)}`))
+      .finally(() => this.finishing.delete(done));
+    this.finishing.add(done);
+  }
+
+  private startWatching(match: LobbyMatch, watcher: MatchWatcher): void {
+    if (!match.watchers.has(watcher)) return;
+    const { history, live, unsubscribe } = match.feed.subscribe({ data: (b) => watcher.data(b), end: () => watcher.ended() });
+    match.watchers.set(watcher, unsubscribe);
+    watcher.started(history);
+    if (!live) watcher.ended();
+  }
+
+  private startVis(match: LobbyMatch, sink: VisSink): void {
+    if (!match.visWatchers.has(sink) || !match.running) return;
+    const { history, live, unsubscribe } = match.running.vis.subscribe(sink);
+    match.visWatchers.set(sink, unsubscribe);
+    for (const event of history) sink.event(event);
+    if (!live) sink.end();
+  }
+
+  private async finish(match: LobbyMatch, outcome: MatchOutcome): Promise<void> {
+    const { result, error } = outcome;
+    this.options.log?.(`match ${match.id} ended: ${result ? `${result.scores.join(' ')} (${result.reason})` : `error: ${error}`}`);
+    try {
+      await this.options.store.record({
+        id: match.id,
+        game: match.game.name,
+        name: match.name,
+        args: match.settings.args,
+        players: outcome.seats.map((seat) => seat.name),
+        bots: match.settings.bots,
+        scores: result ? [...result.scores] : null,
+        reason: result?.reason ?? 'the game failed',
+        error,
+        seed: outcome.seed,
+        verified: match.verified,
+        startedAt: outcome.startedAt,
+        endedAt: outcome.endedAt,
+        spectatorStream: match.feed.history(),
+        vis: match.running?.vis.all() ?? [],
+      });
+    } catch (failure) {
+      this.options.log?.(`match ${match.id} could not be recorded: ${String(failure)}`);
+    }
+    this.matches.delete(match.id);
+    for (const listener of this.listeners) listener.deleted(match.id);
+  }
+}
