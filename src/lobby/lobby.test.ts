@@ -1,0 +1,171 @@
+import { test, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { Lobby, type MatchMember, type MatchWatcher } from './lobby.js';
+import { InlineCompute } from '../match/compute.js';
+import { roshambo } from '../games/roshambo/roshambo.js';
+import { MemoryHistoryStore } from '../store/memory-history-store.js';
+import type { MatchInfo } from '../protocol/coco/messages.js';
+import type { Seat } from '../match/seat.js';
+import type { NewMatchRequest } from './lobby.js';
+
+function makeLobby(expirySeconds = 600, maxMatches = 1000) {
+  const store = new MemoryHistoryStore();
+  const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', expirySeconds, maxMatches, seeds: () => 'seed' });
+  return { lobby, store };
+}
+
+function request(overrides: Partial<NewMatchRequest> = {}): NewMatchRequest {
+  return { name: 'Test', game: 'roshambo', params: { players: null, bots: 0, timeout: null }, args: { pace: '0' }, password: null, verification: null, ...overrides };
+}
+
+function member(log: string[] = []): MatchMember & { seat: Seat | null; infos: MatchInfo[] } {
+  const m = {
+    seat: null as Seat | null,
+    infos: [] as MatchInfo[],
+    updated: (info: MatchInfo) => void m.infos.push(info),
+    expired: (id: string) => void log.push(`expired ${id}`),
+    started: (seat: Seat) => {
+      m.seat = seat;
+      log.push(`started ${seat.name}`);
+    },
+  };
+  return m;
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+test('GameNew is validated in the reference order with its error texts', () => {
+  const { lobby } = makeLobby();
+  const error = (r: Partial<NewMatchRequest>) => {
+    const result = lobby.create(request(r));
+    return result.ok ? 'ok' : result.error;
+  };
+  assert.equal(error({ name: '' }), '"" is not a valid game name');
+  assert.equal(error({ name: 'x'.repeat(25) }), `"${'x'.repeat(25)}" is not a valid game name`);
+  assert.equal(error({ name: 'tab\there' }), '"tab\there" is not a valid game name');
+  assert.equal(error({ password: 'has space' }), '"has space" is not a valid password');
+  assert.equal(error({ password: 'p'.repeat(33) }), `"${'p'.repeat(33)}" is not a valid password`);
+  assert.equal(error({ verification: 'guess' }), '"guess" is the wrong verification password');
+  assert.equal(error({ game: 'chess' }), 'Game not found');
+  assert.equal(error({ params: { players: 2, bots: 2, timeout: null } }), 'This game allows at most 1 server bot, not 2');
+  assert.equal(error({ params: { players: null, bots: 0, timeout: 0.05 } }), 'Timeout 0.05 out of allowed range [0.1; 600]');
+  assert.equal(error({ params: { players: null, bots: 0, timeout: 601 } }), 'Timeout 601 out of allowed range [0.1; 600]');
+  assert.equal(error({ args: { rounds: 'x' } }), 'Argument "rounds" must be an integer from 1 to 9999, not "x"');
+  assert.equal(error({ password: '' }), 'ok');
+});
+
+test('a server at capacity refuses new matches', () => {
+  const { lobby } = makeLobby(600, 2);
+  assert.ok(lobby.create(request()).ok);
+  assert.ok(lobby.create(request()).ok);
+  assert.deepEqual(lobby.create(request()), { ok: false, error: 'Server is at maximum capacity' });
+});
+
+test('a verified match is marked verified, and creating does not join its creator', () => {
+  const { lobby } = makeLobby();
+  const created = lobby.create(request({ verification: 'master', password: 'pw' }));
+  assert.ok(created.ok);
+  const info = lobby.find(created.value)!;
+  assert.equal(info.verified, true);
+  assert.equal(info.password, true);
+  assert.deepEqual(info.connected, []);
+  assert.equal(info.time, Math.floor(Date.now() / 1000) + 600);
+});
+
+test('joining is checked with the reference texts', () => {
+  const { lobby } = makeLobby();
+  const created = lobby.create(request({ password: 'pw' }));
+  assert.ok(created.ok);
+  const id = created.value;
+  const join = (i: string, name: string, pw: string | null) => {
+    const result = lobby.join(i, name, pw, member());
+    return result.ok ? 'ok' : result.error;
+  };
+  assert.equal(join('0000000000000', 'bob', 'pw'), 'Game "0000000000000" does not exists');
+  assert.equal(join(id, 'Server$Bot', 'pw'), '"Server$Bot" is not a valid username');
+  assert.equal(join(id, 'has space', 'pw'), '"has space" is not a valid username');
+  assert.equal(join(id, 'x'.repeat(17), 'pw'), `"${'x'.repeat(17)}" is not a valid username`);
+  assert.equal(join(id, 'bob', 'wrong'), 'Wrong password');
+  assert.equal(join(id.toUpperCase(), 'bob', 'pw'), 'ok');
+  assert.equal(join(id, 'bob', 'pw'), 'Username "bob" already taken');
+});
+
+test('a full match starts: members get their seats, then it runs, is recorded and deleted', async () => {
+  const { lobby, store } = makeLobby();
+  const created = lobby.create(request({ args: { pace: '0', rounds: '1' } }));
+  assert.ok(created.ok);
+  const events: string[] = [];
+  const listener = { created: () => {}, updated: (i: MatchInfo) => events.push(`update ${i.running}`), deleted: (id: string) => events.push(`delete ${id}`) };
+  lobby.subscribe(listener);
+  const a = member(events);
+  const b = member(events);
+  const joinedA = lobby.join(created.value, 'alice', null, a);
+  assert.ok(joinedA.ok);
+  assert.deepEqual(joinedA.value.connected, [], 'the reply shows the match before the join');
+  assert.ok(lobby.join(created.value, 'bob', null, b).ok);
+  await settle();
+  assert.ok(a.seat && b.seat);
+  assert.equal(lobby.find(created.value)?.running, true);
+  for (const m of [a, b]) {
+    m.seat!.attach({ send: () => {}, close: () => {} });
+    m.seat!.receive(Buffer.from('ROCK\n'));
+  }
+  await lobby.idle();
+  assert.equal(lobby.find(created.value), null);
+  const record = await store.get(created.value);
+  assert.ok(record);
+  assert.deepEqual(record.scores, [0, 0]);
+  assert.equal(record.spectatorStream.toString().split('\n').slice(3).join('\n'), 'ROCK\nROCK\n');
+  assert.equal(events.at(-1), `delete ${created.value}`);
+});
+
+test('a spectator of a waiting match gets the whole stream once it starts', async () => {
+  const { lobby } = makeLobby();
+  const created = lobby.create(request({ params: { players: 2, bots: 1, timeout: null }, args: { pace: '0', rounds: '2' } }));
+  assert.ok(created.ok);
+  let stream = '';
+  let phase = 'waiting';
+  const watcher: MatchWatcher = {
+    updated: () => {},
+    started: (history) => {
+      phase = 'started';
+      stream += history.toString();
+    },
+    data: (bytes) => void (stream += Buffer.from(bytes).toString()),
+    ended: () => void (phase = 'ended'),
+  };
+  assert.equal(lobby.spectate(created.value, watcher).ok, true);
+  assert.equal(lobby.find(created.value)?.spectators, 1);
+  const human = member();
+  lobby.join(created.value, 'human', null, human);
+  await settle();
+  human.seat!.attach({ send: () => {}, close: () => {} });
+  human.seat!.receive(Buffer.from('PAPER\nPAPER\n'));
+  await lobby.idle();
+  assert.equal(phase, 'ended');
+  assert.equal(stream.split('\n').length, 3 + 4 + 1);
+});
+
+test('a waiting match expires after the expiry time, and each join or leave resets it', () => {
+  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  try {
+    const { lobby } = makeLobby(10);
+    const created = lobby.create(request());
+    assert.ok(created.ok);
+    const log: string[] = [];
+    const alice = member(log);
+    mock.timers.tick(9_000);
+    lobby.join(created.value, 'alice', null, alice);
+    mock.timers.tick(9_000);
+    assert.notEqual(lobby.find(created.value), null, 'the join reset the expiry');
+    lobby.leave(created.value, alice);
+    mock.timers.tick(9_999);
+    assert.notEqual(lobby.find(created.value), null, 'the leave reset the expiry');
+    lobby.join(created.value, 'alice', null, alice);
+    mock.timers.tick(10_000);
+    assert.equal(lobby.find(created.value), null);
+    assert.deepEqual(log, [`expired ${created.value}`]);
+  } finally {
+    mock.timers.reset();
+  }
+});

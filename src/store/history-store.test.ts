@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HistoryStore, MatchRecord } from './history-store.js';
+import { MemoryHistoryStore } from './memory-history-store.js';
+import { SqliteHistoryStore } from './sqlite-history-store.js';
+
+function record(id: string, game: string, players: string[], endedAt: number): MatchRecord {
+  return {
+    id,
+    game,
+    name: `match ${id}`,
+    args: { rounds: '3' },
+    players,
+    bots: players.filter((p) => p.includes('$')).length,
+    scores: players.map((_, i) => i),
+    reason: 'done',
+    error: null,
+    seed: 's',
+    verified: false,
+    startedAt: endedAt - 1000,
+    endedAt,
+    spectatorStream: Buffer.from(`${players.join('\n')}\n`),
+    vis: [{ t: 0, log: { line: 'hello' } }],
+  };
+}
+
+/** The contract every HistoryStore keeps. */
+function contract(name: string, open: () => { store: HistoryStore; reopen?: () => HistoryStore; cleanup: () => void }): void {
+  test(`${name}: records come back whole, newest first, filtered by game and player`, async () => {
+    const { store, cleanup } = open();
+    try {
+      await store.record(record('a', 'roshambo', ['alice', 'bob'], 1000));
+      await store.record(record('b', 'royalur', ['bob', 'ServerBot$0'], 2000));
+      await store.record(record('c', 'roshambo', ['carol', 'dave'], 3000));
+      assert.deepEqual((await store.list()).map((m) => m.id), ['c', 'b', 'a']);
+      assert.deepEqual((await store.list({ game: 'roshambo' })).map((m) => m.id), ['c', 'a']);
+      assert.deepEqual((await store.list({ player: 'bob' })).map((m) => m.id), ['b', 'a']);
+      assert.deepEqual((await store.list({ before: 3000, limit: 1 })).map((m) => m.id), ['b']);
+      assert.deepEqual(await store.ids(), ['a', 'b', 'c']);
+      const b = await store.get('b');
+      assert.deepEqual(b, record('b', 'royalur', ['bob', 'ServerBot$0'], 2000));
+      assert.equal(await store.get('zzz'), null);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  });
+}
+
+contract('memory', () => ({ store: new MemoryHistoryStore(), cleanup: () => {} }));
+
+contract('sqlite', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
+  return { store: new SqliteHistoryStore(join(dir, 'h.sqlite')), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+test('sqlite: the history survives closing and reopening the file, at the current schema version', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
+  try {
+    const file = join(dir, 'h.sqlite');
+    const first = new SqliteHistoryStore(file);
+    await first.record(record('a', 'roshambo', ['alice', 'bob'], 1000));
+    await first.close();
+    const second = new SqliteHistoryStore(file);
+    assert.equal(second.schemaVersion, 1);
+    assert.deepEqual(await second.get('a'), record('a', 'roshambo', ['alice', 'bob'], 1000));
+    await second.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
