@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 
 /**
  * The local end of `coco connect`: where the game stream goes to (the program's input) and
@@ -94,12 +94,19 @@ export async function startPipeProgram(argv: readonly string[], spectating: bool
   };
 }
 
-/** No program: coco's own stdin and stdout carry the stream. */
+/**
+ * No program: coco's own stdin and stdout carry the stream. The "program" is done when the stream
+ * to it has been written out; coco's stdout itself stays open for its status lines.
+ */
 export function ownStdio(spectating: boolean): ProgramChannel {
+  const input = new PassThrough();
+  input.pipe(process.stdout, { end: false });
   return {
-    input: process.stdout,
+    input,
     output: spectating ? null : process.stdin,
-    exited: new Promise(() => {}),
-    dispose: () => {},
+    exited: new Promise((resolve) => input.once('end', () => resolve(0))),
+    dispose: () => {
+      process.stdin.destroy();
+    },
   };
 }

@@ -1,0 +1,95 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+
+const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
+let server: ServerProcess;
+
+before(async () => {
+  server = await startServer(['--expiry', '2']);
+});
+after(async () => {
+  await server.stop();
+});
+
+test('two programs play roshambo through coco connect while a spectator watches; the match goes to the history', async () => {
+  const id = await newMatch(server.url, ['roshambo', 'E2E match', '-a', 'rounds=3', '-a', 'pace=0']);
+  const lobby = await coco(server.url, ['lobby']);
+  assert.match(lobby.stdout, new RegExp(`${id}\\s+no\\s+E2E match\\s+roshambo\\s+0/2\\s+0\\s+30\\s+no\\s+Expires in \\ds`));
+  const spectator = startCoco(server.url, ['connect', '-s', id]);
+  await spectator.waitForOutput(/> spectating/);
+  const alice = startCoco(server.url, ['connect', id, '-n', 'alice', '--', 'python3', BOT, 'ROCK']);
+  await alice.waitForOutput(/> joined/);
+  const bob = await coco(server.url, ['connect', id, '-n', 'bob', '-c', 'pipe', '--', 'python3', BOT, 'PAPER', '--pipe']);
+  assert.equal(bob.code, 0, bob.stderr);
+  assert.match(bob.stdout, /> match started\n> match ended\n$/);
+  assert.match(bob.stderr, /bob against alice, 3 rounds/);
+  const a = await alice.done;
+  assert.equal(a.code, 0, a.stderr);
+  const watched = await spectator.done;
+  assert.equal(watched.code, 0);
+  const stream = watched.stdout.split('> reached current status\n')[1]!.split('> match ended')[0]!;
+  assert.match(stream, /^(alice\nbob|bob\nalice)\n3\n/);
+  const lines = stream.trim().split('\n');
+  assert.equal(lines.length, 3 + 6);
+  const history = await coco(server.url, ['history', id]);
+  assert.equal(history.stdout, stream);
+  assert.match((await coco(server.url, ['history'])).stdout, new RegExp(id));
+});
+
+test('a player who disconnects mid-game has retired: the opponent receives RETIRE', async () => {
+  const id = await newMatch(server.url, ['roshambo', '-a', 'rounds=5', '-a', 'pace=0']);
+  const quitter = startCoco(server.url, ['connect', id, '-n', 'quitter', '--', 'python3', BOT, 'ROCK', '--quit-after', '1']);
+  await quitter.waitForOutput(/> joined/);
+  const stayer = await coco(server.url, ['connect', id, '-n', 'stayer', '--', 'python3', BOT, 'ROCK']);
+  assert.equal(stayer.code, 0);
+  await quitter.done;
+  const history = await coco(server.url, ['history', id]);
+  assert.match(history.stdout, /\n5\nROCK\nROCK\n(RETIRE\nROCK|ROCK\nRETIRE)\n$/);
+});
+
+test('a password protects joining but not spectating', async () => {
+  const id = await newMatch(server.url, ['roshambo', '-p', 's3cret', '-a', 'rounds=1', '-a', 'pace=0', '-b', '1']);
+  const wrong = await coco(server.url, ['connect', id, '-p', 'nope', '--', 'python3', BOT, 'ROCK']);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /coco: Wrong password/);
+  const spectator = startCoco(server.url, ['connect', '-s', id]);
+  await spectator.waitForOutput(/> spectating/);
+  const right = await coco(server.url, ['connect', id, '-n', 'me', '-p', 's3cret', '--', 'python3', BOT, 'SCISSORS']);
+  assert.equal(right.code, 0, right.stderr);
+  assert.match(right.stderr, /me against ServerBot\$0, 1 rounds/);
+  assert.equal((await spectator.done).code, 0);
+});
+
+test('the master password makes a verified match; a wrong one is refused with its text', async () => {
+  const id = await newMatch(server.url, ['roshambo', 'Official', '-v', 'master']);
+  assert.match((await coco(server.url, ['lobby'])).stdout, new RegExp(`${id}\\s+yes\\s+Official`));
+  const wrong = await coco(server.url, ['new', 'roshambo', '-v', 'guess']);
+  assert.equal(wrong.code, 1);
+  assert.equal(wrong.stderr, 'coco: "guess" is the wrong verification password\n');
+});
+
+test('a waiting match expires, and its waiting player is told', async () => {
+  const id = await newMatch(server.url, ['roshambo']);
+  const lonely = await coco(server.url, ['connect', id, '--', 'python3', BOT, 'ROCK']);
+  assert.equal(lonely.code, 1);
+  assert.match(lonely.stdout, /> the match expired before it started/);
+  assert.doesNotMatch((await coco(server.url, ['lobby'])).stdout, new RegExp(id));
+});
+
+test('list and new report errors clearly with a non-zero exit status', async () => {
+  assert.match((await coco(server.url, ['list'])).stdout, /^- roshambo$/m);
+  const description = await coco(server.url, ['list', 'roshambo']);
+  assert.match(description.stdout, /## Implementation details/);
+  const usage = JSON.parse((await coco(server.url, ['list', 'roshambo', '-u'])).stdout) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(usage).sort(), ['pace', 'rounds']);
+  const missing = await coco(server.url, ['list', 'chess']);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, 'coco: no game named "chess" on this server\n');
+  const badGame = await coco(server.url, ['new', 'chess']);
+  assert.equal(badGame.stderr, 'coco: Game not found\n');
+  const unreachable = await coco('ws://127.0.0.1:1/', ['list']);
+  assert.equal(unreachable.code, 1);
+  assert.match(unreachable.stderr, /cannot connect to ws:\/\/127\.0\.0\.1:1\//);
+});

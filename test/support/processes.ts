@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (tests run from dist/test/...). */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const COCOD = join(ROOT, 'dist/src/cli/cocod.js');
+export const COCO = join(ROOT, 'dist/src/cli/coco.js');
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly databaseFile: string;
+  /** Everything the server logged so far. */
+  log(): string;
+  /** Resolves when the log contains `pattern`. */
+  waitForLog(pattern: RegExp): Promise<RegExpMatchArray>;
+  stop(): Promise<void>;
+}
+
+/** Starts `cocod` as a child process on a free port with a fresh history file. */
+export async function startServer(extraArgs: readonly string[] = [], databaseFile?: string): Promise<ServerProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-test-'));
+  const database = databaseFile ?? join(dir, 'history.sqlite');
+  const child = spawn(process.execPath, [COCOD, '-p', '0', '-d', database, '-v', 'master', ...extraArgs], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    log += chunk;
+    for (const waiter of [...waiters]) {
+      const found = log.match(waiter.pattern);
+      if (found) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(found);
+      }
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const waitForLog = (pattern: RegExp): Promise<RegExpMatchArray> => {
+    const found = log.match(pattern);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      waiters.push({ pattern, resolve });
+      exited.then(() => reject(new Error(`cocod exited before logging ${pattern}:\n${log}`)));
+    });
+  };
+  const [, url, port] = await waitForLog(/listening on (ws:\/\/[^:]+:(\d+)\/)/);
+  return {
+    url: url!,
+    port: Number(port),
+    databaseFile: database,
+    log: () => log,
+    waitForLog,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      if (!databaseFile) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunningCoco {
+  readonly child: ChildProcess;
+  /** Resolves when stdout contains `pattern`. */
+  waitForOutput(pattern: RegExp): Promise<void>;
+  readonly done: Promise<Finished>;
+}
+
+/** Runs `coco -s URL ARGS...` as a child process. */
+export function startCoco(url: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): RunningCoco {
+  const child = spawn(process.execPath, [COCO, '-s', url, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(stdout)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  if (options.input !== undefined) child.stdin!.end(options.input);
+  const done = new Promise<Finished>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return {
+    child,
+    done,
+    waitForOutput: (pattern) =>
+      pattern.test(stdout)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            waiters.push({ pattern, resolve });
+            done.then((f) => reject(new Error(`coco ended before printing ${pattern}: ${JSON.stringify(f)}`)));
+          }),
+  };
+}
+
+export function coco(url: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Finished> {
+  return startCoco(url, args, { input: '', ...options }).done;
+}
+
+/** `coco new ...` that must succeed; returns the match id. */
+export async function newMatch(url: string, args: readonly string[]): Promise<string> {
+  const result = await coco(url, ['new', ...args]);
+  if (result.code !== 0) throw new Error(`coco new failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
