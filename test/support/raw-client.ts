@@ -1,0 +1,52 @@
+import WebSocket from 'ws';
+
+/** A WebSocket client that records every frame as it arrived, for byte-exact protocol checks. */
+export class RawClient {
+  readonly frames: { text: string | null; bytes: Buffer }[] = [];
+  readonly closed: Promise<number>;
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data, isBinary) => {
+      const bytes = Buffer.from(data as Buffer);
+      this.frames.push({ text: isBinary ? null : bytes.toString('utf8'), bytes });
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => ws.once('close', (code) => {
+      for (const wake of this.waiters.splice(0)) wake();
+      resolve(code);
+    }));
+  }
+
+  static async open(url: string): Promise<RawClient> {
+    const ws = new WebSocket(url);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    return new RawClient(ws);
+  }
+
+  send(text: string): void {
+    this.ws.send(text);
+  }
+
+  /** Waits until `count` frames have arrived in total (or the socket closed). */
+  async frame(index: number): Promise<{ text: string | null; bytes: Buffer } | undefined> {
+    while (this.frames.length <= index && this.ws.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    return this.frames[index];
+  }
+
+  /** Sends a request and returns the text of the next frame. */
+  async ask(text: string): Promise<string | null | undefined> {
+    const index = this.frames.length;
+    this.send(text);
+    return (await this.frame(index))?.text;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
