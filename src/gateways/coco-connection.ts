@@ -54,7 +54,7 @@ export class CocoConnection {
   }
 
   private onMessage(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
-    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     if (isBinary) {
       if (this.state.kind === 'playing') this.state.seat.receive(bytes);
       return;
@@ -275,7 +275,7 @@ export class CocoConnection {
   }
 
   private sendGameBytes(bytes: Uint8Array): void {
-    this.outgoing.push(Buffer.from(bytes));
+    this.outgoing.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask(() => this.flush());

@@ -30,7 +30,7 @@ export class SpectatorFeed {
 
   write(data: string | Uint8Array): void {
     if (this.ended) return;
-    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);
+    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (chunk.length === 0) return;
     this.chunks.push(chunk);
     this.bytes += chunk.length;
