@@ -7,7 +7,7 @@ const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
 let server: ServerProcess;
 
 before(async () => {
-  server = await startServer(['--expiry', '2']);
+  server = await startServer();
 });
 after(async () => {
   await server.stop();
@@ -71,11 +71,16 @@ test('the master password makes a verified match; a wrong one is refused with it
 });
 
 test('a waiting match expires, and its waiting player is told', async () => {
-  const id = await newMatch(server.url, ['roshambo']);
-  const lonely = await coco(server.url, ['connect', id, '--', 'python3', BOT, 'ROCK']);
-  assert.equal(lonely.code, 1);
-  assert.match(lonely.stdout, /> the match expired before it started/);
-  assert.doesNotMatch((await coco(server.url, ['lobby'])).stdout, new RegExp(id));
+  const shortLived = await startServer(['--expiry', '1']);
+  try {
+    const id = await newMatch(shortLived.url, ['roshambo']);
+    const lonely = await coco(shortLived.url, ['connect', id, '--', 'python3', BOT, 'ROCK']);
+    assert.equal(lonely.code, 1);
+    assert.match(lonely.stdout, /> the match expired before it started/);
+    assert.doesNotMatch((await coco(shortLived.url, ['lobby'])).stdout, new RegExp(id));
+  } finally {
+    await shortLived.stop();
+  }
 });
 
 test('list and new report errors clearly with a non-zero exit status', async () => {
