@@ -16,7 +16,7 @@ after(async () => {
 test('two programs play roshambo through coco connect while a spectator watches; the match goes to the history', async () => {
   const id = await newMatch(server.url, ['roshambo', 'E2E match', '-a', 'rounds=3', '-a', 'pace=0']);
   const lobby = await coco(server.url, ['lobby']);
-  assert.match(lobby.stdout, new RegExp(`${id}\\s+no\\s+E2E match\\s+roshambo\\s+0/2\\s+0\\s+30\\s+no\\s+Expires in \\ds`));
+  assert.match(lobby.stdout, new RegExp(`${id}\\s+no\\s+E2E match\\s+roshambo\\s+0/2\\s+0\\s+30\\s+no\\s+Expires in 9m5\\ds`));
   const spectator = startCoco(server.url, ['connect', '-s', id]);
   await spectator.waitForOutput(/> spectating/);
   const alice = startCoco(server.url, ['connect', id, '-n', 'alice', '--', 'python3', BOT, 'ROCK']);
