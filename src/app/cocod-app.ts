@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { ClobberTcpGateway } from '../gateways/clobber-tcp.js';
 import { CocoServer } from '../gateways/server.js';
 import { BUILT_IN_GAMES } from '../games/registry.js';
 import { Lobby } from '../lobby/lobby.js';
@@ -18,6 +19,8 @@ export interface CocodOptions {
   readonly database: string;
   readonly expirySeconds: number;
   readonly extraGames?: readonly GameDefinition<any>[];
+  /** TCP port of the 2006 Clobber tournament protocol; off when absent. */
+  readonly clobberPort?: number;
   readonly log: (line: string) => void;
 }
 
@@ -25,6 +28,8 @@ export interface RunningCocod {
   readonly url: string;
   readonly port: number;
   readonly lobby: Lobby;
+  /** The clobber TCP port actually listened on, when enabled. */
+  readonly clobberPort: number | null;
   stop(): Promise<void>;
 }
 
@@ -55,6 +60,13 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     log,
   });
   const address = await server.listen();
+  let clobber: ClobberTcpGateway | null = null;
+  let clobberPort: number | null = null;
+  if (options.clobberPort !== undefined) {
+    clobber = new ClobberTcpGateway(lobby, log);
+    clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
+    log(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
+  }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `ws://${host}:${address.port}/`;
   log(`listening on ${url} (history: ${options.database})`);
@@ -62,8 +74,10 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     url,
     port: address.port,
     lobby,
+    clobberPort,
     async stop() {
       await server.close();
+      await clobber?.close();
       await lobby.shutdown();
       await compute.close();
       await store.close();

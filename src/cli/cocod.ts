@@ -14,6 +14,8 @@ Options:
   -d, --database FILE               SQLite file of the match history (default cocod.sqlite;
                                     ':memory:' keeps none)
       --expiry SECONDS              lifetime of a waiting match (default 600)
+      --clobber-port PORT           also serve the 2006 Clobber tournament protocol on
+                                    this TCP port (off unless given)
   -h, --help                        this text
 `;
 
@@ -26,6 +28,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) fail(`invalid port "${text}"`);
+  return port;
+}
+
 async function main(): Promise<void> {
   let values;
   try {
@@ -36,6 +44,7 @@ async function main(): Promise<void> {
         'verification-password': { type: 'string', short: 'v' },
         database: { type: 'string', short: 'd', default: 'cocod.sqlite' },
         expiry: { type: 'string', default: '600' },
+        'clobber-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -47,11 +56,12 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  const port = Number(values['listen-port']);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid port "${values['listen-port']}"`);
+  const port = parsePort(values['listen-port']);
   const expiry = Number(values.expiry);
   if (!(expiry > 0)) fail(`invalid expiry "${values.expiry}"`);
+  const clobberPort = values['clobber-port'] === undefined ? undefined : parsePort(values['clobber-port']);
   const server = await startCocod({
+    ...(clobberPort !== undefined && { clobberPort }),
     bindAddress: values['bind-address'],
     port,
     verificationPassword: values['verification-password'] ?? null,

@@ -71,6 +71,8 @@ export interface MatchWatcher {
 
 interface LobbyMatch {
   readonly id: string;
+  /** Which front door made the match, for doors that pair their own clients (TCP ports). */
+  readonly origin: string;
   readonly name: string;
   readonly game: GameDefinition<any>;
   readonly settings: MatchSettings<unknown>;
@@ -126,13 +128,21 @@ export class Lobby {
     return match.ok ? this.info(match.value) : null;
   }
 
+  /** The oldest waiting match of `game` made by the front door `origin`, if any. */
+  oldestWaiting(game: string, origin: string): MatchInfo | null {
+    for (const match of this.matches.values()) {
+      if (!match.running && match.game.name === game && match.origin === origin) return this.info(match);
+    }
+    return null;
+  }
+
   subscribe(listener: LobbyListener): { seed: MatchInfo[]; unsubscribe: () => void } {
     this.listeners.add(listener);
     return { seed: this.list(), unsubscribe: () => this.listeners.delete(listener) };
   }
 
   /** GameNew, with the reference's checks in the reference's order and its error texts. */
-  create(request: NewMatchRequest): Result<string> {
+  create(request: NewMatchRequest, origin = 'coco'): Result<string> {
     if (this.matches.size >= this.maxMatches) return err('Server is at maximum capacity');
     if (!isValidMatchName(request.name)) return err(`"${request.name}" is not a valid game name`);
     if (request.password !== null && !isValidPassword(request.password)) return err(`"${request.password}" is not a valid password`);
@@ -157,6 +167,7 @@ export class Lobby {
     while (this.matches.has(id)) id = randomMatchId();
     const match: LobbyMatch = {
       id,
+      origin,
       name: request.name,
       game,
       settings,

@@ -1,0 +1,100 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Lobby } from '../lobby/lobby.js';
+import { isValidUserName } from '../lobby/names.js';
+import { SocketMember } from './socket-member.js';
+
+export const CLOBBER_TCP_LIMITS = {
+  /** The `play clobber <name>` line must come within this long... */
+  helloSeconds: 30,
+  /** ...and be at most this long. */
+  helloBytes: 256,
+} as const;
+
+const ORIGIN = 'clobber-port';
+const HELLO = /^play clobber (\S+)\s*$/;
+
+/**
+ * The 2006 Clobber tournament port: a client connects and sends `play clobber <name>`; it is
+ * seated in the oldest waiting clobber match made through this port, or a new one is created and
+ * listed in the lobby. From then on the socket carries the game's own stream (the game ignores
+ * the `play clobber` line, so the same program works through coco).
+ */
+export class ClobberTcpGateway {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(
+    private readonly lobby: Lobby,
+    private readonly log: (line: string) => void,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  async listen(port: number, host: string): Promise<AddressInfo> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => resolve());
+    });
+    return this.server.address() as AddressInfo;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: Socket): void {
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', (error) => this.log(`clobber port ${peer}: ${error.message}`));
+    socket.setNoDelay(true);
+    let received = Buffer.alloc(0);
+    const refuse = (why: string): void => {
+      this.log(`clobber port ${peer}: ${why}`);
+      socket.end('error\n');
+    };
+    const timer = setTimeout(() => refuse('no "play clobber <name>" line in time'), CLOBBER_TCP_LIMITS.helloSeconds * 1000);
+    const onData = (chunk: Buffer): void => {
+      received = Buffer.concat([received, chunk]);
+      const newline = received.indexOf(0x0a);
+      if (newline === -1) {
+        if (received.length > CLOBBER_TCP_LIMITS.helloBytes) {
+          socket.off('data', onData);
+          clearTimeout(timer);
+          refuse('first line too long');
+        }
+        return;
+      }
+      socket.off('data', onData);
+      clearTimeout(timer);
+      const hello = HELLO.exec(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
+      if (!hello) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
+      this.seat(socket, peer, hello[1]!, received);
+    };
+    socket.on('data', onData);
+    socket.on('close', () => clearTimeout(timer));
+  }
+
+  private seat(socket: Socket, peer: string, wanted: string, firstBytes: Buffer): void {
+    let id = this.lobby.oldestWaiting('clobber', ORIGIN)?.id;
+    if (!id) {
+      const created = this.lobby.create(
+        { name: 'clobber port', game: 'clobber', params: { players: 2, bots: 0, timeout: null }, args: {}, password: null, verification: null },
+        ORIGIN,
+      );
+      if (!created.ok) return void socket.end('error\n', () => this.log(`clobber port ${peer}: cannot create a match: ${created.error}`));
+      id = created.value;
+    }
+    const taken = new Set(this.lobby.find(id)?.connected ?? []);
+    let name = isValidUserName(wanted) ? wanted : 'player';
+    // Two clients may announce the same name; the second gets a suffix rather than a refusal.
+    for (let n = 2; taken.has(name); n++) name = `${(isValidUserName(wanted) ? wanted : 'player').slice(0, 12)}#${n}`;
+    const matchId = id;
+    const member: SocketMember = new SocketMember(socket, firstBytes, () => this.lobby.leave(matchId, member));
+    const joined = this.lobby.join(matchId, name, null, member);
+    if (!joined.ok) return void socket.end('error\n', () => this.log(`clobber port ${peer}: cannot join: ${joined.error}`));
+    this.log(`clobber port ${peer}: ${name} joined match ${matchId}`);
+  }
+}

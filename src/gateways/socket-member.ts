@@ -1,0 +1,54 @@
+import type { Socket } from 'node:net';
+import type { MatchMember } from '../lobby/lobby.js';
+import type { Seat } from '../match/seat.js';
+
+/** A TCP client whose unsent data passes this is too slow and is disconnected. */
+export const SOCKET_MAX_BUFFERED_BYTES = 16 << 20;
+
+/**
+ * A player on a plain TCP socket (the clobber and Software-Challenge ports): once its match
+ * starts, the socket's bytes are the seat's input and the seat's output goes to the socket.
+ * Bytes that arrive before the start are kept and delivered first.
+ */
+export class SocketMember implements MatchMember {
+  private readonly early: Buffer[] = [];
+  private seat: Seat | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly socket: Socket,
+    firstBytes: Buffer,
+    private readonly onGone: () => void,
+  ) {
+    if (firstBytes.length > 0) this.early.push(firstBytes);
+    socket.on('data', (chunk: Buffer) => {
+      if (this.seat) this.seat.receive(chunk);
+      else if (this.early.reduce((n, b) => n + b.length, 0) + chunk.length > SOCKET_MAX_BUFFERED_BYTES) socket.destroy();
+      else this.early.push(chunk);
+    });
+    socket.on('close', () => {
+      this.ended = true;
+      if (this.seat) this.seat.receiveEnd();
+      else this.onGone();
+    });
+  }
+
+  updated(): void {}
+
+  expired(): void {
+    this.socket.end();
+  }
+
+  started(seat: Seat): void {
+    this.seat = seat;
+    seat.attach({
+      send: (bytes) => {
+        this.socket.write(bytes);
+        if (this.socket.writableLength > SOCKET_MAX_BUFFERED_BYTES) this.socket.destroy();
+      },
+      close: () => this.socket.end(),
+    });
+    for (const chunk of this.early.splice(0)) seat.receive(chunk);
+    if (this.ended) seat.receiveEnd();
+  }
+}
