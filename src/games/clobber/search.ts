@@ -3,8 +3,8 @@ import { Random } from '../../match/random.js';
 import { BLACK, EMPTY, WHITE, type Color } from './rules.js';
 
 /**
- * The server bot's search: negamax alpha-beta with iterative deepening, mobility (own moves minus
- * the opponent's) as evaluation, killer moves for ordering. A pure function of its request (the
+ * The server bot's search: negamax alpha-beta with iterative deepening, killer moves for ordering,
+ * and an evaluation by stone counts in the groups of touching stones still in play. A pure function of its request (the
  * time budget aside) so the server can run it on a worker thread; tests give it a node budget,
  * which makes it deterministic.
  */
@@ -67,6 +67,8 @@ class Searcher {
       if (column < columns - 1) this.neighbours[base + 2] = square + 1;
       if (square + columns < this.size) this.neighbours[base + 3] = square + columns;
     }
+    this.reachedIn = new Int32Array(this.size);
+    this.stack = new Int32Array(this.size);
     this.killers = new Int32Array((MAX_DEPTH + 2) * 2).fill(-1);
     this.maxNodes = request.maxNodes ?? Number.POSITIVE_INFINITY;
     this.deadline = request.maxMillis === undefined ? Number.POSITIVE_INFINITY : performance.now() + request.maxMillis;
@@ -97,25 +99,45 @@ class Searcher {
     return this.moveLists[ply]!;
   }
 
-  private mobility(own: number): number {
-    const theirs = 3 - own;
-    const { cells, neighbours, size } = this;
-    let mine = 0;
-    let other = 0;
-    for (let square = 0; square < size; square++) {
-      const cell = cells[square];
-      if (cell === EMPTY) continue;
-      const base = square * 4;
-      const foe = 3 - cell!;
-      let count = 0;
-      for (let k = 0; k < 4; k++) {
-        const to = neighbours[base + k]!;
-        if (to >= 0 && cells[to] === foe) count++;
+  /** Per square, the flood-fill pass that last reached it (so no clearing between passes). */
+  private readonly reachedIn: Int32Array;
+  private readonly stack: Int32Array;
+  private pass = 0;
+
+  /**
+   * The evaluation, from `own`'s side: over each group of touching stones that holds both
+   * colours, own stones minus opponent stones. Move counts cannot serve (every capture one player
+   * can make, the other can make the other way round, so both always have as many moves); stone
+   * counts can: in `x x o` black wins whoever starts, in `x o` whoever moves wins, and groups of
+   * one colour are dead.
+   */
+  private evaluate(own: number): number {
+    const { cells, neighbours, size, reachedIn, stack } = this;
+    const pass = ++this.pass;
+    let total = 0;
+    for (let start = 0; start < size; start++) {
+      if (cells[start] === EMPTY || reachedIn[start] === pass) continue;
+      let top = 0;
+      stack[top++] = start;
+      reachedIn[start] = pass;
+      let mine = 0;
+      let other = 0;
+      while (top > 0) {
+        const square = stack[--top]!;
+        if (cells[square] === own) mine++;
+        else other++;
+        const base = square * 4;
+        for (let k = 0; k < 4; k++) {
+          const next = neighbours[base + k]!;
+          if (next >= 0 && cells[next] !== EMPTY && reachedIn[next] !== pass) {
+            reachedIn[next] = pass;
+            stack[top++] = next;
+          }
+        }
       }
-      if (cell === own) mine += count;
-      else if (cell === theirs) other += count;
+      if (mine > 0 && other > 0) total += mine - other;
     }
-    return mine - other;
+    return total;
   }
 
   private tick(): void {
@@ -128,7 +150,7 @@ class Searcher {
     this.tick();
     const count = this.generate(own, ply);
     if (count === 0) return -WIN + ply;
-    if (depth === 0) return this.mobility(own);
+    if (depth === 0) return this.evaluate(own);
     const list = this.list(ply);
     // Killer moves first: a move that refuted a sibling often refutes here too.
     for (let slot = 0, front = 0; slot < 2; slot++) {
