@@ -102,7 +102,8 @@ export class ClobberVis {
     }
     for (let row = 1; row <= rows; row++) {
       const [, y] = this.centre(1, row);
-      geom.push({ text: { v: String(row), p: [x0 - LABEL_BAND * 0.9, y + label * 0.35], t: label, s: COLOURS.label } });
+      const digits = String(row).length;
+      geom.push({ text: { v: String(row), p: [x0 - 0.008 - digits * label * 0.6, y + label * 0.35], t: label, s: COLOURS.label } });
     }
     this.emit({ t: this.t, create: { id: this.id(), z: 0, geom } });
     this.log(`clobber: ${this.names[0]} against ${this.names[1]}, ${columns} x ${rows}, ${this.games} game${this.games === 1 ? '' : 's'}`);
@@ -169,7 +170,10 @@ export class ClobberVis {
     for (const id of this.textIds) this.emit({ t: this.t, destroy: { id } });
     this.textIds = lines.map((line, i) => {
       const id = this.id();
-      this.emit({ t: this.t, create: { id, p: [MARGIN, 0.045 + i * (TEXT_HEIGHT + 0.008)], z: 3, geom: [{ text: { v: line, t: TEXT_HEIGHT * (i === 0 ? 1 : 0.8), s: COLOURS.text } }] } });
+      // Three lines fit the band above the board whether a renderer anchors text at its top or
+      // at its baseline.
+      const p: Vec2 = [MARGIN, TEXT_HEIGHT * (i + 1)];
+      this.emit({ t: this.t, create: { id, p, z: 3, geom: [{ text: { v: line, t: TEXT_HEIGHT * (i === 0 ? 0.9 : 0.75), s: COLOURS.text } }] } });
       return id;
     });
   }
