@@ -29,7 +29,7 @@ export class Arrivals {
   private nextSeq = 0;
   private wake: (() => void) | null = null;
 
-  constructor(private readonly seats: readonly PlayerSeat[]) {
+  constructor(seats: readonly PlayerSeat[]) {
     this.waitingPerSeat = seats.map(() => 0);
     this.promptedAt = seats.map(() => Number.POSITIVE_INFINITY);
     for (const seat of seats) void this.pump(seat);

@@ -2,7 +2,8 @@ import type { MatchContext, MatchResult } from '../../match/game.js';
 import { Arrivals } from './arrivals.js';
 import { formatMove, parseMove } from './notation.js';
 import { apply, checkMove, hasLegalMove, startPosition, type Position } from './rules.js';
-import { ClobberVis, type LossCause } from './vis.js';
+import type { LossCause } from './outcome.js';
+import { ClobberVis } from './vis.js';
 
 export interface ClobberConfig {
   readonly columns: number;

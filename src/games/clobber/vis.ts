@@ -1,5 +1,6 @@
 import type { Shape, Vec2, VisEventInput } from '../../protocol/vis-event.js';
 import { columnLetter, formatMove } from './notation.js';
+import { describeLoss, type LossCause } from './outcome.js';
 import { columnOf, rowOf, type Color, type Move, type Position, type Square } from './rules.js';
 
 /**
@@ -28,21 +29,6 @@ const COLOURS = {
   black: { fill: '1c1c1cff', stroke: '000000ff' },
   white: { fill: 'f4f4f4ff', stroke: '303030ff' },
 } as const;
-
-export type LossCause = 'no-move' | 'illegal-move' | 'bad-syntax' | 'out-of-turn' | 'timeout' | 'disconnected';
-
-const CAUSE_WORDS: Readonly<Record<LossCause, string>> = {
-  'no-move': 'has no legal move',
-  'illegal-move': 'made an illegal move',
-  'bad-syntax': 'sent something that is not a move',
-  'out-of-turn': 'sent a line out of turn',
-  timeout: 'ran out of time',
-  disconnected: 'left the match',
-};
-
-export function describeLoss(loser: string, cause: LossCause): string {
-  return `${loser} ${CAUSE_WORDS[cause]}`;
-}
 
 export class ClobberVis {
   private nextId = 1;
