@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Lobby } from '../lobby/lobby.js';
 import { isValidUserName } from '../lobby/names.js';
+import { parsePlayLine } from '../games/clobber/clobber.js';
 import { SocketMember } from './socket-member.js';
 
 export const CLOBBER_TCP_LIMITS = {
@@ -12,7 +13,6 @@ export const CLOBBER_TCP_LIMITS = {
 } as const;
 
 const ORIGIN = 'clobber-port';
-const HELLO = /^play clobber (\S+)\s*$/;
 
 /**
  * The 2006 Clobber tournament port: a client connects and sends `play clobber <name>`; it is
@@ -69,9 +69,9 @@ export class ClobberTcpGateway {
       }
       socket.off('data', onData);
       clearTimeout(timer);
-      const hello = HELLO.exec(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
-      if (!hello) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
-      this.seat(socket, peer, hello[1]!, received);
+      const hello = parsePlayLine(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
+      if (!hello.ok) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
+      this.seat(socket, peer, hello.value.name ?? 'player', received);
     };
     socket.on('data', onData);
     socket.on('close', () => clearTimeout(timer));
