@@ -7,7 +7,7 @@ It reads the game stream on stdin and answers on stdout. It learns its colour fr
 which it is best off in material once the opponent has made its best immediate reply. Ties are
 broken at random (`--seed N` makes it repeatable; `--random` plays uniformly at random).
 
-Try it locally, e.g. against the server bot:  coco play dama --bot 1 -- python3 bot.py
+Connect it to a match with the coco client (which joins a program's stdin and stdout to a seat).
 `python3 bot.py --perft N` prints the move-generation counts from the start position instead.
 """
 import random

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BotIO } from '../../match/game.js';
+import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import type { VisEvent } from '../../protocol/vis-event.js';
@@ -41,14 +42,26 @@ function randomPlayer(seed: string): LocalPlayer {
   };
 }
 
-async function botMatch(seed: string) {
+async function botMatch(seed: string, compute?: WorkerCompute) {
   return playLocalMatch({
     game: withNodeBudget,
     params: { args: { pace: '0' }, bots: 1, players: 2 },
     seed,
     players: [{ name: 'Random', play: randomPlayer(`${seed}-player`) }],
+    ...(compute ? { compute } : {}),
   });
 }
+
+test('the server bot\'s search runs on a worker thread, as the server runs it', async () => {
+  const compute = new WorkerCompute(1);
+  try {
+    const record = await botMatch('bot-worker', compute);
+    assert.equal(record.outcome.error, null);
+    assert.deepEqual(record.outcome.result?.scores, [0, 1], record.outcome.result?.reason);
+  } finally {
+    await compute.close();
+  }
+});
 
 test('the server bot plays whole matches through the stream and beats a random player with either colour', async () => {
   const colours = new Set<string>();

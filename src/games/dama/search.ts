@@ -43,6 +43,8 @@ class Searcher {
   nodes = 0;
   private readonly killers = new Int32Array(MAX_PLY * 2).fill(-1);
   private readonly history = new Int32Array(64 * 64);
+  /** Scratch for ordering; a position has far fewer than 256 legal moves. */
+  private readonly orderScores = new Int32Array(256);
   private readonly deadline: number;
   private readonly maxNodes: number;
 
@@ -108,19 +110,27 @@ class Searcher {
     return best;
   }
 
+  /** Best first: promotions, then the killers of this ply, then by history; an insertion sort (few moves). */
   private order(moves: Move[], ply: number): void {
     const killer0 = this.killers[ply * 2]!;
     const killer1 = this.killers[ply * 2 + 1]!;
-    const keys = new Map<Move, number>();
-    for (const move of moves) {
+    const scores = this.orderScores;
+    for (let i = 0; i < moves.length; i++) {
+      const move = moves[i]!;
       const key = moveKey(move);
       let value = this.history[key]!;
       if (move.promotes) value += 1 << 28;
       if (key === killer0) value += 1 << 27;
       else if (key === killer1) value += 1 << 26;
-      keys.set(move, value);
+      let j = i;
+      while (j > 0 && scores[j - 1]! < value) {
+        scores[j] = scores[j - 1]!;
+        moves[j] = moves[j - 1]!;
+        j--;
+      }
+      scores[j] = value;
+      moves[j] = move;
     }
-    moves.sort((a, b) => keys.get(b)! - keys.get(a)!);
   }
 
   private reward(move: Move, ply: number, depth: number): void {

@@ -12,8 +12,8 @@ import type { Move, Position } from './rules.js';
 
 const MARGIN = 0.1;
 const CELL = (1 - 2 * MARGIN) / BOARD_SIZE;
-const PIECE_RADIUS = CELL * 0.38;
-const KING_RING_RADIUS = CELL * 0.2;
+const PIECE_RADIUS = round(CELL * 0.38);
+const KING_RING_RADIUS = round(CELL * 0.2);
 /** Seconds per step of a move's animation, and at least this long per move. */
 const STEP_SECONDS = 0.3;
 const MOVE_SECONDS = 1;
@@ -32,8 +32,13 @@ const COLOURS = {
 
 const COLOUR_NAME: Readonly<Record<Color, string>> = { white: 'bianco', black: 'nero' };
 
+/** Coordinates rounded to 1e-4, so records hold 0.15 rather than 0.15000000000000002. */
+function round(value: number): number {
+  return Math.round(value * 10000) / 10000;
+}
+
 function centre(square: number): [number, number] {
-  return [MARGIN + (columnOf(square) + 0.5) * CELL, MARGIN + (rowOf(square) + 0.5) * CELL];
+  return [round(MARGIN + (columnOf(square) + 0.5) * CELL), round(MARGIN + (rowOf(square) + 0.5) * CELL)];
 }
 
 export class DamaVis {
@@ -50,9 +55,11 @@ export class DamaVis {
     const squares = [];
     for (let square = 0; square < BOARD_SIZE * BOARD_SIZE; square++) {
       if (!isPlayable(square)) continue;
-      const x = MARGIN + columnOf(square) * CELL;
-      const y = MARGIN + rowOf(square) * CELL;
-      squares.push({ poly: { vs: [[x, y], [x + CELL, y], [x + CELL, y + CELL], [x, y + CELL]] as [number, number][], f: COLOURS.dark, s: '00000000' } });
+      const x = round(MARGIN + columnOf(square) * CELL);
+      const y = round(MARGIN + rowOf(square) * CELL);
+      const x1 = round(x + CELL);
+      const y1 = round(y + CELL);
+      squares.push({ poly: { vs: [[x, y], [x1, y], [x1, y1], [x, y1]] as [number, number][], f: COLOURS.dark, s: '00000000' } });
     }
     const edge = 1 - MARGIN;
     this.emit({
@@ -69,13 +76,14 @@ export class DamaVis {
     const labels = [];
     for (let i = 0; i < BOARD_SIZE; i++) {
       const along = MARGIN + (i + 0.5) * CELL;
+      const at = (x: number, y: number): [number, number] => [round(x), round(y)];
       const letter = String.fromCharCode(65 + i);
       const digit = String(i + 1);
       labels.push(
-        { text: { v: letter, p: [along - 0.01, MARGIN * 0.45] as [number, number], t: 0.035, s: COLOURS.label } },
-        { text: { v: letter, p: [along - 0.01, 1 - MARGIN * 0.3] as [number, number], t: 0.035, s: COLOURS.label } },
-        { text: { v: digit, p: [MARGIN * 0.35, along + 0.012] as [number, number], t: 0.035, s: COLOURS.label } },
-        { text: { v: digit, p: [1 - MARGIN * 0.6, along + 0.012] as [number, number], t: 0.035, s: COLOURS.label } },
+        { text: { v: letter, p: at(along - 0.01, MARGIN * 0.45), t: 0.035, s: COLOURS.label } },
+        { text: { v: letter, p: at(along - 0.01, 1 - MARGIN * 0.3), t: 0.035, s: COLOURS.label } },
+        { text: { v: digit, p: at(MARGIN * 0.35, along + 0.012), t: 0.035, s: COLOURS.label } },
+        { text: { v: digit, p: at(1 - MARGIN * 0.6, along + 0.012), t: 0.035, s: COLOURS.label } },
       );
     }
     this.emit({ t: 0, create: { id: this.id(), z: 1, geom: labels } });
@@ -99,24 +107,24 @@ export class DamaVis {
     for (let step = 1; step < move.path.length; step++) {
       const [x0, y0] = centre(move.path[step - 1]!);
       const [x1, y1] = centre(move.path[step]!);
-      const t = t0 + (step - 1) * STEP_SECONDS;
-      this.emit({ t, transform: { id, d: STEP_SECONDS, f: 'easeinout', mv: [x1 - x0, y1 - y0] } });
+      const t = round(t0 + (step - 1) * STEP_SECONDS);
+      this.emit({ t, transform: { id, d: STEP_SECONDS, f: 'easeinout', mv: [round(x1 - x0), round(y1 - y0)] } });
       const jumped = move.captured[step - 1];
       if (jumped !== undefined) {
         const victim = this.pieces.get(jumped);
         this.pieces.delete(jumped);
-        if (victim !== undefined) this.emit({ t: t + STEP_SECONDS, destroy: { id: victim } });
+        if (victim !== undefined) this.emit({ t: round(t + STEP_SECONDS), destroy: { id: victim } });
       }
     }
     const to = move.path[move.path.length - 1]!;
-    const end = t0 + (move.path.length - 1) * STEP_SECONDS;
+    const end = round(t0 + (move.path.length - 1) * STEP_SECONDS);
     if (move.promotes) {
       this.emit({ t: end, destroy: { id } });
       this.createPiece(to, move.piece * 2, end);
     } else {
       this.pieces.set(to, id);
     }
-    this.time = Math.max(t0 + MOVE_SECONDS, end + STEP_SECONDS);
+    this.time = round(Math.max(t0 + MOVE_SECONDS, end + STEP_SECONDS));
   }
 
   /** A closing log line. */
