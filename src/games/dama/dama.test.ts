@@ -233,6 +233,21 @@ test('the 10th invalid line in one turn loses the game', async () => {
   assert.match(black.transcript(), /I neri vincono la partita!\n$/);
 });
 
+test('a line longer than 1024 bytes loses the game', async () => {
+  const record = await playLocalMatch({
+    game: damaFrom(),
+    params: { args: { pace: '0' } },
+    seed: seedWithWhiteSeat(0),
+    players: [
+      { name: 'Long', play: scripted(['6e 5d'.padEnd(2000, ' ')]).play },
+      { name: 'Other', play: scripted([]).play },
+    ],
+  });
+  assert.equal(dama.maxLineBytes, 1024);
+  assert.equal(record.outcome.seats[0]!.closeReason, 'line/too-long');
+  assert.deepEqual(record.outcome.result, { scores: [0, 1], reason: 'Other (black) wins: Long (white) sent a line too long' });
+});
+
 test('the timeout runs for the whole turn: invalid moves do not restart it', async () => {
   let refusals = 0;
   const slow: LocalPlayer = async (io) => {

@@ -87,25 +87,6 @@ export function generateMoves(board: Int8Array, side: Side): Move[] {
   return generateSteps(board, side);
 }
 
-/** Whether `side` has a capture available (so it must capture). */
-export function hasCapture(board: Int8Array, side: Side): boolean {
-  for (const from of PLAYABLE_SQUARES) {
-    const piece = board[from]!;
-    if (piece * side <= 0) continue;
-    const king = piece === 2 || piece === -2;
-    const [first, last] = directionRange(side, king);
-    for (let d = first; d < last; d++) {
-      const over = NEIGHBOUR[from * 4 + d]!;
-      if (over < 0) continue;
-      const victim = board[over]!;
-      if (victim * side >= 0 || (!king && (victim === 2 || victim === -2))) continue;
-      const land = NEIGHBOUR[over * 4 + d]!;
-      if (land >= 0 && board[land] === EMPTY) return true;
-    }
-  }
-  return false;
-}
-
 /** Plays `move` on a mutable board. */
 export function makeMove(board: Int8Array, move: Move): void {
   board[move.path[0]!] = EMPTY;
