@@ -1,6 +1,11 @@
 import type { GameDefinition } from '../match/game.js';
 import { clobber } from './clobber/clobber.js';
+import { dama } from './dama/dama.js';
 import { roshambo } from './roshambo/roshambo.js';
 
-/** The built-in games. A new game is one folder under games/ and one line here. */
-export const BUILT_IN_GAMES: readonly GameDefinition<any>[] = [roshambo, clobber];
+/** The built-in games. A new game is one folder under games/, one import and one entry here. */
+export const BUILT_IN_GAMES: readonly GameDefinition<any>[] = [
+  roshambo,
+  clobber,
+  dama,
+];
