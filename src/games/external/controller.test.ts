@@ -170,19 +170,23 @@ test('a game server that hangs is failed by the stall watchdog and killed', asyn
   assert.match(await failure('hang', { stall_deadline: 0.3 }), /the match stalled: no line .* for 0.3 s/);
 });
 
+test('a game server that never prints a line gets the start-up allowance, then the match time limit ends it', async () => {
+  const error = await failure('echo', { command: ['sleep', '30'], stall_deadline: 0.1, max_match_seconds: 0.5 });
+  assert.match(error, /the match lasted longer than its limit of 0.5 s/);
+});
+
 test('a pending timer keeps the stall watchdog quiet until it fires', async () => {
-  // The deadline must also cover the game server's start-up (Python on a busy machine).
-  const { game } = fixtureGame('echo', { stall_deadline: 1 });
+  const { game } = fixtureGame('echo', { stall_deadline: 0.3 });
   const player: LocalPlayer = async (io) => {
     io.write('ready\n');
     await readUntil(io, 'hello');
-    io.write('timer 9 1500ms\n');
+    io.write('timer 9 700ms\n');
     await readUntil(io, 'timeout 9');
     io.write('over\n');
     await drain(io);
   };
   const record = await playLocalMatch({ game, params: { players: 1 }, players: [{ name: 'A', play: player }] });
-  assert.match(reasonOf(record), /recv 1 timer 9 1500ms\|timeout 9\|recv 1 over$/);
+  assert.match(reasonOf(record), /recv 1 timer 9 700ms\|timeout 9\|recv 1 over$/);
 });
 
 test('a game server line over the limit fails the match', async () => {
@@ -216,7 +220,7 @@ test('a game server that cannot be started fails the match', async () => {
 });
 
 test("the game server's own child processes are killed with it", async () => {
-  const { game } = fixtureGame('spawn-child', { stall_deadline: 1 });
+  const { game } = fixtureGame('spawn-child', { stall_deadline: 0.3 });
   const record = await playLocalMatch({ game, params: { players: 1 }, players: [{ name: 'A', play: listener }] });
   assert.match(record.outcome.error!, /stalled/);
   const pids = [...record.spectatorStream.matchAll(/(self|child) (\d+)/g)].map((match) => Number(match[2]));

@@ -6,6 +6,7 @@ import type { BotExits } from './bot-exits.js';
 import { ChildProgram } from './child-program.js';
 import type { GameManifest } from './manifest.js';
 import { ReplayLog } from './replay-log.js';
+import { ExternalGameError, type ExternalGameHooks, type PlayerErrorRecord } from './match-report.js';
 import { parseServerLine, type ServerCommand } from './server-line.js';
 
 /**
@@ -28,39 +29,10 @@ export const SERVER_MAX_PENDING_INPUT_BYTES = 4 * 1024 * 1024;
 export const MAX_PENDING_TIMERS = 10_000;
 /** Error texts kept per player. */
 export const PLAYER_ERRORS_KEPT = 20;
+/** The stall watchdog's least allowance before the game server's first line (its start-up). */
+export const STARTUP_ALLOWANCE_SECONDS = 10;
 /** After the game server's output ends, how long to wait for its exit status before failing. */
 const EXIT_STATUS_WAIT_SECONDS = 0.5;
-
-export interface PlayerErrorRecord {
-  /** 1-based player number, as on the wire. */
-  readonly player: number;
-  readonly text: string;
-}
-
-/** Everything about one external match that the runtime's MatchOutcome does not hold. */
-export interface ExternalMatchReport {
-  readonly game: string;
-  readonly seatNames: readonly string[];
-  readonly param: string;
-  /** The reference-format replay log (replay-log.ts). */
-  readonly replay: string;
-  readonly replayTruncated: boolean;
-  readonly playerErrors: readonly PlayerErrorRecord[];
-  /** 1-based players dropped by the controller or who left, in order. */
-  readonly dropped: readonly number[];
-  readonly stderrTail: string;
-  readonly serverPid: number | undefined;
-  readonly result: MatchResult | null;
-  readonly error: string | null;
-}
-
-export interface ExternalGameHooks {
-  /**
-   * Called once per match, after the game server is gone and before `play` returns. `ctx` is the
-   * match's context object, to tell concurrent matches apart.
-   */
-  onMatchEnd?(report: ExternalMatchReport, ctx: MatchContext): void;
-}
 
 export interface ControllerSetup {
   readonly manifest: GameManifest;
@@ -69,15 +41,6 @@ export interface ControllerSetup {
   readonly param: string;
   readonly botExits: BotExits;
   readonly hooks: ExternalGameHooks;
-}
-
-/** A failure of the game itself; its stack is its message, so the match record stays readable. */
-export class ExternalGameError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ExternalGameError';
-    this.stack = message;
-  }
 }
 
 type Ending = { readonly result: MatchResult } | { readonly error: string };
@@ -104,6 +67,8 @@ class ExternalMatch {
   private readonly cancels = new Set<() => void>();
   private pendingTimers = 0;
   private lastActivity = 0;
+  /** Whether the game server has printed a line yet. */
+  private printed = false;
   private outputBytes = 0;
   private exitStatus: string | null = null;
   private outputEnded = false;
@@ -273,6 +238,7 @@ class ExternalMatch {
 
   private onServerLine(line: string): void {
     if (this.done) return;
+    this.printed = true;
     this.activity();
     this.replay.received(line);
     if (line === '') {
@@ -346,15 +312,18 @@ class ExternalMatch {
   /**
    * The stall watchdog: a match where no line went either way for `stallSeconds` while no timer
    * of the game server was pending can only be waiting for a game server that hangs (or for a
-   * player that the game server does not time-limit, which is the game server's job).
+   * player that the game server does not time-limit, which is the game server's job). Until the
+   * game server has printed its first line it may still be starting (an interpreter on a busy
+   * machine), so it gets at least STARTUP_ALLOWANCE_SECONDS then.
    */
   private armWatchdog(seconds: number): void {
     this.later(seconds, () => {
+      const limit = this.printed ? this.stallSeconds : Math.max(this.stallSeconds, STARTUP_ALLOWANCE_SECONDS);
       const idle = this.ctx.elapsed() - this.lastActivity;
-      if (this.pendingTimers > 0) this.armWatchdog(this.stallSeconds);
-      else if (idle >= this.stallSeconds - 0.001) {
-        this.fail(`the match stalled: no line from the game server or any player for ${this.stallSeconds} s and no timer pending`);
-      } else this.armWatchdog(this.stallSeconds - idle);
+      if (this.pendingTimers > 0) this.armWatchdog(limit);
+      else if (idle >= limit - 0.001) {
+        this.fail(`the match stalled: no line from the game server or any player for ${limit} s and no timer pending`);
+      } else this.armWatchdog(limit - idle);
     });
   }
 

@@ -2,7 +2,7 @@ import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { roshambo } from '../roshambo/roshambo.js';
-import type { ExternalMatchReport } from './controller.js';
+import type { ExternalMatchReport } from './match-report.js';
 import { withBotPrograms } from './external-game.js';
 import { loadExternalGames } from './registry-loader.js';
 import { importReplayLog } from './replay-log.js';

@@ -3,7 +3,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { GameDefinition } from '../../match/game.js';
 import { err, ok, type Result } from '../../util/result.js';
-import type { ExternalGameHooks } from './controller.js';
+import type { ExternalGameHooks } from './match-report.js';
 import { createExternalGame, withBotPrograms, type ExternalConfig } from './external-game.js';
 import { parseManifest, type Argv } from './manifest.js';
 import type { BotProgram } from './program-bot.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BotIO, GameDefinition } from '../../match/game.js';
 import type { LocalPlayer } from '../../match/local-match.js';
-import type { ExternalMatchReport } from './controller.js';
+import type { ExternalMatchReport } from './match-report.js';
 import { createExternalGame, type ExternalConfig } from './external-game.js';
 import { parseManifest, type GameManifest } from './manifest.js';
 
