@@ -1,0 +1,374 @@
+import { performance } from 'node:perf_hooks';
+import type { MatchContext, MatchResult } from '../../match/game.js';
+import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
+import { LineSplitter } from '../../protocol/line-splitter.js';
+import type { BotExits } from './bot-exits.js';
+import { ChildProgram } from './child-program.js';
+import type { GameManifest } from './manifest.js';
+import { ReplayLog } from './replay-log.js';
+import { ExternalGameError, type ExternalGameHooks, type PlayerErrorRecord } from './match-report.js';
+import { parseServerLine, type ServerCommand } from './server-line.js';
+
+/**
+ * The controller of one external match (notes/game-server-protocol.md): it runs the game server
+ * as a child process and joins it to the seats through the match runtime.
+ *
+ * To the game server: `vis inline`, `param ...`, then `start` once every seat answered its first
+ * line (`ready`, or dropped), then `recv p line`, `timeout id`, `dropped p`.
+ * From the game server: `send`, `sendall`, `playererror`, `over`, `timer`, `vis`.
+ * Spectators receive every `sendall` message, one line each, as the players do.
+ *
+ * A game server that fails (crash, exit without `over`, stall, garbage, flood, bad command) ends
+ * the match with an ExternalGameError, which the runtime records as the match error. Whatever
+ * happens, the game server's process group is killed and waited for before `play` returns.
+ */
+
+/** Unread input of the game server beyond which it is failed (it is not reading). */
+export const SERVER_MAX_PENDING_INPUT_BYTES = 4 * 1024 * 1024;
+/** Timers a game server may have running at once. */
+export const MAX_PENDING_TIMERS = 10_000;
+/** Error texts kept per player. */
+export const PLAYER_ERRORS_KEPT = 20;
+/** The stall watchdog's least allowance before the game server's first line (its start-up). */
+export const STARTUP_ALLOWANCE_SECONDS = 10;
+/** After the game server's output ends, how long to wait for its exit status before failing. */
+const EXIT_STATUS_WAIT_SECONDS = 0.5;
+
+export interface ControllerSetup {
+  readonly manifest: GameManifest;
+  readonly folder: string;
+  /** The instantiated param string (without the leading `param `). */
+  readonly param: string;
+  readonly botExits: BotExits;
+  readonly hooks: ExternalGameHooks;
+}
+
+type Ending = { readonly result: MatchResult } | { readonly error: string };
+
+export function runExternalMatch(ctx: MatchContext, setup: ControllerSetup): Promise<MatchResult> {
+  return new ExternalMatch(ctx, setup).run();
+}
+
+class ExternalMatch {
+  private readonly players: number;
+  private readonly startMark = performance.now();
+  private readonly replay = new ReplayLog(() => (performance.now() - this.startMark) / 1000);
+  private readonly splitter: LineSplitter;
+  private readonly stallSeconds: number;
+  private child!: ChildProgram;
+  private done = false;
+  private started = false;
+  private answered = 0;
+  private readonly dropped: number[] = [];
+  /** Players dropped before `start`, told to the game server right after it. */
+  private readonly dropNotices: number[] = [];
+  private readonly errorCounts: number[];
+  private readonly playerErrors: PlayerErrorRecord[] = [];
+  private readonly cancels = new Set<() => void>();
+  private pendingTimers = 0;
+  private lastActivity = 0;
+  /** Whether the game server has printed a line yet. */
+  private printed = false;
+  private outputBytes = 0;
+  private exitStatus: string | null = null;
+  private outputEnded = false;
+  private openGate!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.openGate = resolve));
+  private settle!: { resolve(result: MatchResult): void; reject(error: Error): void };
+  private stopListening: () => void = () => {};
+
+  constructor(
+    private readonly ctx: MatchContext,
+    private readonly setup: ControllerSetup,
+  ) {
+    this.players = ctx.seats.length;
+    this.errorCounts = ctx.seats.map(() => 0);
+    const { manifest } = setup;
+    this.stallSeconds = manifest.stallDeadline ?? 2 * ctx.timeout + 5;
+    this.splitter = new LineSplitter(manifest.lineLimit, {
+      line: (line) => this.onServerLine(line),
+      error: (code) =>
+        this.fail(code === 'line/too-long' ? `the game server printed a line over ${manifest.lineLimit} bytes` : 'the game server printed invalid UTF-8'),
+    });
+  }
+
+  run(): Promise<MatchResult> {
+    return new Promise((resolve, reject) => {
+      this.settle = { resolve, reject };
+      this.begin();
+    });
+  }
+
+  private begin(): void {
+    const { manifest, folder } = this.setup;
+    try {
+      this.child = this.startServer(manifest, folder);
+    } catch (error) {
+      // spawn() throws only for arguments it refuses outright; no process exists then.
+      this.done = true;
+      this.settle.reject(new ExternalGameError(`game server failed: cannot start ${JSON.stringify(manifest.command)}: ${String(error)}`));
+      return;
+    }
+    this.toServer(`vis ${manifest.vis}`);
+    this.toServer(`param ${this.setup.param}`);
+    this.later(manifest.maxMatchSeconds, () => this.fail(`the match lasted longer than its limit of ${manifest.maxMatchSeconds} s`));
+    this.stopListening = this.setup.botExits.listen((seat) => this.onBotGone(seat));
+    this.ctx.seats.forEach((seat, index) => {
+      this.runSeat(seat, index + 1).catch((error: unknown) => this.fail(`controller error: ${String(error)}`));
+    });
+  }
+
+  private startServer(manifest: GameManifest, folder: string): ChildProgram {
+    return new ChildProgram(
+      manifest.command,
+      folder,
+      {
+        stdout: (chunk) => this.onServerOutput(chunk),
+        stdoutEnd: () => this.onServerOutputEnd(),
+        exit: (code, signal) => this.onServerExit(code, signal),
+        spawnError: (error) => this.fail(`cannot start the game server ${JSON.stringify(manifest.command)}: ${error.message}`),
+      },
+      { keepStderr: true },
+    );
+  }
+
+  // --- players -------------------------------------------------------------------------------
+
+  private async runSeat(seat: PlayerSeat, player: number): Promise<void> {
+    const first = await seat.readLine({ timeoutSeconds: this.setup.manifest.readyDeadline });
+    if (this.done) return;
+    if (first !== null) this.activity();
+    if (first !== 'ready') this.drop(player, 'removed');
+    this.answered++;
+    if (this.answered === this.players) this.sendStart();
+    await this.gate;
+    while (!this.done && !this.isDropped(player)) {
+      await this.child.drained();
+      if (this.done || this.isDropped(player)) return;
+      const line = await seat.readLine({ timeoutSeconds: Infinity });
+      if (this.done) return;
+      if (line === null) {
+        this.drop(player, 'disconnected');
+        return;
+      }
+      this.activity();
+      this.toServer(`recv ${player} ${line}`);
+    }
+  }
+
+  private sendStart(): void {
+    if (this.done || this.started) return;
+    this.started = true;
+    this.toServer('start');
+    // Before `start` the ready deadline bounds the wait; from here on, the stall watchdog does.
+    this.activity();
+    this.armWatchdog(this.stallSeconds);
+    for (const player of this.dropNotices.splice(0)) this.toServer(`dropped ${player}`);
+    this.openGate();
+  }
+
+  private isDropped(player: number): boolean {
+    return this.dropped.includes(player);
+  }
+
+  /** Removes a player (closing its seat unless it is closed already) and tells the game server. */
+  private drop(player: number, reason: SeatCloseReason): void {
+    if (this.isDropped(player)) return;
+    this.dropped.push(player);
+    this.ctx.seats[player - 1]!.close(reason);
+    if (this.started) this.toServer(`dropped ${player}`);
+    else this.dropNotices.push(player);
+  }
+
+  /** A server bot's program ended: the seat ends after the lines it already sent. */
+  private onBotGone(seatIndex: number): void {
+    const seat = this.ctx.seats[seatIndex];
+    if (!seat || this.done) return;
+    // The runtime's Seat can end its input after the queued lines; a seat without it is closed.
+    const endable = seat as PlayerSeat & { receiveEnd?: () => void };
+    if (typeof endable.receiveEnd === 'function') endable.receiveEnd();
+    else seat.close('disconnected');
+  }
+
+  // --- the game server -----------------------------------------------------------------------
+
+  private toServer(line: string): void {
+    if (this.done) return;
+    this.replay.sent(line);
+    this.child.write(`${line}\n`);
+    if (this.child.pendingInput > SERVER_MAX_PENDING_INPUT_BYTES) {
+      this.fail(`the game server is not reading its input (${this.child.pendingInput} bytes waiting)`);
+    }
+  }
+
+  private onServerOutput(chunk: Buffer): void {
+    if (this.done) return;
+    this.outputBytes += chunk.length;
+    if (this.outputBytes > this.setup.manifest.maxOutputBytes) {
+      this.fail(`the game server printed more than its limit of ${this.setup.manifest.maxOutputBytes} bytes`);
+      return;
+    }
+    this.splitter.push(chunk);
+  }
+
+  private onServerOutputEnd(): void {
+    if (this.done) return;
+    this.splitter.end();
+    this.outputEnded = true;
+    if (this.exitStatus !== null) this.failWithoutOver();
+    // Wait a moment for the exit status, which makes the error clearer.
+    else this.later(EXIT_STATUS_WAIT_SECONDS, () => this.failWithoutOver());
+  }
+
+  private onServerExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exitStatus = signal ? `killed by ${signal}` : `exit code ${code}`;
+    if (this.done) return;
+    if (this.outputEnded) this.failWithoutOver();
+    // Its last lines may still be in the pipe (or a child of it may hold the pipe): wait a moment.
+    else this.later(EXIT_STATUS_WAIT_SECONDS, () => this.failWithoutOver());
+  }
+
+  private failWithoutOver(): void {
+    this.fail(`the game server ${this.exitStatus === null ? 'closed its output' : 'ended'} without "over"${this.exitText()}`);
+  }
+
+  private exitText(): string {
+    return this.exitStatus === null ? '' : ` (${this.exitStatus})`;
+  }
+
+  private onServerLine(line: string): void {
+    if (this.done) return;
+    this.printed = true;
+    this.activity();
+    this.replay.received(line);
+    if (line === '') {
+      this.fail('the game server printed an empty line');
+      return;
+    }
+    const command = parseServerLine(line, this.players);
+    if (!command.ok) {
+      this.fail(`the game server printed a bad line: ${command.error.message} [${command.error.code}]`);
+      return;
+    }
+    this.execute(command.value);
+  }
+
+  private execute(command: ServerCommand): void {
+    const { seats } = this.ctx;
+    switch (command.kind) {
+      case 'send':
+        if (!this.isDropped(command.player)) seats[command.player - 1]!.write(`${command.message}\n`);
+        return;
+      case 'sendall':
+        seats.forEach((seat, index) => {
+          if (!this.isDropped(index + 1)) seat.write(`${command.message}\n`);
+        });
+        this.ctx.spectators.write(`${command.message}\n`);
+        return;
+      case 'playererror': {
+        const { player, text } = command;
+        const count = ++this.errorCounts[player - 1]!;
+        if (count <= PLAYER_ERRORS_KEPT) this.playerErrors.push({ player, text });
+        if (count >= this.setup.manifest.playerErrorLimit) this.drop(player, 'removed');
+        return;
+      }
+      case 'timer': {
+        if (this.pendingTimers >= MAX_PENDING_TIMERS) {
+          this.fail(`the game server set more than ${MAX_PENDING_TIMERS} timers at once`);
+          return;
+        }
+        this.pendingTimers++;
+        this.later(command.ms / 1000, () => {
+          this.pendingTimers--;
+          this.activity();
+          this.toServer(`timeout ${command.id}`);
+        });
+        return;
+      }
+      case 'vis':
+        this.ctx.vis(command.event);
+        return;
+      case 'over':
+        this.finish({ result: { scores: command.scores, reason: command.reason || 'game over' } });
+        return;
+    }
+  }
+
+  // --- time ----------------------------------------------------------------------------------
+
+  /** A timer that is cancelled when the match ends. */
+  private later(seconds: number, callback: () => void): void {
+    const cancel = this.ctx.after(seconds, () => {
+      this.cancels.delete(cancel);
+      if (!this.done) callback();
+    });
+    this.cancels.add(cancel);
+  }
+
+  private activity(): void {
+    this.lastActivity = this.ctx.elapsed();
+  }
+
+  /**
+   * The stall watchdog: a match where no line went either way for `stallSeconds` while no timer
+   * of the game server was pending can only be waiting for a game server that hangs (or for a
+   * player that the game server does not time-limit, which is the game server's job). Until the
+   * game server has printed its first line it may still be starting (an interpreter on a busy
+   * machine), so it gets at least STARTUP_ALLOWANCE_SECONDS then.
+   */
+  private armWatchdog(seconds: number): void {
+    this.later(seconds, () => {
+      const limit = this.printed ? this.stallSeconds : Math.max(this.stallSeconds, STARTUP_ALLOWANCE_SECONDS);
+      const idle = this.ctx.elapsed() - this.lastActivity;
+      if (this.pendingTimers > 0) this.armWatchdog(limit);
+      else if (idle >= limit - 0.001) {
+        this.fail(`the match stalled: no line from the game server or any player for ${limit} s and no timer pending`);
+      } else this.armWatchdog(limit - idle);
+    });
+  }
+
+  // --- the end -------------------------------------------------------------------------------
+
+  private fail(reason: string): void {
+    this.finish({ error: reason });
+  }
+
+  private finish(ending: Ending): void {
+    if (this.done) return;
+    this.done = true;
+    for (const cancel of this.cancels) cancel();
+    this.cancels.clear();
+    this.stopListening();
+    this.openGate();
+    void this.child.stop().then(() => {
+      const stderrTail = this.child.stderrTail();
+      const error =
+        'error' in ending
+          ? `game server failed: ${ending.error}${stderrTail ? `\n--- game server stderr (last bytes) ---\n${stderrTail}` : ''}`
+          : null;
+      const result = 'result' in ending ? ending.result : null;
+      try {
+        this.setup.hooks.onMatchEnd?.(
+          {
+            game: this.setup.manifest.name,
+            seatNames: this.ctx.seats.map((seat) => seat.name),
+            param: this.setup.param,
+            replay: this.replay.text(),
+            replayTruncated: this.replay.truncated,
+            playerErrors: this.playerErrors,
+            dropped: this.dropped,
+            stderrTail,
+            serverPid: this.child.pid,
+            result,
+            error,
+          },
+          this.ctx,
+        );
+      } catch {
+        // A failing hook must not change the outcome of the match.
+      }
+      if (result) this.settle.resolve(result);
+      else this.settle.reject(new ExternalGameError(error ?? 'game server failed'));
+    });
+  }
+}

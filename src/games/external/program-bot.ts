@@ -1,0 +1,59 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { BotIO } from '../../match/game.js';
+import { ChildProgram } from './child-program.js';
+import type { Argv } from './manifest.js';
+
+/** A local program that plays as a server bot: its argv (no shell) and its working folder. */
+export interface BotProgram {
+  readonly argv: Argv;
+  readonly cwd: string;
+}
+
+/** Input a bot program has not read yet beyond which it is stopped (it is not playing). */
+export const BOT_MAX_PENDING_INPUT_BYTES = 1024 * 1024;
+
+/**
+ * Plays one seat with a local program: the lines its game writes go to the program's stdin, what
+ * the program prints goes to the seat as it is (the seat splits lines and enforces the line
+ * limit). `onOutputEnd` is called once when the program can no longer talk (stdout closed, or it
+ * could not start). Resolves when the match is done with the seat; the program's process group
+ * is killed then, on every path.
+ */
+export async function runProgramBot(io: BotIO, program: BotProgram, onOutputEnd?: () => void): Promise<void> {
+  const decoder = new StringDecoder('utf8');
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    onOutputEnd?.();
+  };
+  const child = new ChildProgram(
+    program.argv,
+    program.cwd,
+    {
+      stdout: (chunk) => io.write(decoder.write(chunk)),
+      stdoutEnd: () => {
+        const rest = decoder.end();
+        if (rest) io.write(rest);
+        end();
+      },
+      exit: () => {},
+      spawnError: () => end(),
+    },
+    { keepStderr: false },
+  );
+  try {
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) break;
+      if (ended) continue;
+      child.write(`${line}\n`);
+      if (child.pendingInput > BOT_MAX_PENDING_INPUT_BYTES) {
+        await child.stop();
+        end();
+      }
+    }
+  } finally {
+    await child.stop();
+  }
+}
