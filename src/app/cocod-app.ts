@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ClobberTcpGateway } from '../gateways/clobber-tcp.js';
 import { CocoServer } from '../gateways/server.js';
 import { BUILT_IN_GAMES } from '../games/registry.js';
+import { applyBotsFor, loadExternalCatalog } from '../games/external/registry-loader.js';
 import { Lobby } from '../lobby/lobby.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
@@ -19,6 +20,8 @@ export interface CocodOptions {
   readonly database: string;
   readonly expirySeconds: number;
   readonly extraGames?: readonly GameDefinition<any>[];
+  /** Folder of external game registrations (one folder per game, see src/games/external/README.md). */
+  readonly gamesDir?: string;
   /** TCP port of the 2006 Clobber tournament protocol; off when absent. */
   readonly clobberPort?: number;
   readonly log: (line: string) => void;
@@ -33,6 +36,21 @@ export interface RunningCocod {
   stop(): Promise<void>;
 }
 
+/** The built-in games, the extra ones, and those registered in the games folder. */
+async function gamesOf(options: CocodOptions): Promise<GameDefinition<any>[]> {
+  const games = [...BUILT_IN_GAMES, ...(options.extraGames ?? [])];
+  if (options.gamesDir === undefined) return games;
+  const catalog = await loadExternalCatalog(options.gamesDir);
+  if (!catalog.ok) throw new Error(catalog.error);
+  for (const game of catalog.value.games) {
+    if (games.some((known) => known.name === game.name)) throw new Error(`external game "${game.name}" in ${options.gamesDir} has the name of a game the server already has`);
+  }
+  const all = applyBotsFor([...games, ...catalog.value.games], catalog.value.botsFor);
+  if (!all.ok) throw new Error(all.error);
+  options.log(`games from ${options.gamesDir}: ${catalog.value.games.map((g) => g.name).join(', ') || 'none'}${catalog.value.botsFor.length ? ` (+ bot programs for ${catalog.value.botsFor.map((b) => b.game).join(', ')})` : ''}`);
+  return all.value;
+}
+
 /** Wires the server together: store, compute pool, lobby, front doors. */
 export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const { log } = options;
@@ -41,10 +59,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     verificationPassword = randomBytes(12).toString('base64url');
     log(`verification password: ${verificationPassword}`);
   }
+  const games = await gamesOf(options);
   const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore() : new SqliteHistoryStore(options.database);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
-    games: [...BUILT_IN_GAMES, ...(options.extraGames ?? [])],
+    games,
     store,
     compute,
     verificationPassword,

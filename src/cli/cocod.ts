@@ -14,6 +14,8 @@ Options:
   -d, --database FILE               SQLite file of the match history (default cocod.sqlite;
                                     ':memory:' keeps none)
       --expiry SECONDS              lifetime of a waiting match (default 600)
+      --games DIR                   register the external games (and bot programs) in
+                                    DIR, one folder each with a game.json
       --clobber-port PORT           also serve the 2006 Clobber tournament protocol on
                                     this TCP port (off unless given)
   -h, --help                        this text
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
         database: { type: 'string', short: 'd', default: 'cocod.sqlite' },
         expiry: { type: 'string', default: '600' },
         'clobber-port': { type: 'string' },
+        games: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
   const clobberPort = values['clobber-port'] === undefined ? undefined : parsePort(values['clobber-port']);
   const server = await startCocod({
     ...(clobberPort !== undefined && { clobberPort }),
+    ...(values.games !== undefined && { gamesDir: values.games }),
     bindAddress: values['bind-address'],
     port,
     verificationPassword: values['verification-password'] ?? null,

@@ -26,6 +26,8 @@ export class HttpRoutes {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: 'only GET is supported' });
     if (url.pathname === '/api/history') return this.historyList(url, response);
+    const artifact = /^\/api\/history\/([^/]+)\/artifacts\/([^/]+)$/.exec(url.pathname);
+    if (artifact) return this.artifact(decodeURIComponent(artifact[1]!), decodeURIComponent(artifact[2]!), response);
     if (url.pathname.startsWith('/api/history/')) return this.historyMatch(decodeURIComponent(url.pathname.slice('/api/history/'.length)), response);
     if (url.pathname === '/' || url.pathname === '/index.html') return this.file('index.html', response);
     if (url.pathname.startsWith('/static/')) return this.file(url.pathname.slice('/static/'.length), response);
@@ -54,7 +56,21 @@ export class HttpRoutes {
     const normal = normalizeMatchId(id);
     const record = normal.ok ? await this.store.get(normal.value) : null;
     if (!record) return sendJson(response, 404, { error: `no finished match "${id}"` });
-    sendJson(response, 200, { ...summaryJson(record), spectator_stream: record.spectatorStream.toString('utf8'), vis: record.vis });
+    sendJson(response, 200, {
+      ...summaryJson(record),
+      spectator_stream: record.spectatorStream.toString('utf8'),
+      vis: record.vis,
+      artifacts: Object.keys(record.artifacts),
+    });
+  }
+
+  private async artifact(id: string, name: string, response: ServerResponse): Promise<void> {
+    const normal = normalizeMatchId(id);
+    const record = normal.ok ? await this.store.get(normal.value) : null;
+    const text = record?.artifacts[name];
+    if (text === undefined) return sendJson(response, 404, { error: `no "${name}" for match "${id}"` });
+    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${id}-${name.replace(/[^\w.-]/g, '_')}"` });
+    response.end(text);
   }
 
   private async file(relative: string, response: ServerResponse): Promise<void> {

@@ -410,6 +410,7 @@ export class Lobby {
         endedAt: outcome.endedAt,
         spectatorStream: match.feed.history(),
         vis: match.running?.vis.all() ?? [],
+        artifacts: outcome.artifacts,
       });
     } catch (failure) {
       this.options.log?.(`match ${match.id} could not be recorded: ${String(failure)}`);

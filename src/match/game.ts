@@ -55,6 +55,11 @@ export interface MatchContext {
   vis(event: VisEventInput): void;
   /** Seconds since the match started. */
   elapsed(): number;
+  /**
+   * Keeps a text file with the match record (e.g. an external game's replay log), replacing one of
+   * the same name. Bounded by MATCH_LIMITS.maxArtifactBytes in total; past it, the text is cut.
+   */
+  attach(name: string, text: string): void;
 }
 
 /** The line stream a server bot plays through: the same bytes a user program would see. */

@@ -39,6 +39,11 @@ export interface SeatSummary {
   readonly closeReason: SeatCloseReason | null;
 }
 
+export const MATCH_LIMITS = {
+  /** Total size of the texts a game attaches to its record. */
+  maxArtifactBytes: 32 << 20,
+} as const;
+
 export interface MatchOutcome {
   /** Scores and reason, or null when the game itself failed. */
   readonly result: MatchResult | null;
@@ -49,6 +54,8 @@ export interface MatchOutcome {
   readonly startedAt: number;
   readonly endedAt: number;
   readonly seats: readonly SeatSummary[];
+  /** Texts the game attached to its record, by name. */
+  readonly artifacts: Readonly<Record<string, string>>;
 }
 
 export function botName(index: number): string {
@@ -66,6 +73,7 @@ export class Match<C> {
   private readonly options: MatchOptions<C>;
   private readonly random: Random;
   private startMark = 0;
+  private readonly artifacts = new Map<string, string>();
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
@@ -110,6 +118,7 @@ export class Match<C> {
       after: (seconds, callback) => this.clock.after(seconds * 1000, callback),
       vis: (event) => this.vis.emit(event),
       elapsed: () => this.elapsed(),
+      attach: (name, text) => this.attach(name, text),
     };
     let result: MatchResult | null = null;
     let error: string | null = null;
@@ -125,7 +134,15 @@ export class Match<C> {
     spectators.end();
     this.vis.end();
     await Promise.all(botRuns);
-    return { result, error, seed: this.options.seed, startedAt, endedAt: Date.now(), seats };
+    return { result, error, seed: this.options.seed, startedAt, endedAt: Date.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
+  }
+
+  private attach(name: string, text: string): void {
+    this.artifacts.delete(name);
+    let used = 0;
+    for (const kept of this.artifacts.values()) used += Buffer.byteLength(kept);
+    const room = Math.max(0, MATCH_LIMITS.maxArtifactBytes - used);
+    this.artifacts.set(name, Buffer.byteLength(text) <= room ? text : Buffer.from(text).subarray(0, room).toString());
   }
 
   /** Ends the match early (server shutdown): every seat is closed, so the game sees its players leave. */

@@ -24,6 +24,7 @@ function record(id: string, game: string, players: string[], endedAt: number): M
     endedAt,
     spectatorStream: Buffer.from(`${players.join('\n')}\n`),
     vis: [{ t: 0, log: { line: 'hello' } }],
+    artifacts: { 'replay.log': `000.000001 > start ${id}\n` },
   };
 }
 
@@ -65,7 +66,7 @@ test('sqlite: the history survives closing and reopening the file, at the curren
     await first.record(record('a', 'roshambo', ['alice', 'bob'], 1000));
     await first.close();
     const second = new SqliteHistoryStore(file);
-    assert.equal(second.schemaVersion, 1);
+    assert.equal(second.schemaVersion, 2);
     assert.deepEqual(await second.get('a'), record('a', 'roshambo', ['alice', 'bob'], 1000));
     await second.close();
   } finally {

@@ -22,9 +22,11 @@ export interface MatchRecord {
   /** The whole spectator stream. */
   readonly spectatorStream: Buffer;
   readonly vis: readonly VisEvent[];
+  /** Texts the game attached (an external game's replay log...), by name. */
+  readonly artifacts: Readonly<Record<string, string>>;
 }
 
-export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'vis'>;
+export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'vis' | 'artifacts'>;
 
 export interface HistoryQuery {
   readonly game?: string;

@@ -32,6 +32,12 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX matches_by_end ON matches(ended_at);
    CREATE INDEX matches_by_game ON matches(game, ended_at);
    CREATE INDEX players_by_name ON match_players(name);`,
+  `CREATE TABLE match_artifacts (
+     match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     content TEXT NOT NULL,
+     PRIMARY KEY (match_id, name)
+   );`,
 ];
 
 interface MatchRow {
@@ -86,16 +92,20 @@ export class SqliteHistoryStore implements HistoryStore {
        VALUES (@id, @game, @name, @args, @bots, @scores, @reason, @error, @seed, @verified, @startedAt, @endedAt, @spectatorStream, @vis)`,
     );
     const insertPlayer = this.db.prepare('INSERT INTO match_players (match_id, seat, name) VALUES (?, ?, ?)');
+    const insertArtifact = this.db.prepare('INSERT INTO match_artifacts (match_id, name, content) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM match_players WHERE match_id = ?').run(match.id);
+      this.db.prepare('DELETE FROM match_artifacts WHERE match_id = ?').run(match.id);
+      const { artifacts, ...fields } = match;
       insertMatch.run({
-        ...match,
+        ...fields,
         args: JSON.stringify(match.args),
         scores: match.scores ? JSON.stringify(match.scores) : null,
         verified: match.verified ? 1 : 0,
         vis: JSON.stringify(match.vis),
       });
       match.players.forEach((name, seat) => insertPlayer.run(match.id, seat, name));
+      for (const [name, content] of Object.entries(artifacts)) insertArtifact.run(match.id, name, content);
     })();
   }
 
@@ -130,7 +140,13 @@ export class SqliteHistoryStore implements HistoryStore {
       .prepare(`SELECT ${SUMMARY_COLUMNS}, m.spectator_stream, m.vis FROM matches m WHERE m.id = ?`)
       .get(id) as (MatchRow & { spectator_stream: Buffer; vis: string }) | undefined;
     if (!row) return null;
-    return { ...toSummary(row), spectatorStream: row.spectator_stream, vis: JSON.parse(row.vis) as VisEvent[] };
+    const artifacts = this.db.prepare('SELECT name, content FROM match_artifacts WHERE match_id = ? ORDER BY name').all(id) as { name: string; content: string }[];
+    return {
+      ...toSummary(row),
+      spectatorStream: row.spectator_stream,
+      vis: JSON.parse(row.vis) as VisEvent[],
+      artifacts: Object.fromEntries(artifacts.map((a) => [a.name, a.content])),
+    };
   }
 
   async close(): Promise<void> {

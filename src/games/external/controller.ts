@@ -5,7 +5,7 @@ import { LineSplitter } from '../../protocol/line-splitter.js';
 import type { BotExits } from './bot-exits.js';
 import { ChildProgram } from './child-program.js';
 import type { GameManifest } from './manifest.js';
-import { ReplayLog } from './replay-log.js';
+import { REPLAY_ARTIFACT, ReplayLog } from './replay-log.js';
 import { ExternalGameError, type ExternalGameHooks, type PlayerErrorRecord } from './match-report.js';
 import { parseServerLine, type ServerCommand } from './server-line.js';
 
@@ -347,6 +347,7 @@ class ExternalMatch {
           ? `game server failed: ${ending.error}${stderrTail ? `\n--- game server stderr (last bytes) ---\n${stderrTail}` : ''}`
           : null;
       const result = 'result' in ending ? ending.result : null;
+      this.ctx.attach(REPLAY_ARTIFACT, this.replay.text());
       try {
         this.setup.hooks.onMatchEnd?.(
           {

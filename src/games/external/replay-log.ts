@@ -9,6 +9,9 @@ import { parseVisPayload } from './vis-line.js';
  */
 export type ReplayDirection = '>' | '<';
 
+/** The name under which a match's replay log is kept with its record. */
+export const REPLAY_ARTIFACT = 'replay.log';
+
 /** A log stops growing here (it is kept in memory until the match is stored). */
 export const REPLAY_LOG_MAX_BYTES = 16 * 1024 * 1024;
 
