@@ -16,6 +16,7 @@ import {
   passTurn,
   tokensExited,
   type MoveError,
+  type MoveOutcome,
   type PlayerIndex,
 } from './rules.js';
 import { RoyalUrVis } from './vis.js';
@@ -104,7 +105,7 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
     const other = players[opponent(mover)];
     const line = await seat.readLine();
     let failure: string | null = null;
-    let outcome = null;
+    let outcome: MoveOutcome | null = null;
     if (line === null) {
       failure = LEFT[seat.closeReason ?? 'disconnected'];
     } else {
