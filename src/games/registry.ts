@@ -2,10 +2,12 @@ import type { GameDefinition } from '../match/game.js';
 import { clobber } from './clobber/clobber.js';
 import { dama } from './dama/dama.js';
 import { roshambo } from './roshambo/roshambo.js';
+import { royalur } from './royalur/royalur.js';
 
 /** The built-in games. A new game is one folder under games/, one import and one entry here. */
 export const BUILT_IN_GAMES: readonly GameDefinition<any>[] = [
   roshambo,
+  royalur,
   clobber,
   dama,
 ];

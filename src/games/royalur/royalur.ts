@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
+import type { Random } from '../../match/random.js';
+import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
+import { ok } from '../../util/result.js';
+import { configureMatch, numberArg, paceArgSpec } from '../game-params.js';
+import { playRoyalUrBot } from './bot.js';
+import { formatCoins, randomDice, rollValue, type DiceSource } from './dice.js';
+import {
+  TOKENS,
+  applyMove,
+  initialState,
+  legalMoves,
+  opponent,
+  parseToken,
+  passTurn,
+  tokensExited,
+  type MoveError,
+  type MoveOutcome,
+  type PlayerIndex,
+} from './rules.js';
+import { RoyalUrVis } from './vis.js';
+
+export interface RoyalUrConfig {
+  /** Minimum seconds between two rolls. */
+  readonly pace: number;
+}
+
+export interface RoyalUrOptions {
+  /** Where the rolls come from: four fair coins from the match's seeded Random unless a test scripts them. */
+  readonly dice?: (random: Random) => DiceSource;
+  /**
+   * Who plays first: drawn from the match's Random (the reference server shuffled the players, and
+   * server bots always take the last seats), or the seat order, for tests that script both sides.
+   */
+  readonly order?: 'random' | 'seats';
+}
+
+const DEFAULT_PACE = 1.5;
+const MAX_PACE = 30;
+const DEFAULT_TIMEOUT_SECONDS = 90;
+/** How much of an invalid line the result's reason quotes. */
+const QUOTE_LIMIT = 40;
+const RETIRE = 'RETIRE';
+
+const ARGS = { pace: paceArgSpec(DEFAULT_PACE) };
+
+const LEFT: Readonly<Record<SeatCloseReason, string>> = {
+  disconnected: 'disconnected',
+  timeout: 'did not move in time',
+  'line/too-long': 'sent a line that is too long',
+  'line/invalid-utf8': 'sent invalid UTF-8',
+  removed: 'was removed',
+  'match-over': 'left',
+};
+
+const WHY_INVALID: Readonly<Record<MoveError, string>> = {
+  'move/not-a-number': 'not a token number',
+  'move/no-such-token': 'no such token',
+  'move/game-over': 'the game is over',
+  'move/zero-roll': 'a roll of 0 moves nothing',
+  'move/token-exited': 'that token has already exited',
+  'move/overshoot': 'the roll would take that token past the end',
+  'move/own-token': 'it would land on its own token',
+  'move/rosette-occupied': 'the rosette is occupied',
+};
+
+async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOptions): Promise<MatchResult> {
+  const [seatA, seatB] = ctx.seats as [PlayerSeat, PlayerSeat];
+  const aFirst = options.order === 'seats' || ctx.random.bit() === 0;
+  const players: readonly [PlayerSeat, PlayerSeat] = aFirst ? [seatA, seatB] : [seatB, seatA];
+  const names = `${players[0].name}\n${players[1].name}\n`;
+  players[0].write(`${names}0\n`);
+  players[1].write(`${names}1\n`);
+  ctx.spectators.write(names);
+  const dice = (options.dice ?? randomDice)(ctx.random);
+  const vis = new RoyalUrVis((event) => ctx.vis(event), [players[0].name, players[1].name]);
+
+  const victory = (winner: PlayerIndex, why: string): MatchResult => {
+    const scores = ctx.seats.map(() => 0);
+    scores[players[winner].index] = 1;
+    return { scores, reason: `${players[winner].name} wins: ${why}` };
+  };
+
+  let state = initialState(0);
+  let lastRollAt: number | null = null;
+  for (;;) {
+    if (lastRollAt !== null) await ctx.sleep(config.pace - (ctx.elapsed() - lastRollAt));
+    lastRollAt = ctx.elapsed();
+    const coins = dice.roll();
+    const roll = rollValue(coins);
+    const rollLine = `${formatCoins(coins)}\n`;
+    players[0].write(rollLine);
+    players[1].write(rollLine);
+    ctx.spectators.write(rollLine);
+    const mover = state.toMove;
+    vis.roll(mover, coins);
+    if (legalMoves(state, roll).length === 0) {
+      vis.pass(mover);
+      state = passTurn(state);
+      continue;
+    }
+
+    const seat = players[mover];
+    const other = players[opponent(mover)];
+    const line = await seat.readLine();
+    let failure: string | null = null;
+    let outcome: MoveOutcome | null = null;
+    if (line === null) {
+      failure = LEFT[seat.closeReason ?? 'disconnected'];
+    } else {
+      const token = parseToken(line);
+      const moved = token.ok ? applyMove(state, token.value, roll) : token;
+      if (moved.ok) outcome = moved.value;
+      else {
+        failure = `sent an invalid move ${quote(line)} (${WHY_INVALID[moved.error]})`;
+        seat.close('removed');
+      }
+    }
+    if (!outcome) {
+      // The opponent and the spectators learn it in place of the move they were waiting for.
+      other.write(`${RETIRE}\n`);
+      ctx.spectators.write(`${RETIRE}\n`);
+      const why = `${seat.name} ${failure ?? 'retired'}`;
+      vis.retire(mover, failure ?? 'retired');
+      vis.win(opponent(mover), why);
+      return victory(opponent(mover), why);
+    }
+    const moveLine = `${outcome.token}\n`;
+    other.write(moveLine);
+    ctx.spectators.write(moveLine);
+    vis.move(outcome);
+    state = outcome.state;
+    if (outcome.winner !== null) {
+      const why = `all ${TOKENS} tokens home (${other.name} had ${tokensExited(state, opponent(mover))})`;
+      vis.win(mover, why);
+      return victory(mover, why);
+    }
+  }
+}
+
+function quote(line: string): string {
+  return JSON.stringify(line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT)}...` : line);
+}
+
+/** The game with its dice and play order as given; `royalur` below is the one the server runs. */
+export function createRoyalUr(options: RoyalUrOptions = {}): GameDefinition<RoyalUrConfig> {
+  return {
+    name: 'royalur',
+    description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
+    args: ARGS,
+    maxLineBytes: 1024,
+    configure: (params) =>
+      configureMatch(
+        params,
+        { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT_SECONDS },
+        ARGS,
+        (args) => {
+          const pace = numberArg(args, 'pace', DEFAULT_PACE, 0, MAX_PACE);
+          if (!pace.ok) return pace;
+          return ok({ pace: pace.value });
+        },
+      ),
+    play: (ctx, config) => play(ctx, config, options),
+    playBot: (io) => playRoyalUrBot(io),
+  };
+}
+
+export const royalur = createRoyalUr();
