@@ -1,0 +1,71 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+
+const EXAMPLES = join(ROOT, 'examples');
+let server: ServerProcess;
+
+before(async () => {
+  server = await startServer(['--games', join(EXAMPLES, 'external')]);
+});
+after(async () => {
+  await server.stop();
+});
+
+test('the example royalur bot plays over the pipe channel against the Python example over stdio', async () => {
+  const id = await newMatch(server.url, ['royalur', '-a', 'pace=0']);
+  const spectator = startCoco(server.url, ['connect', '-s', id]);
+  await spectator.waitForOutput(/> spectating/);
+  const piped = startCoco(server.url, ['connect', id, '-n', 'piped', '-c', 'pipe', '--', 'python3', join(EXAMPLES, 'royalur/bot.py')]);
+  await piped.waitForOutput(/> joined/);
+  const stdio = await coco(server.url, ['connect', id, '-n', 'stdio', '--', 'python3', join(EXAMPLES, 'royalur/bot.py')]);
+  assert.equal(stdio.code, 0, stdio.stderr);
+  assert.equal((await piped.done).code, 0);
+  const watched = await spectator.done;
+  const stream = watched.stdout.split('> reached current status\n')[1]!.split('> match ended')[0]!;
+  assert.match(stream, /^(piped\nstdio|stdio\npiped)\n([01] [01] [01] [01]\n|[0-6]\n)+$/);
+  assert.doesNotMatch(stream, /RETIRE/, 'both example bots play only legal moves');
+});
+
+test('the C and Python roshambo examples play each other through coco', async () => {
+  const id = await newMatch(server.url, ['roshambo', '-a', 'rounds=20', '-a', 'pace=0']);
+  const python = startCoco(server.url, ['connect', id, '-n', 'py', '--', 'python3', join(EXAMPLES, 'roshambo/bot.py')]);
+  await python.waitForOutput(/> joined/);
+  const c = await coco(server.url, ['connect', id, '-n', 'c', '--', 'sh', '-c', `cc -O2 -o "$TMPDIR_BOT" "${join(EXAMPLES, 'roshambo/bot.c')}" && exec "$TMPDIR_BOT"`], {
+    env: { TMPDIR_BOT: join(server.databaseFile, '..', 'roshambo-bot') },
+  });
+  assert.equal(c.code, 0, c.stderr);
+  assert.equal((await python.done).code, 0);
+  const history = await coco(server.url, ['history', id]);
+  assert.equal(history.stdout.split('\n').length, 3 + 40 + 1);
+});
+
+test('an external game registered with --games is listed and played through coco with its bots; its replay log is kept', async () => {
+  assert.match((await coco(server.url, ['list'])).stdout, /^- connect4$/m);
+  assert.match((await coco(server.url, ['list', 'connect4'])).stdout, /Implementation details/);
+  const id = await newMatch(server.url, ['connect4', '-b', '1', '-a', 'cols=7']);
+  const human = await coco(server.url, ['connect', id, '-n', 'me', '--', 'python3', join(EXAMPLES, 'external/connect4/bot.py')]);
+  assert.equal(human.code, 0, human.stderr);
+  const response = await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`);
+  const record = (await response.json()) as { players: string[]; scores: number[] | null; error: string | null; artifacts: string[]; vis: unknown[] };
+  assert.equal(record.error, null);
+  assert.deepEqual([...record.players].sort(), ['ServerBot$0', 'me']);
+  assert.equal(record.scores?.length, 2);
+  assert.ok(record.vis.length > 0, 'the game drew itself');
+  assert.deepEqual(record.artifacts, ['replay.log']);
+  const log = await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}/artifacts/replay.log`)).text();
+  assert.match(log, /^\d{3}\.\d{6} > vis inline\n\d{3}\.\d{6} > param 2 7 6 10\n/);
+  assert.match(log, /\n\d{3}\.\d{6} > start\n/);
+  assert.match(log, /< over /);
+});
+
+test('a 4-player simultaneous-move external game runs with one human and three server bots', async () => {
+  const id = await newMatch(server.url, ['lowest-unique', '-n', '4', '-b', '3', '-a', 'rounds=3']);
+  const human = await coco(server.url, ['connect', id, '-n', 'me', '--', 'python3', join(EXAMPLES, 'external/lowest-unique/bot.py')]);
+  assert.equal(human.code, 0, human.stderr);
+  const record = (await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`)).json()) as { players: string[]; scores: number[] | null; error: string | null };
+  assert.equal(record.error, null);
+  assert.equal(record.players.length, 4);
+  assert.equal(record.scores?.length, 4);
+});
