@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { checkVisEvent, VisValidator, type VisErrorCode } from './vis-validate.js';
 
 function accepts(validator: VisValidator, body: string): unknown {
@@ -211,4 +212,15 @@ test('error messages name the field and the offending value', () => {
   const message = refuses(new VisValidator(), '{t:0,create:{id:1,geom:[{circle:{}},{circle:{f:"red"}}]}}', 'vis/bad-color');
   assert.match(message, /create\.geom\[1\]\.circle\.f/);
   assert.match(message, /"red"/);
+});
+
+test('the web fixture scene is a valid event sequence', () => {
+  const text = readFileSync(new URL('../../../web/fixtures/scene.json', import.meta.url), 'utf8');
+  const events = JSON.parse(text) as unknown[];
+  const v = new VisValidator();
+  for (const event of events) {
+    const result = v.event(event);
+    assert.ok(result.ok, result.ok ? '' : result.error.message);
+  }
+  assert.equal(v.acceptedEvents, events.length);
 });
