@@ -47,3 +47,21 @@ export async function copyText(text: string, fallback: HTMLElement): Promise<boo
     return false;
   }
 }
+
+/** A small padlock icon (emoji fonts are not everywhere). */
+export function lockIcon(title: string): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('class', 'lock');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', title);
+  const body = document.createElementNS(ns, 'rect');
+  for (const [k, v] of Object.entries({ x: '3', y: '7', width: '10', height: '8', rx: '1.5', fill: 'currentColor' })) body.setAttribute(k, v);
+  const shackle = document.createElementNS(ns, 'path');
+  for (const [k, v] of Object.entries({ d: 'M5 7V5a3 3 0 0 1 6 0v2', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.6' })) shackle.setAttribute(k, v);
+  const label = document.createElementNS(ns, 'title');
+  label.textContent = title;
+  svg.append(label, body, shackle);
+  return svg;
+}

@@ -87,7 +87,13 @@ export class SvgScene {
       const object = this.timeline.object(id);
       if (!object) return;
       const group = document.createElementNS(SVG_NS, 'g');
-      for (const shape of object.geom) group.append(shapeElement(shape));
+      for (const shape of object.geom) {
+        try {
+          group.append(shapeElement(shape));
+        } catch {
+          // A malformed shape (the server validates, so only from a foreign record) is skipped.
+        }
+      }
       drawn = { object, group, attached: false, transform: '' };
       this.drawn.set(id, drawn);
     }
