@@ -61,20 +61,15 @@ export const matchView = (id: string): View => (root, context) => {
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
 
-  root.append(
-    pageHead(title, pill),
-    meta,
-    messages,
-    waiting,
-    result,
-    h('section', { class: 'card player-card' }, player.element),
-    stream.element,
-  );
+  const playerCard = h('section', { class: 'card player-card' }, player.element);
+  root.append(pageHead(title, pill), meta, messages, waiting, result, playerCard, stream.element);
 
   const render = (): void => {
     pill.textContent = PHASE_LABEL[phase];
     pill.className = `pill pill-${phase}`;
     waiting.hidden = phase !== 'waiting';
+    playerCard.hidden = phase === 'missing';
+    stream.element.hidden = phase === 'missing';
     if (!info) return;
     title.textContent = info.name || id;
     document.title = `${info.name || id} — Code Colosseum`;
