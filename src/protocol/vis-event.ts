@@ -8,6 +8,27 @@ export type Color = string;
 export const EASINGS = ['step', 'linear', 'easin', 'easeout', 'easeinout'] as const;
 export type Easing = (typeof EASINGS)[number];
 
+export const VIS_EVENT_KINDS = ['create', 'destroy', 'transform', 'log'] as const;
+export type VisEventKind = (typeof VIS_EVENT_KINDS)[number];
+
+export const SHAPE_KINDS = ['line', 'circle', 'poly', 'text'] as const;
+export type ShapeKind = (typeof SHAPE_KINDS)[number];
+
+/** The defaults of omitted fields (notes/game-server-protocol.md). */
+export const VIS_DEFAULTS = {
+  position: [0, 0] as Vec2,
+  z: 1,
+  /** Line and outline thickness. */
+  thickness: 0.005,
+  radius: 0.1,
+  textHeight: 0.05,
+  fill: 'ffffff00',
+  stroke: '000000ff',
+  easing: 'easeinout' as Easing,
+  /** A transform without `d` happens at once. */
+  duration: 0,
+} as const;
+
 export type Shape =
   | { readonly line: { readonly p1: Vec2; readonly p2: Vec2; readonly t?: number; readonly s?: Color } }
   | {

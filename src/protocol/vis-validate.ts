@@ -1,0 +1,447 @@
+import { err, ok, type Result } from '../util/result.js';
+import { parseHjson } from './hjson-lite.js';
+import {
+  EASINGS,
+  SHAPE_KINDS,
+  VIS_EVENT_KINDS,
+  type Color,
+  type CreateBody,
+  type Easing,
+  type Shape,
+  type TransformBody,
+  type Vec2,
+  type VisEvent,
+  type VisEventInput,
+} from './vis-event.js';
+
+/**
+ * Validation of visualizer events (notes/game-server-protocol.md), for `vis` lines of external
+ * game servers (JSON or Hjson text) and for the event values of built-in games alike: one typed
+ * result, one set of stable error codes, one set of limits.
+ */
+export const VIS_ERROR_CODES = [
+  /** Neither JSON nor the Hjson subset we read. */
+  'vis/bad-syntax',
+  /** The line is longer than `maxLineBytes`, or nested too deep. */
+  'vis/too-large',
+  /** Not an object with exactly one of create, destroy, transform, log. */
+  'vis/bad-event',
+  /** `t` missing, negative or not a number. */
+  'vis/bad-time',
+  /** `t` earlier than the previous event's. */
+  'vis/t-decreasing',
+  /** An id that is not a non-negative integer. */
+  'vis/bad-id',
+  /** create with an id that exists or existed. */
+  'vis/id-reused',
+  /** transform or destroy of an id that does not exist (never created, or destroyed). */
+  'vis/unknown-id',
+  /** A shape that is not exactly one of line, circle, poly, text, or lacks a required field. */
+  'vis/bad-shape',
+  /** A colour that is not exactly 8 hex digits RRGGBBAA. */
+  'vis/bad-color',
+  /** A number that is not finite, out of its range, or a point that is not [x, y]. */
+  'vis/bad-number',
+  /** A text (log line, text shape) that is not a string or is too long. */
+  'vis/bad-text',
+  /** A transform without exactly one of mv, rot, scale. */
+  'vis/bad-transform',
+  /** An easing other than step, linear, easin, easeout, easeinout. */
+  'vis/bad-easing',
+  'vis/too-many-objects',
+  'vis/too-many-shapes',
+  'vis/too-many-vertices',
+  'vis/too-many-events',
+] as const;
+export type VisErrorCode = (typeof VIS_ERROR_CODES)[number];
+
+export interface VisError {
+  readonly code: VisErrorCode;
+  /** For the game's author: where and what (`create.geom[1].circle.f: "red" is not RRGGBBAA`). */
+  readonly message: string;
+}
+
+export interface VisLimits {
+  /** UTF-8 bytes of one line body (after `vis `); the controller's line limit is 1024. */
+  readonly maxLineBytes: number;
+  /** Nesting depth of objects and arrays in a line. */
+  readonly maxDepth: number;
+  /** Objects alive at the same time. */
+  readonly maxObjects: number;
+  /** Shapes in one create. */
+  readonly maxShapesPerObject: number;
+  /** Vertices of one polygon. */
+  readonly maxPolygonVertices: number;
+  /** Characters of a log line or a text shape. */
+  readonly maxTextLength: number;
+  /** Events in one match (the record and every replay keep them all). */
+  readonly maxEvents: number;
+  /** Largest magnitude of a coordinate, size, angle or factor. */
+  readonly maxMagnitude: number;
+}
+
+export const DEFAULT_VIS_LIMITS: VisLimits = {
+  maxLineBytes: 1024,
+  maxDepth: 16,
+  maxObjects: 10_000,
+  maxShapesPerObject: 1024,
+  maxPolygonVertices: 1024,
+  maxTextLength: 1024,
+  maxEvents: 250_000,
+  maxMagnitude: 1e6,
+};
+
+const COLOR = /^[0-9a-fA-F]{8}$/;
+
+class Invalid extends Error {
+  constructor(readonly detail: VisError) {
+    super(detail.message);
+  }
+}
+
+function fail(code: VisErrorCode, path: string, message: string): never {
+  throw new Invalid({ code, message: path ? `${path}: ${message}` : message });
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'missing';
+  try {
+    const text = JSON.stringify(value);
+    if (text === undefined) return String(value);
+    return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  } catch {
+    return String(value);
+  }
+}
+
+type Fields = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An own field; `null` counts as absent, as an omitted optional field does in the reference. */
+function field(record: Fields, key: string): unknown {
+  if (!Object.prototype.hasOwnProperty.call(record, key)) return undefined;
+  const value = record[key];
+  return value === null ? undefined : value;
+}
+
+/** Which of `kinds` are present in `record`. */
+function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
+  return kinds.filter((kind) => field(record, kind) !== undefined);
+}
+
+/** Checks the shape of one event, without the sequence rules (time order, ids). */
+class EventChecker {
+  constructor(private readonly limits: VisLimits) {}
+
+  event(value: unknown, requireTime: boolean): VisEventInput {
+    if (!isRecord(value)) fail('vis/bad-event', '', `an event must be an object, got ${show(value)}`);
+    const kinds = kindsIn(value, VIS_EVENT_KINDS);
+    if (kinds.length !== 1) {
+      fail('vis/bad-event', '', `an event needs exactly one of ${VIS_EVENT_KINDS.join(', ')}; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
+    }
+    const rawT = field(value, 't');
+    let t: number | undefined;
+    if (rawT === undefined) {
+      if (requireTime) fail('vis/bad-time', 't', 'every event needs a time t (seconds)');
+    } else {
+      if (typeof rawT !== 'number' || !Number.isFinite(rawT) || rawT < 0) {
+        fail('vis/bad-time', 't', `${show(rawT)} is not a time in seconds (a number >= 0)`);
+      }
+      t = rawT;
+    }
+    const withTime = <E extends object>(event: E): E & { t?: number } => (t === undefined ? event : { t, ...event });
+    const kind = kinds[0]!;
+    const body = field(value, kind);
+    if (!isRecord(body)) fail('vis/bad-event', kind, `must be an object, got ${show(body)}`);
+    switch (kind) {
+      case 'create':
+        return withTime({ create: this.create(body) });
+      case 'destroy':
+        return withTime({ destroy: { id: this.id(body, 'destroy.id') } });
+      case 'transform':
+        return withTime({ transform: this.transform(body) });
+      case 'log':
+        return withTime({ log: { line: this.text(field(body, 'line'), 'log.line') } });
+    }
+  }
+
+  private create(body: Fields): CreateBody {
+    const id = this.id(body, 'create.id');
+    const p = this.optionalPoint(field(body, 'p'), 'create.p');
+    const rawZ = field(body, 'z');
+    let z: number | undefined;
+    if (rawZ !== undefined) {
+      if (typeof rawZ !== 'number' || !Number.isInteger(rawZ) || rawZ < 0 || rawZ > 255) {
+        fail('vis/bad-number', 'create.z', `${show(rawZ)} is not a layer from 0 to 255`);
+      }
+      z = rawZ;
+    }
+    const rawGeom = field(body, 'geom') ?? [];
+    if (!Array.isArray(rawGeom)) fail('vis/bad-shape', 'create.geom', `must be a list of shapes, got ${show(rawGeom)}`);
+    if (rawGeom.length > this.limits.maxShapesPerObject) {
+      fail('vis/too-many-shapes', 'create.geom', `${rawGeom.length} shapes, at most ${this.limits.maxShapesPerObject}`);
+    }
+    const geom = rawGeom.map((shape, i) => this.shape(shape, `create.geom[${i}]`));
+    const create: { id: number; p?: Vec2; z?: number; geom: Shape[] } = { id, geom };
+    if (p !== undefined) create.p = p;
+    if (z !== undefined) create.z = z;
+    return create;
+  }
+
+  private shape(value: unknown, path: string): Shape {
+    if (!isRecord(value)) fail('vis/bad-shape', path, `a shape must be an object, got ${show(value)}`);
+    const kinds = kindsIn(value, SHAPE_KINDS);
+    if (kinds.length !== 1) {
+      fail('vis/bad-shape', path, `a shape needs exactly one of ${SHAPE_KINDS.join(', ')}; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
+    }
+    const kind = kinds[0]!;
+    const at = `${path}.${kind}`;
+    const body = field(value, kind);
+    if (!isRecord(body)) fail('vis/bad-shape', at, `must be an object, got ${show(body)}`);
+    const s = this.optionalColor(field(body, 's'), `${at}.s`);
+    const t = this.optionalSize(field(body, 't'), `${at}.t`);
+    switch (kind) {
+      case 'line': {
+        const p1 = this.requiredPoint(field(body, 'p1'), `${at}.p1`);
+        const p2 = this.requiredPoint(field(body, 'p2'), `${at}.p2`);
+        return { line: compact({ p1, p2, t, s }) };
+      }
+      case 'circle': {
+        const p = this.optionalPoint(field(body, 'p'), `${at}.p`);
+        const r = this.optionalSize(field(body, 'r'), `${at}.r`);
+        const f = this.optionalColor(field(body, 'f'), `${at}.f`);
+        return { circle: compact({ p, r, f, s, t }) };
+      }
+      case 'poly': {
+        const rawVs = field(body, 'vs');
+        if (!Array.isArray(rawVs)) fail('vis/bad-shape', `${at}.vs`, `a polygon needs a list of vertices, got ${show(rawVs)}`);
+        if (rawVs.length > this.limits.maxPolygonVertices) {
+          fail('vis/too-many-vertices', `${at}.vs`, `${rawVs.length} vertices, at most ${this.limits.maxPolygonVertices}`);
+        }
+        const vs = rawVs.map((v, i) => this.requiredPoint(v, `${at}.vs[${i}]`));
+        const f = this.optionalColor(field(body, 'f'), `${at}.f`);
+        return { poly: compact({ vs, f, s, t }) };
+      }
+      case 'text': {
+        const v = this.text(field(body, 'v'), `${at}.v`);
+        const p = this.optionalPoint(field(body, 'p'), `${at}.p`);
+        return { text: compact({ v, p, t, s }) };
+      }
+    }
+  }
+
+  private transform(body: Fields): TransformBody {
+    const id = this.id(body, 'transform.id');
+    const rawD = field(body, 'd');
+    const d = rawD === undefined ? undefined : this.size(rawD, 'transform.d');
+    const rawF = field(body, 'f');
+    let f: Easing | undefined;
+    if (rawF !== undefined) {
+      if (typeof rawF !== 'string' || !(EASINGS as readonly string[]).includes(rawF)) {
+        fail('vis/bad-easing', 'transform.f', `${show(rawF)} is not one of ${EASINGS.join(', ')}`);
+      }
+      f = rawF as Easing;
+    }
+    const kinds = kindsIn(body, ['mv', 'rot', 'scale'] as const);
+    if (kinds.length !== 1) {
+      fail('vis/bad-transform', 'transform', `needs exactly one of mv, rot, scale; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
+    }
+    const base = compact({ id, d, f });
+    switch (kinds[0]!) {
+      case 'mv':
+        return { ...base, mv: this.requiredPoint(field(body, 'mv'), 'transform.mv') };
+      case 'rot':
+        return { ...base, rot: this.number(field(body, 'rot'), 'transform.rot') };
+      case 'scale':
+        return { ...base, scale: this.number(field(body, 'scale'), 'transform.scale') };
+    }
+  }
+
+  private id(body: Fields, path: string): number {
+    const id = field(body, 'id');
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
+      fail('vis/bad-id', path, `${show(id)} is not an object id (an integer >= 0)`);
+    }
+    return id;
+  }
+
+  private number(value: unknown, path: string): number {
+    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > this.limits.maxMagnitude) {
+      fail('vis/bad-number', path, `${show(value)} is not a number within +-${this.limits.maxMagnitude}`);
+    }
+    return value;
+  }
+
+  private size(value: unknown, path: string): number {
+    const n = this.number(value, path);
+    if (n < 0) fail('vis/bad-number', path, `${n} is negative`);
+    return n;
+  }
+
+  private optionalSize(value: unknown, path: string): number | undefined {
+    return value === undefined ? undefined : this.size(value, path);
+  }
+
+  private requiredPoint(value: unknown, path: string): Vec2 {
+    if (!Array.isArray(value) || value.length !== 2) fail('vis/bad-number', path, `${show(value)} is not a point [x, y]`);
+    return [this.number(value[0], `${path}[0]`), this.number(value[1], `${path}[1]`)];
+  }
+
+  private optionalPoint(value: unknown, path: string): Vec2 | undefined {
+    return value === undefined ? undefined : this.requiredPoint(value, path);
+  }
+
+  private optionalColor(value: unknown, path: string): Color | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !COLOR.test(value)) {
+      fail('vis/bad-color', path, `${show(value)} is not a colour of exactly 8 hex digits RRGGBBAA`);
+    }
+    return value;
+  }
+
+  private text(value: unknown, path: string): string {
+    if (typeof value !== 'string') fail('vis/bad-text', path, `${show(value)} is not a string`);
+    if (value.length > this.limits.maxTextLength) {
+      fail('vis/bad-text', path, `${value.length} characters, at most ${this.limits.maxTextLength}`);
+    }
+    return value;
+  }
+}
+
+/** Drops the absent optional fields, so that a validated event holds only what was given. */
+function compact<T extends Record<string, unknown>>(fields: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
+/** Parses the text after `vis ` into a plain value, without checking it is an event. */
+export function parseVisBody(body: string, limits: VisLimits = DEFAULT_VIS_LIMITS): Result<unknown, VisError> {
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes > limits.maxLineBytes) {
+    return err({ code: 'vis/too-large', message: `the event is ${bytes} bytes, at most ${limits.maxLineBytes}` });
+  }
+  const parsed = parseHjson(body, { maxChars: limits.maxLineBytes, maxDepth: limits.maxDepth });
+  if (parsed.ok) return parsed;
+  const code: VisErrorCode = parsed.error.code === 'hjson/too-deep' ? 'vis/too-large' : 'vis/bad-syntax';
+  return err({ code, message: `not JSON or Hjson: ${parsed.error.message}` });
+}
+
+/** Checks one event's shape (fields, colours, numbers, limits per event), not its place in a sequence. */
+export function checkVisEvent(
+  value: unknown,
+  options: { requireTime: boolean; limits?: VisLimits } = { requireTime: true },
+): Result<VisEventInput, VisError> {
+  try {
+    return ok(new EventChecker(options.limits ?? DEFAULT_VIS_LIMITS).event(value, options.requireTime));
+  } catch (e) {
+    if (e instanceof Invalid) return err(e.detail);
+    throw e;
+  }
+}
+
+/**
+ * The sequence rules of one match's events: `t` never decreases, ids are unique and never reused
+ * after a destroy, transform and destroy name a live object, and the limits on live objects and
+ * events hold. An event is committed only when it is valid, so a rejected event changes nothing.
+ */
+export class VisValidator {
+  readonly limits: VisLimits;
+  private readonly checker: EventChecker;
+  private lastT = 0;
+  private count = 0;
+  private readonly alive = new Set<number>();
+  /** Destroyed ids with the time they went, for a helpful message when they come back. */
+  private readonly destroyed = new Map<number, number>();
+
+  constructor(limits: Partial<VisLimits> = {}) {
+    this.limits = { ...DEFAULT_VIS_LIMITS, ...limits };
+    this.checker = new EventChecker(this.limits);
+  }
+
+  /** The time of the last accepted event. */
+  get time(): number {
+    return this.lastT;
+  }
+
+  get liveObjects(): number {
+    return this.alive.size;
+  }
+
+  get acceptedEvents(): number {
+    return this.count;
+  }
+
+  /** One `vis` line body from an external game server (JSON or Hjson; `t` is required). */
+  line(body: string): Result<VisEvent, VisError> {
+    const parsed = parseVisBody(body, this.limits);
+    if (!parsed.ok) return parsed;
+    return this.commit(parsed.value, undefined);
+  }
+
+  /**
+   * One event value from a built-in game. Without `t` it is stamped `now` (the match's elapsed
+   * seconds), raised to the previous event's time so that the order holds.
+   */
+  event(input: VisEventInput | unknown, now?: number): Result<VisEvent, VisError> {
+    return this.commit(input, now);
+  }
+
+  private commit(value: unknown, now: number | undefined): Result<VisEvent, VisError> {
+    let input: VisEventInput;
+    try {
+      input = this.checker.event(value, now === undefined);
+    } catch (e) {
+      if (e instanceof Invalid) return err(e.detail);
+      throw e;
+    }
+    if (this.count >= this.limits.maxEvents) {
+      return err({ code: 'vis/too-many-events', message: `more than ${this.limits.maxEvents} events in one match` });
+    }
+    let t: number;
+    if (input.t === undefined) {
+      t = Math.max(this.lastT, Number.isFinite(now) && now! > 0 ? now! : 0);
+    } else {
+      if (input.t < this.lastT) {
+        return err({ code: 'vis/t-decreasing', message: `t: ${input.t} is earlier than the previous event's ${this.lastT}` });
+      }
+      t = input.t;
+    }
+    const sequenceError = this.checkSequence(input);
+    if (sequenceError) return err(sequenceError);
+    if ('create' in input) this.alive.add(input.create.id);
+    else if ('destroy' in input) {
+      this.alive.delete(input.destroy.id);
+      this.destroyed.set(input.destroy.id, t);
+    }
+    this.lastT = t;
+    this.count++;
+    return ok({ ...input, t } as VisEvent);
+  }
+
+  private checkSequence(input: VisEventInput): VisError | null {
+    if ('create' in input) {
+      const id = input.create.id;
+      if (this.alive.has(id)) return { code: 'vis/id-reused', message: `create.id: object ${id} already exists` };
+      const gone = this.destroyed.get(id);
+      if (gone !== undefined) {
+        return { code: 'vis/id-reused', message: `create.id: object ${id} was destroyed at t=${gone}; ids are never reused` };
+      }
+      if (this.alive.size >= this.limits.maxObjects) {
+        return { code: 'vis/too-many-objects', message: `more than ${this.limits.maxObjects} objects at once` };
+      }
+      return null;
+    }
+    const target = 'destroy' in input ? input.destroy.id : 'transform' in input ? input.transform.id : undefined;
+    if (target === undefined || this.alive.has(target)) return null;
+    const kind = 'destroy' in input ? 'destroy' : 'transform';
+    const gone = this.destroyed.get(target);
+    return {
+      code: 'vis/unknown-id',
+      message: `${kind}.id: object ${target} ${gone === undefined ? 'does not exist' : `was destroyed at t=${gone}`}`,
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { href, parseRoute } from './routes.js';
+
+test('every hash route parses to its view', () => {
+  assert.deepEqual(parseRoute(''), { name: 'lobby' });
+  assert.deepEqual(parseRoute('#/'), { name: 'lobby' });
+  assert.deepEqual(parseRoute('#/games'), { name: 'games' });
+  assert.deepEqual(parseRoute('#/new'), { name: 'new', game: null });
+  assert.deepEqual(parseRoute('#/new?game=roshambo'), { name: 'new', game: 'roshambo' });
+  assert.deepEqual(parseRoute('#/match/0123456789abc'), { name: 'match', id: '0123456789abc' });
+  assert.deepEqual(parseRoute('#/history?game=dama&player=ann'), { name: 'history', game: 'dama', player: 'ann' });
+  assert.deepEqual(parseRoute('#/history'), { name: 'history', game: '', player: '' });
+  assert.deepEqual(parseRoute('#/replay/abc'), { name: 'replay', id: 'abc' });
+  assert.deepEqual(parseRoute('#/demo'), { name: 'demo', t: null });
+  assert.deepEqual(parseRoute('#/demo?t=3.5'), { name: 'demo', t: 3.5 });
+  assert.deepEqual(parseRoute('#/match'), { name: 'not-found', path: '/match' });
+  assert.deepEqual(parseRoute('#/nope/x/y'), { name: 'not-found', path: '/nope/x/y' });
+});
+
+test('built links parse back to the same route', () => {
+  assert.deepEqual(parseRoute(href.match('a b/c')), { name: 'match', id: 'a b/c' });
+  assert.deepEqual(parseRoute(href.replay('x%y')), { name: 'replay', id: 'x%y' });
+  assert.deepEqual(parseRoute(href.history({ game: 'a&b', player: 'c d' })), { name: 'history', game: 'a&b', player: 'c d' });
+  assert.deepEqual(parseRoute(href.newMatch('royal ur')), { name: 'new', game: 'royal ur' });
+  assert.deepEqual(parseRoute('#/match/%E0%A4%A'), { name: 'match', id: '%E0%A4%A' });
+});

@@ -1,0 +1,55 @@
+/** The page's hash routes, parsed and built in one place (pure, tested under Node). */
+export type Route =
+  | { readonly name: 'lobby' }
+  | { readonly name: 'games' }
+  | { readonly name: 'new'; readonly game: string | null }
+  | { readonly name: 'match'; readonly id: string }
+  | { readonly name: 'history'; readonly game: string; readonly player: string }
+  | { readonly name: 'replay'; readonly id: string }
+  | { readonly name: 'demo'; readonly t: number | null }
+  | { readonly name: 'not-found'; readonly path: string };
+
+export function parseRoute(hash: string): Route {
+  const text = hash.replace(/^#/, '');
+  const [rawPath = '', rawQuery = ''] = text.split('?', 2);
+  const query = new URLSearchParams(rawQuery);
+  const parts = rawPath.split('/').filter((p) => p !== '').map(decodeSegment);
+  const [first, second] = parts;
+  if (parts.length === 0) return { name: 'lobby' };
+  if (parts.length === 1 && first === 'games') return { name: 'games' };
+  if (parts.length === 1 && first === 'new') return { name: 'new', game: query.get('game') || null };
+  if (parts.length === 1 && first === 'history') {
+    return { name: 'history', game: query.get('game') ?? '', player: query.get('player') ?? '' };
+  }
+  if (parts.length === 1 && first === 'demo') {
+    const t = Number(query.get('t') ?? NaN);
+    return { name: 'demo', t: Number.isFinite(t) ? t : null };
+  }
+  if (parts.length === 2 && first === 'match' && second) return { name: 'match', id: second };
+  if (parts.length === 2 && first === 'replay' && second) return { name: 'replay', id: second };
+  return { name: 'not-found', path: rawPath };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export const href = {
+  lobby: (): string => '#/',
+  games: (): string => '#/games',
+  newMatch: (game?: string): string => (game ? `#/new?game=${encodeURIComponent(game)}` : '#/new'),
+  match: (id: string): string => `#/match/${encodeURIComponent(id)}`,
+  replay: (id: string): string => `#/replay/${encodeURIComponent(id)}`,
+  history: (filter: { game?: string; player?: string } = {}): string => {
+    const params = new URLSearchParams();
+    if (filter.game) params.set('game', filter.game);
+    if (filter.player) params.set('player', filter.player);
+    const text = params.toString();
+    return `#/history${text ? `?${text}` : ''}`;
+  },
+  demo: (t?: number): string => (t === undefined ? '#/demo' : `#/demo?t=${t}`),
+};

@@ -1,0 +1,214 @@
+import { fetchHistoryMatch } from '../api.js';
+import { rustResult } from '../coco-socket.js';
+import { copyText, h } from '../dom.js';
+import { connectCommand, formatTimeout, lobbyPlayers, lobbyTiming, serverFlagFor } from '../format.js';
+import { Player } from '../player.js';
+import { href } from '../routes.js';
+import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
+import { matchFacts, resultTable } from './result.js';
+import { StreamPanel } from './stream-panel.js';
+import { errorText, notice, pageHead, Resources, type View } from './view.js';
+
+type Phase = 'connecting' | 'waiting' | 'running' | 'finished' | 'missing';
+
+const PHASE_LABEL: Readonly<Record<Phase, string>> = {
+  connecting: 'Connecting',
+  waiting: 'Waiting for players',
+  running: 'Running',
+  finished: 'Finished',
+  missing: 'Not found',
+};
+
+/** After the end, the record may take a moment to be stored: ask again after these delays. */
+const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
+
+/**
+ * `#/match/<id>`: live spectating. Three connections, each with one job: the spectator stream
+ * (SpectateJoin), the visualizer events (VisSubscribe) and the lobby (for the seats while waiting).
+ */
+export const matchView = (id: string): View => (root, context) => {
+  const resources = new Resources();
+  let phase = 'connecting' as Phase;
+  let info: MatchInfo | null = null;
+
+  const title = h('span', {}, id);
+  const pill = h('span', { class: 'pill' });
+  const meta = h('p', { class: 'meta' });
+  const messages = h('div', {});
+  const command = connectCommand(id, serverFlagFor(context.socketUrl), false);
+  const commandCode = h('code', {}, command);
+  const copyButton = h('button', { type: 'button', class: 'button small' }, 'Copy');
+  const seats = h('p', {});
+  const expiry = h('p', { class: 'muted small' });
+  const waiting = h(
+    'section',
+    { class: 'card waiting-panel', hidden: true },
+    h('h2', {}, 'Waiting for players'),
+    seats,
+    h('p', {}, 'Take a seat with your program:'),
+    h('div', { class: 'command' }, commandCode, copyButton),
+    expiry,
+  );
+  copyButton.addEventListener('click', () => {
+    void copyText(commandCode.textContent ?? '', commandCode).then((copied) => {
+      copyButton.textContent = copied ? 'Copied' : 'Select and copy';
+      resources.timeout(() => (copyButton.textContent = 'Copy'), 1500);
+    });
+  });
+  const result = h('section', { class: 'card result-panel', hidden: true });
+  const player = new Player({ live: true });
+  resources.add(() => player.dispose());
+  player.setStatus('Connecting…');
+  const stream = new StreamPanel('Spectator stream', false);
+
+  const playerCard = h('section', { class: 'card player-card' }, player.element);
+  root.append(pageHead(title, pill), meta, messages, waiting, result, playerCard, stream.element);
+
+  const render = (): void => {
+    pill.textContent = PHASE_LABEL[phase];
+    pill.className = `pill pill-${phase}`;
+    waiting.hidden = phase !== 'waiting';
+    playerCard.hidden = phase === 'missing';
+    stream.element.hidden = phase === 'missing';
+    if (!info) return;
+    title.textContent = info.name || id;
+    document.title = `${info.name || id} — Code Colosseum`;
+    const args = Object.entries(info.args).map(([k, v]) => `${k}=${v}`);
+    meta.replaceChildren(
+      h('a', { href: href.games() }, info.game),
+      ` · ${info.players} seats (${info.bots} server ${info.bots === 1 ? 'bot' : 'bots'})`,
+      ` · timeout ${formatTimeout(info.timeout)}`,
+      ` · ${info.spectators} watching`,
+      args.length > 0 ? ` · ${args.join(' ')}` : '',
+      info.verified ? ' · verified' : '',
+      ' · ',
+      h('span', { class: 'mono' }, id),
+    );
+    const connected = info.connected.length > 0 ? `: ${info.connected.join(', ')}` : '';
+    seats.textContent = `${lobbyPlayers(info)} seats taken${connected}.`;
+    commandCode.textContent = connectCommand(id, serverFlagFor(context.socketUrl), info.password);
+    expiry.textContent = info.running ? '' : `${lobbyTiming(info, Date.now() / 1000)} if nobody joins.`;
+  };
+  render();
+  resources.interval(render, 1000);
+
+  const setPhase = (next: Phase): void => {
+    if (phase === 'finished' || phase === 'missing') return;
+    phase = next;
+    if (next === 'waiting') player.setStatus('The match starts when every seat is taken.');
+    if (next === 'running') player.setStatus('');
+    render();
+  };
+
+  const showResult = async (attempt = 0): Promise<void> => {
+    try {
+      const record = await fetchHistoryMatch(id);
+      if (resources.isReleased) return;
+      result.hidden = false;
+      result.replaceChildren(
+        h('h2', {}, 'Result'),
+        h('div', { class: 'result-grid' }, resultTable(record), matchFacts(record)),
+        h('p', {}, h('a', { class: 'button', href: href.replay(id) }, 'Open the replay')),
+      );
+    } catch {
+      const delay = RESULT_RETRY_MS[attempt];
+      if (delay !== undefined) resources.timeout(() => void showResult(attempt + 1), delay);
+      else {
+        result.hidden = false;
+        result.replaceChildren(h('p', {}, 'The match is over. ', h('a', { href: href.replay(id) }, 'Replay')));
+      }
+    }
+  };
+
+  const finish = (): void => {
+    if (phase === 'finished') return;
+    phase = 'finished';
+    player.end();
+    player.setStatus('');
+    render();
+    void showResult();
+  };
+
+  // The spectator stream: joins the match and tells the phases.
+  void (async () => {
+    try {
+      const socket = await resources.open(context.socketUrl);
+      socket.onBinary((bytes) => stream.appendBytes(bytes));
+      socket.on('SpectateStarted', () => setPhase('running'));
+      socket.on('SpectateSynced', () => stream.mark('live from here'));
+      socket.on('SpectateEnded', () => {
+        stream.mark('end of the match');
+        finish();
+      });
+      socket.onClosed((reason) => {
+        if (phase !== 'finished' && phase !== 'missing') messages.replaceChildren(notice('error', `Connection lost: ${reason}. Reload to reconnect.`));
+      });
+      const reply = rustResult(((await socket.request({ SpectateJoin: { id } }, 'SpectateJoined')) as { info?: unknown } | null)?.info);
+      if (!reply.ok) {
+        // Not in the lobby: maybe it is over already.
+        try {
+          await fetchHistoryMatch(id);
+          context.navigate(href.replay(id), { replace: true });
+        } catch {
+          phase = 'missing';
+          player.setStatus('');
+          messages.replaceChildren(notice('error', reply.error));
+          render();
+        }
+        return;
+      }
+      info = readMatchInfo(reply.value);
+      setPhase(info.running ? 'running' : 'waiting');
+    } catch (e) {
+      if (!resources.isReleased) messages.replaceChildren(notice('error', `Cannot reach the server: ${errorText(e)}`));
+    }
+  })();
+
+  // The visualizer events.
+  void (async () => {
+    try {
+      const socket = await resources.open(context.socketUrl);
+      socket.on('VisEvents', (payload) => {
+        const p = payload as { id?: unknown; events?: unknown } | null;
+        if (p?.id !== undefined && p.id !== id) return;
+        player.append(readVisEvents(p?.events));
+      });
+      socket.on('VisEnded', () => player.end());
+      const reply = rustResult(((await socket.request({ VisSubscribe: { id } }, 'VisSubscribed')) as { info?: unknown } | null)?.info);
+      if (!reply.ok && phase !== 'missing') player.setStatus(`No visualization: ${reply.error}`);
+    } catch (e) {
+      if (!resources.isReleased) player.setStatus(`No visualization: ${errorText(e)}`);
+    }
+  })();
+
+  // The lobby, for the seats and the expiry while waiting.
+  void (async () => {
+    try {
+      const socket = await resources.open(context.socketUrl);
+      const update = (payload: unknown): void => {
+        const next = readMatchInfo((payload as { info?: unknown } | null)?.info);
+        if (next.id !== id) return;
+        info = next;
+        if (next.running) setPhase('running');
+        render();
+      };
+      socket.on('LobbyNew', update);
+      socket.on('LobbyUpdate', update);
+      socket.on('LobbyDelete', (payload) => {
+        if ((payload as { id?: unknown } | null)?.id !== id) return;
+        if (phase === 'waiting') {
+          phase = 'missing';
+          player.setStatus('');
+          messages.replaceChildren(notice('info', 'This match expired before every seat was taken.'));
+          render();
+        }
+      });
+      const reply = (await socket.request({ LobbySubscribe: {} }, 'LobbySubscribed')) as { seed?: unknown } | null;
+      for (const entry of Array.isArray(reply?.seed) ? reply.seed : []) update({ info: entry });
+    } catch {
+      // The lobby only refreshes the seats; spectating works without it.
+    }
+  })();
+
+  return () => resources.release();
+};

@@ -1,0 +1,75 @@
+import type { VisEvent } from '../../src/protocol/vis-event.js';
+import { ApiError, fetchHistoryMatch } from '../api.js';
+import { h } from '../dom.js';
+import { Player } from '../player.js';
+import { href } from '../routes.js';
+import { readVisEvents } from '../wire.js';
+import { matchFacts, resultTable } from './result.js';
+import { StreamPanel } from './stream-panel.js';
+import { errorText, notice, pageHead, Resources, type View } from './view.js';
+
+function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true): Player {
+  const player = new Player({ live: false, autoplay });
+  resources.add(() => player.dispose());
+  player.append(events);
+  if (events.length === 0) player.setStatus('This match has no visualization.');
+  return player;
+}
+
+/** `#/replay/<id>`: a finished match from the history, its result, picture and spectator stream. */
+export const replayView = (id: string): View => (root) => {
+  const resources = new Resources();
+  const title = h('span', {}, id);
+  const body = h('div', {}, h('p', { class: 'muted' }, 'Loading the match…'));
+  root.append(pageHead(title, h('a', { class: 'button', href: href.history() }, 'History')), body);
+
+  void (async () => {
+    try {
+      const match = await fetchHistoryMatch(id);
+      if (resources.isReleased) return;
+      title.textContent = match.name || id;
+      document.title = `${match.name || id} (replay) — Code Colosseum`;
+      const player = replayPlayer(resources, match.vis);
+      const stream = new StreamPanel('Spectator stream', match.vis.length === 0);
+      stream.appendText(match.spectatorStream);
+      body.replaceChildren(
+        h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match), matchFacts(match))),
+        h('section', { class: 'card player-card' }, player.element),
+        stream.element,
+      );
+    } catch (e) {
+      if (resources.isReleased) return;
+      const missing = e instanceof ApiError && e.status === 404;
+      body.replaceChildren(notice('error', missing ? `No finished match "${id}": ${errorText(e)}` : `Cannot load the match: ${errorText(e)}`));
+    }
+  })();
+  return () => resources.release();
+};
+
+/**
+ * `#/demo`: the fixture scene (web/fixtures/scene.json), to see the visualizer without a match.
+ * `#/demo?t=3.5` shows it paused at that time (for browser tests and screenshots).
+ */
+export const demoView = (at: number | null): View => (root) => {
+  const resources = new Resources();
+  const body = h('div', {}, h('p', { class: 'muted' }, 'Loading the demo scene…'));
+  root.append(
+    pageHead('Visualizer demo'),
+    h('p', { class: 'muted' }, 'A small scene exercising every shape, easing, rotation, scaling, destruction and log lines.'),
+    body,
+  );
+  void (async () => {
+    try {
+      const response = await fetch('/static/fixtures/scene.json');
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      const events = readVisEvents(await response.json());
+      if (resources.isReleased) return;
+      const player = replayPlayer(resources, events, at === null);
+      if (at !== null) player.seek(at);
+      body.replaceChildren(h('section', { class: 'card player-card' }, player.element));
+    } catch (e) {
+      if (!resources.isReleased) body.replaceChildren(notice('error', `Cannot load the demo scene: ${errorText(e)}`));
+    }
+  })();
+  return () => resources.release();
+};
