@@ -19,3 +19,4 @@ function walk(dir) {
 }
 
 walk(join(root, 'src'));
+walk(join(root, 'web'));

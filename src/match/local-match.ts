@@ -51,6 +51,10 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
     seed: options.seed ?? 'local',
     spectators,
     compute,
+    // A game under test that draws something invalid fails loudly instead of being logged.
+    onVisReject: (error) => {
+      throw new Error(`visualizer event refused: ${error.code}: ${error.message}`);
+    },
   });
   const received = options.players.map(() => '');
   const sent = options.players.map(() => '');

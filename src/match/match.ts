@@ -7,6 +7,7 @@ import { Random } from './random.js';
 import { Seat, type SeatCloseReason } from './seat.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
+import type { VisError } from '../protocol/vis-validate.js';
 
 export interface MatchOptions<C> {
   readonly game: GameDefinition<C>;
@@ -17,6 +18,8 @@ export interface MatchOptions<C> {
   readonly spectators: SpectatorFeed;
   readonly compute: Compute;
   readonly log?: (line: string) => void;
+  /** Told about each visualizer event the validator refused (logged by default). */
+  readonly onVisReject?: (error: VisError) => void;
 }
 
 /** A seat to fill: a joined player (its transport is attached before `run`) or a server bot. */
@@ -94,7 +97,9 @@ export class Match<C> {
         }),
     );
     this.random = Random.fromSeed(options.seed);
-    this.vis = new VisFeed(() => this.elapsed());
+    this.vis = new VisFeed(() => this.elapsed(), {
+      onReject: options.onVisReject ?? ((error) => options.log?.(`visualizer event refused: ${error.code}: ${error.message}`)),
+    });
   }
 
   /** Runs the match to its end. Attach every human seat's transport first. */

@@ -81,6 +81,7 @@ function closeRound() {
   out(`sendall result ${round} ${bids.join(' ')} ${winner}`);
   const t = round * ROUND_SECONDS + 0.2;
   const stacked = new Map();
+  let winnerToken = null;
   bids.forEach((bid, i) => {
     if (bid === 0) return;
     const p = i + 1;
@@ -92,8 +93,10 @@ function closeRound() {
     const dx = round4(bidX(bid) - 0.05);
     const dy = round4(0.82 - level * 0.04 - rowY(p));
     vis({ t, transform: { id, d: 0.8, mv: [dx, dy] } });
-    if (p === winner) vis({ t: t + 0.9, transform: { id, d: 0.4, f: 'easeout', scale: 1.6 } });
+    if (p === winner) winnerToken = id;
   });
+  // Events must come in time order, so the winner's token grows after every token has moved.
+  if (winnerToken !== null) vis({ t: t + 0.9, transform: { id: winnerToken, d: 0.4, f: 'easeout', scale: 1.6 } });
   vis({ t: t + 0.9, log: { line: winner ? `Player ${winner} wins round ${round} with ${best}` : `Nobody wins round ${round}` } });
   drawScores(t + 1.3);
   if (round >= rounds) finish();

@@ -211,7 +211,7 @@ test('over with too few scores fails the match', async () => {
 
 test('an invalid vis event fails the match and says what is wrong', async () => {
   const error = await failure('echo', {}, scripted(['vis {t:1,create:{id:5,geom:[{circle:{f:"red"}}]}}']));
-  assert.match(error, /create.geom\[0\].circle.f must be a colour of exactly 8 hex digits/);
+  assert.match(error, /vis\/bad-color: create.geom\[0\].circle.f: "red" is not a colour of exactly 8 hex digits/);
 });
 
 test('a game server that cannot be started fails the match', async () => {

@@ -70,7 +70,7 @@ test('importing a malformed log names the bad line', () => {
     ok: false,
     error: 'replay log line 2 is not "SSS.UUUUUU > line" or "SSS.UUUUUU < line"',
   });
-  const bad = importReplayLog('000.000000 < vis {t:0,create:{id:1}}\n');
+  const bad = importReplayLog('000.000000 < vis {t:0,create:{id:1,geom:[{square:{}}]}}\n');
   assert.ok(!bad.ok);
-  assert.match(bad.error, /entry 1: create.geom must be a list of shapes/);
+  assert.match(bad.error, /entry 1: vis\/bad-shape: create.geom/);
 });

@@ -101,7 +101,7 @@ export function importReplayLog(text: string): Result<VisEvent[]> {
   let last = 0;
   for (const [index, entry] of entries.value.entries()) {
     if (entry.direction !== '<' || !entry.line.startsWith('vis ')) continue;
-    const event = parseVisPayload(entry.line.slice(4));
+    const event = parseVisPayload(entry.line.slice(4), { requireTime: false });
     if (!event.ok) return err(`replay log entry ${index + 1}: ${event.error}`);
     last = Math.max(last, event.value.t ?? entry.seconds);
     events.push({ ...event.value, t: last } as VisEvent);
