@@ -253,7 +253,9 @@ export class XmlStreamReader {
   }
 
   private finishElement(events: XmlEvent[], building: Building): void {
-    const element: XmlElement = { name: building.name, attributes: building.attributes, children: building.children, text: building.text };
+    // Indentation between child elements is not content.
+    const text = building.children.length > 0 && building.text.trim() === '' ? '' : building.text;
+    const element: XmlElement = { name: building.name, attributes: building.attributes, children: building.children, text };
     const parent = this.stack[this.stack.length - 1];
     if (parent) parent.children.push(element);
     else events.push({ kind: 'message', element });
