@@ -205,9 +205,13 @@ export class HaseRoom {
     this.ctx.spectators.write(text);
   }
 
-  /** Waits (pace, pause) before the next move request; the decision arrives as an event. */
+  /**
+   * Requests the next move at once when nothing holds it back, as the server does right after the
+   * memento; otherwise waits (pace, pause) and the gate's decision arrives as an event.
+   */
   private openGate(afterMove: boolean): Phase {
     const pace = afterMove ? this.config.pace : 0;
+    if (pace === 0 && !this.gate.isPaused && !this.gate.isCancelled) return this.requestMove();
     void this.ctx
       .sleep(pace)
       .then(() => this.gate.pass())
