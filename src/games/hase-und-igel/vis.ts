@@ -31,22 +31,25 @@ const FIELD_ID_BASE = 1;
 const PLAYER_IDS = [80, 81] as const;
 const FIRST_INFO_ID = 100;
 
-/** Field i on the track around the square: 65 evenly spaced points on a square's perimeter, clockwise. */
+/**
+ * Field i on the track around the square, clockwise from the top left corner: 16 fields a side,
+ * the corners being fields 0, 16, 32 and 48; the last side is one step shorter per field so that
+ * the goal (64) ends just below the start.
+ */
 export function fieldPosition(index: number): [number, number] {
   const margin = 0.06;
   const side = 1 - 2 * margin;
-  const s = (index * 4) / FIELD_COUNT;
-  const edge = Math.floor(s);
-  const f = (s - edge) * side;
+  const edge = Math.min(3, Math.floor(index / 16));
+  const step = index - edge * 16;
   switch (edge) {
     case 0:
-      return [margin + f, margin];
+      return [margin + (step * side) / 16, margin];
     case 1:
-      return [1 - margin, margin + f];
+      return [1 - margin, margin + (step * side) / 16];
     case 2:
-      return [1 - margin - f, 1 - margin];
+      return [1 - margin - (step * side) / 16, 1 - margin];
     default:
-      return [margin, 1 - margin - f];
+      return [margin, 1 - margin - (step * side) / 17];
   }
 }
 
