@@ -7,7 +7,8 @@ import { SERVER_BOT_SEARCH } from './bot.js';
 import { createHaseUndIgelGame } from './hase-und-igel.js';
 import { legalMoves } from './moves.js';
 import { playing, scriptedClient } from './protocol-kit.js';
-import { initialState, performMove, winCondition, type GameState } from './rules.js';
+import { winCondition } from './game-end.js';
+import { initialState, performMove, type GameState } from './rules.js';
 import { evaluate, movesToFinish, searchMove } from './search.js';
 import { TEST_BOARD, TEST_BOARD_CODE, stateOf } from './test-kit.js';
 

@@ -15,7 +15,8 @@ import {
   renderWelcome,
 } from './messages.js';
 import { legalMoves } from './moves.js';
-import { initialState, performMove, winCondition, type GameState } from './rules.js';
+import { winCondition } from './game-end.js';
+import { initialState, performMove, type GameState } from './rules.js';
 import { parseMove, parseState, stateElement } from './state-xml.js';
 import { TEST_BOARD, advance, card, move, stateOf } from './test-kit.js';
 import { el } from './xml/xml-element.js';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Random } from '../../match/random.js';
 import { generateBoard } from './board.js';
 import { legalMoves } from './moves.js';
-import { initialState, isValidToSkip, performMove, winCondition, type Action, type GameState, type Move } from './rules.js';
+import { winCondition } from './game-end.js';
+import { initialState, isValidToSkip, performMove, type Action, type GameState, type Move } from './rules.js';
 import { TEST_BOARD, advance, move, stateOf } from './test-kit.js';
 
 const key = (m: Move): string => m.actions.map((a) => JSON.stringify(a)).join(' ');

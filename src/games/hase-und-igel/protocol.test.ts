@@ -18,7 +18,8 @@ import {
 } from './messages.js';
 import { legalMoves } from './moves.js';
 import { playing, scriptedClient, type Responder } from './protocol-kit.js';
-import { END_MESSAGES, initialState, performMove, winCondition, type GameState, type Move } from './rules.js';
+import { END_MESSAGES, winCondition } from './game-end.js';
+import { initialState, performMove, type GameState, type Move } from './rules.js';
 import { TEST_BOARD, TEST_BOARD_CODE, advance, move } from './test-kit.js';
 import { STREAM_CLOSING } from './xml/xml-writer.js';
 

@@ -15,21 +15,12 @@ import {
   renderResult,
   renderWelcome,
   type PlayerScore,
-  type ScoreCause,
 } from './messages.js';
 import { pumpPlayerInput, type PlayerInputEvent } from './player-input.js';
+import { offenceText, scoresFor, type LeaveWhy, type Offence } from './scores.js';
 import { RoomGate, type GateDecision, type RoomDirectory } from './room-control.js';
-import {
-  COLORS,
-  END_MESSAGES,
-  initialState,
-  performMove,
-  sortActions,
-  winCondition,
-  type GameState,
-  type Move,
-  type WinCondition,
-} from './rules.js';
+import { winCondition, type WinCondition } from './game-end.js';
+import { COLORS, initialState, performMove, sortActions, type GameState } from './rules.js';
 import { parseMove } from './state-xml.js';
 import { HaseVis } from './vis.js';
 import { attr, child, type XmlElement } from './xml/xml-element.js';
@@ -69,24 +60,6 @@ const TOLERATED = new Set(['join', 'joinPrepared']);
 const MAX_TOLERATED = 4;
 const CLOSE_ELEMENTS = new Set(['close', CLOSE_CONNECTION]);
 export const DEFAULT_CLOSE_GRACE_SECONDS = 2;
-
-/** The English reason texts of the match result (the wire carries the server's German ones). */
-const LEAVE_REASONS = {
-  eof: 'disconnected',
-  'root-close': 'closed its stream',
-  close: 'sent close',
-  'out-of-turn': 'sent a move out of turn',
-  unparseable: 'sent XML that could not be read',
-  unexpected: 'sent an unexpected message',
-  flood: 'sent too many join messages',
-} as const;
-type LeaveWhy = keyof typeof LEAVE_REASONS | `xml/${string}`;
-
-type Offence =
-  | { readonly kind: 'left'; readonly why: LeaveWhy }
-  | { readonly kind: 'violation'; readonly message: string; readonly move: Move }
-  | { readonly kind: 'soft-timeout' }
-  | { readonly kind: 'hard-timeout' };
 
 type RoomEvent =
   | PlayerInputEvent
@@ -254,51 +227,13 @@ export class HaseRoom {
     return 'moved';
   }
 
-  private scores(offender: number | null, offence: Offence | null, over: WinCondition | null): [PlayerScore, PlayerScore] {
-    return [0, 1].map((seat) => {
-      const player = this.state.players[seat]!;
-      let points = 1;
-      let reason: string | null = null;
-      if (over) {
-        reason = END_MESSAGES[over.reason];
-        points = over.winner === COLORS[seat] ? 2 : 0;
-      }
-      let cause: ScoreCause = 'REGULAR';
-      if (offender === seat && offence) {
-        points = 0;
-        switch (offence.kind) {
-          case 'soft-timeout':
-            cause = 'SOFT_TIMEOUT';
-            // The server's text, missing space included.
-            reason = `Der Spieler hat innerhalb von ${Math.floor(this.config.softTimeout)}Sekunden nach Aufforderung keinen Zug gesendet`;
-            break;
-          case 'hard-timeout':
-            cause = 'HARD_TIMEOUT';
-            reason = `Der Spieler hat innerhalb von ${Math.floor(this.config.hardTimeout)} Sekunden nach Aufforderung keinen Zug gesendet`;
-            break;
-          case 'violation':
-            cause = 'RULE_VIOLATION';
-            reason = offence.message;
-            break;
-          case 'left':
-            cause = 'LEFT';
-            reason = 'Der Spieler hat das Spiel verlassen';
-            break;
-        }
-      } else if (offender !== null) {
-        points = 2;
-      }
-      return { cause, reason, points, index: player.index, carrots: player.carrots };
-    }) as [PlayerScore, PlayerScore];
-  }
-
   private resultText(scores: readonly [PlayerScore, PlayerScore], winner: 0 | 1 | null): string {
     const winnerElement = winner === null ? null : { player: this.state.players[winner], displayName: this.names[winner] };
     return renderResult(this.roomId, scores, winnerElement);
   }
 
   private async finishRegular(over: WinCondition): Promise<MatchResult> {
-    const scores = this.scores(null, null, over);
+    const scores = scoresFor(this.state, this.config, null, null, over);
     const winner = over.winner === 'RED' ? 0 : 1;
     this.broadcast(this.resultText(scores, winner));
     this.broadcast(renderLeft(this.roomId));
@@ -310,7 +245,7 @@ export class HaseRoom {
   }
 
   private async finishOffence(seat: number, offence: Offence): Promise<MatchResult> {
-    const scores = this.scores(seat, offence, null);
+    const scores = scoresFor(this.state, this.config, seat, offence, null);
     const other = (1 - seat) as 0 | 1;
     const offender = this.seats[seat]!;
     const resultText = this.resultText(scores, other);
@@ -363,18 +298,5 @@ export class HaseRoom {
 
   private describe(seat: number): string {
     return `${COLORS[seat]} (${this.names[seat]})`;
-  }
-}
-
-function offenceText(offence: Offence): string {
-  switch (offence.kind) {
-    case 'soft-timeout':
-      return 'sent its move after the soft time limit';
-    case 'hard-timeout':
-      return 'sent no move within the hard time limit';
-    case 'violation':
-      return `broke a rule: ${offence.message}`;
-    case 'left':
-      return offence.why.startsWith('xml/') ? `sent XML that was refused (${offence.why})` : LEAVE_REASONS[offence.why as keyof typeof LEAVE_REASONS];
   }
 }

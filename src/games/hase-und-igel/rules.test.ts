@@ -2,24 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Random } from '../../match/random.js';
 import { FIXED_FIELDS, SHUFFLED_GROUPS, boardCode, generateBoard, isDealableBoard, parseBoardCode } from './board.js';
-import {
-  CARD_TYPES,
-  MOVE_ERRORS,
-  carrotCost,
-  initialState,
-  isValidToAdvance,
-  isValidToEatSalad,
-  isValidToExchangeCarrots,
-  isValidToFallBack,
-  isValidToPlayFallBack,
-  isValidToPlayHurryAhead,
-  isValidToSkip,
-  moveableFields,
-  performMove,
-  winCondition,
-  type GameState,
-  type Move,
-} from './rules.js';
+import { winCondition } from './game-end.js';
+import { CARD_TYPES, MOVE_ERRORS, carrotCost, initialState, isValidToAdvance, isValidToEatSalad, isValidToExchangeCarrots, isValidToFallBack, isValidToPlayFallBack, isValidToPlayHurryAhead, isValidToSkip, moveableFields, performMove, type GameState, type Move } from './rules.js';
 import { TEST_BOARD, TEST_BOARD_CODE, advance, blue, card, eatSalad, exchange, fallBack, move, red, skip, stateOf } from './test-kit.js';
 
 function apply(state: GameState, m: Move): GameState {

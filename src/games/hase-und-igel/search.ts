@@ -1,6 +1,7 @@
 import { GOAL_INDEX, type Board } from './board.js';
 import { legalMoves } from './moves.js';
-import { TURN_LIMIT, carrotCost, mustEatSalad, performMove, winCondition, type GameState, type Move, type PlayerState } from './rules.js';
+import { winCondition } from './game-end.js';
+import { TURN_LIMIT, carrotCost, mustEatSalad, performMove, type GameState, type Move, type PlayerState } from './rules.js';
 
 /**
  * The server bot's search: alpha-beta (negamax) over whole moves with iterative deepening, bounded

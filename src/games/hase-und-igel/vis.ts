@@ -1,6 +1,6 @@
 import type { MatchContext } from '../../match/game.js';
 import type { VisEventInput } from '../../protocol/vis-event.js';
-import { FIELD_COUNT, type FieldType } from './board.js';
+import type { FieldType } from './board.js';
 import { performAction, type Action, type CardType, type GameState, type Move, type PlayerState } from './rules.js';
 
 /** Seconds of replay time per move. */
