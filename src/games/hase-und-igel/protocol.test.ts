@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
-import { renderClientMove } from './bot.js';
+import { SochaClientState, renderClientMove } from './bot.js';
 import { createHaseUndIgelGame, haseUndIgel } from './hase-und-igel.js';
 import {
   renderCloseConnection,
@@ -21,7 +21,9 @@ import { playing, scriptedClient, type Responder } from './protocol-kit.js';
 import { END_MESSAGES, winCondition } from './game-end.js';
 import { initialState, performMove, type GameState, type Move } from './rules.js';
 import { TEST_BOARD, TEST_BOARD_CODE, advance, move } from './test-kit.js';
-import { STREAM_CLOSING } from './xml/xml-writer.js';
+import { XmlLineFramer } from './xml/xml-line-framer.js';
+import { renderElement, STREAM_CLOSING } from './xml/xml-writer.js';
+import { moveMessageElement } from './messages.js';
 
 const ROOM = 'r1';
 const ARGS = { room: ROOM, board: TEST_BOARD_CODE };
@@ -278,4 +280,35 @@ test('the game is registered with sensible defaults and validates its arguments'
   assert.equal(haseUndIgel.configure({ players: 3, bots: 0, timeout: null, args: {} }).ok, false);
   assert.equal(haseUndIgel.name, 'hase-und-igel');
   assert.match(haseUndIgel.description, /## Implementation details/);
+});
+
+/**
+ * A client that writes as the Java clients do (XStream): a line break before each element and none
+ * after the last one. `framed` puts the XmlLineFramer a front door would use in front of the seat.
+ */
+function xstreamClient(framed: boolean): LocalPlayer {
+  return async (io) => {
+    const framer = new XmlLineFramer();
+    const write = (text: string) => io.write(framed ? framer.push(text) : text);
+    const client = new SochaClientState();
+    write('<protocol>\n  <join gameType="swc_2018_hase_und_igel"/>');
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) return;
+      const asked = client.push(`${line}\n`);
+      if (asked > 0) write(`\n  ${renderElement(moveMessageElement(client.roomId!, firstLegal(client.state!)), 1)}`);
+      if (client.finished) {
+        write('\n  <sc.protocol.responses.CloseConnection/>\n</protocol>');
+        return;
+      }
+    }
+  };
+}
+
+test('a client that ends its messages without a line break needs the line framer in front of the seat', async () => {
+  const unframed = await play([xstreamClient(false), firstLegalPlayer], { hardTimeout: '0.2' });
+  assert.match(unframed.outcome.result!.reason, /sent no move within the hard time limit/, 'its last line never arrives');
+  const framed = await play([xstreamClient(true), firstLegalPlayer]);
+  assert.match(framed.outcome.result!.reason, /reached the goal|round limit/);
+  assert.equal(framed.outcome.seats[0]!.closeReason, null);
 });

@@ -68,7 +68,8 @@ export type XmlEvent =
   | { readonly kind: 'root-open'; readonly name: string; readonly attributes: readonly (readonly [string, string])[] }
   /** A start tag below the root; `depth` 1 is a message. Sent before the element is complete. */
   | { readonly kind: 'open'; readonly depth: number; readonly name: string; readonly attributes: readonly (readonly [string, string])[] }
-  | { readonly kind: 'message'; readonly element: XmlElement }
+  /** A complete child of the root; `end` is the offset just past its closing '>' in all input so far. */
+  | { readonly kind: 'message'; readonly element: XmlElement; readonly end: number }
   | { readonly kind: 'root-close' }
   | { readonly kind: 'end' }
   | { readonly kind: 'error'; readonly code: XmlError };
@@ -258,7 +259,7 @@ export class XmlStreamReader {
     const element: XmlElement = { name: building.name, attributes: building.attributes, children: building.children, text };
     const parent = this.stack[this.stack.length - 1];
     if (parent) parent.children.push(element);
-    else events.push({ kind: 'message', element });
+    else events.push({ kind: 'message', element, end: this.consumed + this.pos });
   }
 }
 
