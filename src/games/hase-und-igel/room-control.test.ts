@@ -119,3 +119,26 @@ test('a paused room resumed by an administrator plays to its end', async () => {
   const { outcome } = await record;
   assert.match(outcome.result!.reason, /reached the goal|round limit/);
 });
+
+test('cancelling a room that waits for a move ends it at once', async () => {
+  const rooms = new RoomDirectory();
+  const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const silent: LocalPlayer = async (io) => {
+    io.write('<protocol>\n');
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) return;
+      if (line.includes('MoveRequest')) rooms.get('r3')!.cancel();
+    }
+  };
+  const { outcome, received } = await playLocalMatch({
+    game,
+    params: { args: { room: 'r3', board: TEST_BOARD_CODE } },
+    players: [
+      { name: NAMES[0], play: silent },
+      { name: NAMES[1], play: client(() => {}) },
+    ],
+  });
+  assert.equal(outcome.result?.reason, 'the game was cancelled by an administrator');
+  assert.ok(received[0]!.endsWith(renderMoveRequest('r3') + renderLeft('r3') + STREAM_CLOSING));
+});

@@ -10,6 +10,7 @@ export class RoomGate {
   private steps = 0;
   private cancelled = false;
   private waiter: ((decision: GateDecision) => void) | null = null;
+  private readonly cancelListeners: (() => void)[] = [];
 
   constructor(paused = false) {
     this.paused = paused;
@@ -46,9 +47,16 @@ export class RoomGate {
     else this.steps++;
   }
 
+  /** Cancelling also ends a game that is waiting for a move, not only one that is paused. */
+  onCancel(listener: () => void): void {
+    this.cancelListeners.push(listener);
+  }
+
   cancel(): void {
+    if (this.cancelled) return;
     this.cancelled = true;
     this.wake('cancel');
+    for (const listener of this.cancelListeners) listener();
   }
 
   private wake(decision: GateDecision): void {

@@ -110,6 +110,7 @@ export class HaseRoom {
     this.roomId = config.room ?? roomIdFrom(ctx.random);
     this.state = initialState(dealBoard(ctx, config));
     this.gate = deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
+    this.gate.onCancel(() => this.events.push({ kind: 'gate', decision: 'cancel' }));
     this.vis = HaseVis.forMatch(ctx, this.names);
     this.now = deps.now ?? (() => ctx.elapsed());
   }
@@ -136,9 +137,11 @@ export class HaseRoom {
       const event = await this.events.next();
       switch (event.kind) {
         case 'gate': {
-          if (phase.kind !== 'gate') break;
-          if (event.decision === 'cancel') return this.finishCancelled();
-          phase = this.requestMove();
+          if (event.decision === 'cancel') {
+            if (phase.kind === 'awaiting') phase.cancelTimer();
+            return this.finishCancelled();
+          }
+          if (phase.kind === 'gate') phase = this.requestMove();
           break;
         }
         case 'hard-timeout': {
