@@ -1,6 +1,7 @@
 import type { GameDefinition } from '../match/game.js';
 import { clobber } from './clobber/clobber.js';
 import { dama } from './dama/dama.js';
+import { haseUndIgel } from './hase-und-igel/hase-und-igel.js';
 import { roshambo } from './roshambo/roshambo.js';
 import { royalur } from './royalur/royalur.js';
 
@@ -10,4 +11,5 @@ export const BUILT_IN_GAMES: readonly GameDefinition<any>[] = [
   royalur,
   clobber,
   dama,
+  haseUndIgel,
 ];

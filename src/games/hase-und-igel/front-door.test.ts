@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseClientRequest, preparedGameArgs, renderJoinedGameRoom, renderPrepared } from './front-door.js';
+import { XmlStreamReader } from './xml/xml-reader.js';
+import type { XmlElement } from './xml/xml-element.js';
+
+/** Reads the children of a client's `<protocol>` from raw text, as the front door will. */
+function read(text: string): XmlElement[] {
+  return new XmlStreamReader().push(text).flatMap((e) => (e.kind === 'message' ? [e.element] : []));
+}
+
+test('join and joinPrepared are read from a client stream', () => {
+  const [join, prepared] = read('<protocol>\n  <join gameType="swc_2018_hase_und_igel"/>\n  <joinPrepared reservationCode="RC-1"/>\n');
+  assert.deepEqual(parseClientRequest(join!), { ok: true, value: { kind: 'join', gameType: 'swc_2018_hase_und_igel' } });
+  assert.deepEqual(parseClientRequest(prepared!), { ok: true, value: { kind: 'joinPrepared', reservationCode: 'RC-1' } });
+});
+
+test('authenticate and the admin commands prepare, observe, pause, step and cancel are read', () => {
+  const elements = read(
+    '<protocol><authenticate passphrase="examplepassword"/>' +
+      '<prepare gameType="swc_2018_hase_und_igel">\n  <slot displayName="p1" canTimeout="false" shouldBePaused="true"/>\n' +
+      '  <slot displayName="p2" canTimeout="true" shouldBePaused="false"/>\n</prepare>' +
+      '<observe roomId="R"/><pause roomId="R" pause="false" /><step roomId="R" forced="false"/><cancel roomId="R"/>',
+  );
+  assert.deepEqual(
+    elements.map((element) => {
+      const request = parseClientRequest(element);
+      return request.ok ? request.value : request.error;
+    }),
+    [
+      { kind: 'authenticate', passphrase: 'examplepassword' },
+      {
+        kind: 'prepare',
+        gameType: 'swc_2018_hase_und_igel',
+        slots: [
+          { displayName: 'p1', canTimeout: false, shouldBePaused: true },
+          { displayName: 'p2', canTimeout: true, shouldBePaused: false },
+        ],
+      },
+      { kind: 'observe', roomId: 'R' },
+      { kind: 'pause', roomId: 'R', pause: false },
+      { kind: 'step', roomId: 'R', forced: false },
+      { kind: 'cancel', roomId: 'R' },
+    ],
+  );
+});
+
+test('close elements and room messages are recognised; the room message is kept whole for the seat', () => {
+  const [close, closeConnection, room] = read('<protocol><close/><sc.protocol.responses.CloseConnection/><room roomId="R"><data class="move"/></room>');
+  assert.deepEqual(parseClientRequest(close!), { ok: true, value: { kind: 'close' } });
+  assert.deepEqual(parseClientRequest(closeConnection!), { ok: true, value: { kind: 'close' } });
+  const parsed = parseClientRequest(room!);
+  assert.ok(parsed.ok && parsed.value.kind === 'room' && parsed.value.element.children[0]!.name === 'data');
+});
+
+test('unknown requests, missing attributes, bad booleans and bad slots are refused with stable codes', () => {
+  const codes = read(
+    '<protocol><frobnicate/><join/><observe/><pause roomId="R" pause="perhaps"/>' +
+      '<prepare gameType="g"><slot/><slot/><slot/></prepare><prepare gameType="g"><seat/></prepare>',
+  ).map((element) => {
+    const request = parseClientRequest(element);
+    return request.ok ? 'ok' : request.error;
+  });
+  assert.deepEqual(codes, ['request/unknown', 'request/missing-attribute', 'request/missing-attribute', 'request/bad-boolean', 'request/bad-slot', 'request/bad-slot']);
+});
+
+test('the prepared reply lists the room and the reservation codes', () => {
+  assert.equal(
+    renderPrepared('871faccb-5190-4e44-82fc-6cdcbb493726', ['RC1', 'RC2']),
+    '\n  <prepared roomId="871faccb-5190-4e44-82fc-6cdcbb493726">\n    <reservation>RC1</reservation>\n    <reservation>RC2</reservation>\n  </prepared>',
+  );
+  assert.equal(renderJoinedGameRoom('R', false), '\n  <joinedGameRoom roomId="R" existing="false"/>');
+});
+
+test('prepared slots become the game arguments of the room', () => {
+  assert.deepEqual(
+    preparedGameArgs('R', [
+      { displayName: 'p1', canTimeout: false, shouldBePaused: true },
+      { displayName: 'p2', canTimeout: true, shouldBePaused: true },
+    ]),
+    { room: 'R', canTimeout: 'false,true', paused: 'true' },
+  );
+});

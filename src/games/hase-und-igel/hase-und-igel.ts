@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import type { ArgSpec, GameDefinition, MatchSettings, NewMatchParams } from '../../match/game.js';
+import { err, ok, type Result } from '../../util/result.js';
+import { configureMatch, numberArg, paceArgSpec } from '../game-params.js';
+import { parseBoardCode } from './board.js';
+import { playHaseBot } from './bot.js';
+import { HaseRoom, type HaseConfig, type RoomDeps } from './room.js';
+
+/** The platform name of the game; Software-Challenge clients ask for GAME_TYPE (messages.ts). */
+export const HASE_UND_IGEL = 'hase-und-igel';
+
+export const DEFAULT_SOFT_TIMEOUT = 2;
+export const DEFAULT_HARD_TIMEOUT = 10;
+/** A whole message may come on one line; the XML reader bounds each message to 64 KiB as well. */
+export const MAX_LINE_BYTES = 64 * 1024;
+
+const ARGS: Readonly<Record<string, ArgSpec>> = {
+  softTimeout: {
+    description: `seconds within which a move must arrive after the request, judged when it arrives (default ${DEFAULT_SOFT_TIMEOUT}, from 0.001 to 300)`,
+    regex: String.raw`^\d{1,3}(\.\d+)?$`,
+  },
+  hardTimeout: {
+    description: 'seconds after a move request after which the player loses without waiting (default: the match timeout, 10)',
+    regex: String.raw`^\d{1,4}(\.\d+)?$`,
+  },
+  canTimeout: {
+    description: 'whether the time limits apply to RED and BLUE, e.g. "true,false" (default "true,true")',
+    regex: '^(true|false),(true|false)$',
+  },
+  room: { description: 'the room id players see (default: a fresh UUID)', regex: '^[A-Za-z0-9-]{1,64}$' },
+  board: { description: 'a board as 65 letters of S C H L I 1 2 G (default: dealt at random)', regex: '^[SCHLI12G]{65}$' },
+  seed: { description: 'a seed to deal the board from (default: the match seed)', regex: String.raw`^[\w.-]{1,64}$` },
+  paused: { description: 'start paused until an administrator resumes the room (default false)', regex: '^(true|false)$' },
+  pace: paceArgSpec(0),
+};
+
+function boolArg(args: Readonly<Record<string, string>>, key: string, fallback: boolean): Result<boolean> {
+  const raw = args[key];
+  if (raw === undefined) return ok(fallback);
+  if (raw === 'true' || raw === 'false') return ok(raw === 'true');
+  return err(`Argument "${key}" must be true or false, not "${raw}"`);
+}
+
+function patternArg(args: Readonly<Record<string, string>>, key: string, pattern: RegExp, what: string): Result<string | null> {
+  const raw = args[key];
+  if (raw === undefined) return ok(null);
+  return pattern.test(raw) ? ok(raw) : err(`Argument "${key}" must be ${what}, not "${raw}"`);
+}
+
+/** Arguments as typed configuration; a missing hardTimeout stays NaN until the match timeout is known. */
+function parseArgs(args: Readonly<Record<string, string>>): Result<HaseConfig> {
+  const softTimeout = numberArg(args, 'softTimeout', DEFAULT_SOFT_TIMEOUT, 0.001, 300);
+  if (!softTimeout.ok) return softTimeout;
+  const hardTimeout = numberArg(args, 'hardTimeout', Number.NaN, 0.001, 3600);
+  if (!hardTimeout.ok) return hardTimeout;
+  const rawCan = args.canTimeout ?? 'true,true';
+  const can = /^(true|false),(true|false)$/.exec(rawCan);
+  if (!can) return err(`Argument "canTimeout" must be two of true/false separated by a comma, not "${rawCan}"`);
+  const room = patternArg(args, 'room', /^[A-Za-z0-9-]{1,64}$/, 'letters, digits and dashes (at most 64)');
+  if (!room.ok) return room;
+  const board = patternArg(args, 'board', /^.*$/s, 'a board code');
+  if (!board.ok) return board;
+  if (board.value !== null) {
+    const parsed = parseBoardCode(board.value);
+    if (!parsed.ok) return err(`Argument "board" is not a board the server could deal (${parsed.error})`);
+  }
+  const seed = patternArg(args, 'seed', /^[\w.-]{1,64}$/, 'letters, digits, dots, dashes and underscores (at most 64)');
+  if (!seed.ok) return seed;
+  const paused = boolArg(args, 'paused', false);
+  if (!paused.ok) return paused;
+  const pace = numberArg(args, 'pace', 0, 0, 30);
+  if (!pace.ok) return pace;
+  return ok({
+    softTimeout: softTimeout.value,
+    hardTimeout: hardTimeout.value,
+    canTimeout: [can[1] === 'true', can[2] === 'true'],
+    room: room.value,
+    board: board.value,
+    seed: seed.value,
+    paused: paused.value,
+    pace: pace.value,
+  });
+}
+
+function configure(params: NewMatchParams): Result<MatchSettings<HaseConfig>> {
+  const settings = configureMatch(
+    params,
+    { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 2, defaultTimeout: DEFAULT_HARD_TIMEOUT },
+    ARGS,
+    parseArgs,
+  );
+  if (!settings.ok) return settings;
+  const { config, timeout } = settings.value;
+  return ok({ ...settings.value, config: { ...config, hardTimeout: Number.isNaN(config.hardTimeout) ? timeout : config.hardTimeout } });
+}
+
+/**
+ * Hase und Igel with the Software-Challenge 2018 rules, speaking the 2018 XML room protocol with
+ * each seat. `deps` lets a front door (and tests) reach the rooms: admin control, the clock of the
+ * soft limit, the grace period for closing.
+ */
+export function createHaseUndIgelGame(deps: RoomDeps = {}): GameDefinition<HaseConfig> {
+  return {
+    name: HASE_UND_IGEL,
+    description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
+    args: ARGS,
+    maxLineBytes: MAX_LINE_BYTES,
+    configure,
+    play: (ctx, config) => new HaseRoom(ctx, config, deps).play(),
+    playBot: (io, _config, env) => playHaseBot(io, env),
+  };
+}
+
+export const haseUndIgel: GameDefinition<HaseConfig> = createHaseUndIgelGame();

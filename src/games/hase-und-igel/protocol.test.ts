@@ -1,0 +1,314 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
+import { Random } from '../../match/random.js';
+import { SochaClientState, renderClientMove } from './bot.js';
+import { createHaseUndIgelGame, haseUndIgel } from './hase-und-igel.js';
+import {
+  renderCloseConnection,
+  renderError,
+  renderJoined,
+  renderLeft,
+  renderMemento,
+  renderMoveRequest,
+  renderObserved,
+  renderResult,
+  renderWelcome,
+  type PlayerScore,
+} from './messages.js';
+import { legalMoves } from './moves.js';
+import { playing, scriptedClient, type Responder } from './protocol-kit.js';
+import { END_MESSAGES, winCondition } from './game-end.js';
+import { initialState, performMove, type GameState, type Move } from './rules.js';
+import { TEST_BOARD, TEST_BOARD_CODE, advance, move } from './test-kit.js';
+import { XmlLineFramer } from './xml/xml-line-framer.js';
+import { renderElement, STREAM_CLOSING } from './xml/xml-writer.js';
+import { moveMessageElement } from './messages.js';
+
+const ROOM = 'r1';
+const ARGS = { room: ROOM, board: TEST_BOARD_CODE };
+const NAMES = ['alice', 'bob'] as const;
+/** Players in these tests close at once; a short grace keeps the silent ones from slowing the tests. */
+const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+
+function play(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, g = game) {
+  return playLocalMatch({
+    game: g,
+    params: { args: { ...ARGS, ...args } },
+    players: [
+      { name: NAMES[0], play: players[0] },
+      { name: NAMES[1], play: players[1] },
+    ],
+    seed: 'protocol',
+  });
+}
+
+const firstLegal = (state: GameState): Move => legalMoves(state)[0]!;
+const firstLegalPlayer = scriptedClient(playing(firstLegal));
+const opening = (color: 'RED' | 'BLUE') =>
+  `<protocol>${renderJoined(ROOM)}${renderWelcome(ROOM, color)}${renderMemento(ROOM, initialState(TEST_BOARD), NAMES)}`;
+
+test('a whole game through the seats: players and spectators receive exactly the server stream', async () => {
+  const record = await play([firstLegalPlayer, firstLegalPlayer]);
+  // Replay the same game with the rules alone and build the stream the server must have sent.
+  let state = initialState(TEST_BOARD);
+  const expected = [opening('RED') + renderMoveRequest(ROOM), opening('BLUE')];
+  let spectators = `<protocol>${renderObserved(ROOM)}${renderMemento(ROOM, state, NAMES)}`;
+  while (!winCondition(state)) {
+    const next = performMove(state, firstLegal(state));
+    assert.ok(next.ok);
+    state = next.value;
+    const memento = renderMemento(ROOM, state, NAMES);
+    expected[0] += memento;
+    expected[1] += memento;
+    spectators += memento;
+    if (!winCondition(state)) expected[state.turn % 2] += renderMoveRequest(ROOM);
+  }
+  const over = winCondition(state)!;
+  const scores = [0, 1].map((seat) => ({
+    cause: 'REGULAR',
+    reason: END_MESSAGES[over.reason],
+    points: (over.winner === 'RED') === (seat === 0) ? 2 : 0,
+    index: state.players[seat]!.index,
+    carrots: state.players[seat]!.carrots,
+  })) as [PlayerScore, PlayerScore];
+  const winner = over.winner === 'RED' ? 0 : 1;
+  const ending = renderResult(ROOM, scores, { player: state.players[winner], displayName: NAMES[winner] }) + renderLeft(ROOM);
+  assert.equal(record.received[0], expected[0] + ending + STREAM_CLOSING);
+  assert.equal(record.received[1], expected[1] + ending + STREAM_CLOSING);
+  assert.equal(record.spectatorStream, spectators + ending);
+  assert.deepEqual(record.outcome.result?.scores, scores.map((s) => s.points));
+  assert.match(record.outcome.result!.reason, over.reason === 'goal' ? /reached the goal/ : /round limit/);
+});
+
+test('a move that breaks a rule: the offender gets the error and the close, the other player the result', async () => {
+  const record = await play([scriptedClient(() => renderClientMove(ROOM, move(advance(11)))), firstLegalPlayer]);
+  const message = 'Vorwärtszug um 11 Felder ist nicht möglich';
+  assert.equal(
+    record.received[0],
+    opening('RED') + renderMoveRequest(ROOM) + renderError(ROOM, message, move(advance(11))) + renderCloseConnection() + STREAM_CLOSING,
+  );
+  const scores: [PlayerScore, PlayerScore] = [
+    { cause: 'RULE_VIOLATION', reason: message, points: 0, index: 0, carrots: 68 },
+    { cause: 'REGULAR', reason: null, points: 2, index: 0, carrots: 68 },
+  ];
+  const state = initialState(TEST_BOARD);
+  const ending = renderResult(ROOM, scores, { player: state.players[1], displayName: 'bob' }) + renderLeft(ROOM);
+  assert.equal(record.received[1], opening('BLUE') + ending + STREAM_CLOSING);
+  assert.equal(
+    record.spectatorStream,
+    `<protocol>${renderObserved(ROOM)}${renderMemento(ROOM, state, NAMES)}${renderError(ROOM, message, null)}${ending}`,
+  );
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+  assert.match(record.outcome.result!.reason, /BLUE \(bob\) wins: RED \(alice\) broke a rule: Vorwärtszug um 11/);
+});
+
+/** The result a lone remaining player receives when the other one is out for `cause` before any move. */
+function earlyEnd(offender: 0 | 1, cause: PlayerScore['cause'], reason: string): string {
+  const state = initialState(TEST_BOARD);
+  const scores = [0, 1].map((seat) =>
+    seat === offender
+      ? { cause, reason, points: 0, index: 0, carrots: 68 }
+      : { cause: 'REGULAR', reason: null, points: 2, index: 0, carrots: 68 },
+  ) as [PlayerScore, PlayerScore];
+  const winner = (1 - offender) as 0 | 1;
+  return renderResult(ROOM, scores, { player: state.players[winner], displayName: NAMES[winner] }) + renderLeft(ROOM);
+}
+
+/** A client that sends `text` right after its opening and then reads until the end. */
+function sending(text: string, withProtocol = true): LocalPlayer {
+  return async (io) => {
+    io.write(`${withProtocol ? '<protocol>\n' : ''}${text}`);
+    while ((await io.readLine()) !== null);
+  };
+}
+
+const LEFT = 'Der Spieler hat das Spiel verlassen';
+
+test('a move out of turn ends the game with LEFT for its sender', async () => {
+  const record = await play([scriptedClient(() => null, { close: false }), sending(renderClientMove(ROOM, move(advance(1))))]);
+  assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(1, 'LEFT', LEFT) + STREAM_CLOSING);
+  assert.equal(record.received[1], opening('BLUE'), 'the sender is disconnected and gets nothing more');
+  assert.deepEqual(record.outcome.result?.scores, [2, 0]);
+  assert.match(record.outcome.result!.reason, /sent a move out of turn/);
+});
+
+const hostile: [string, string, RegExp][] = [
+  ['unparseable XML', '<room roomId="r1"><data class="move"><advance order="0" distance="1"></room>\n', /xml\/mismatched-tag/],
+  ['a DOCTYPE with entity definitions', '<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;">]>\n', /xml\/doctype-forbidden/],
+  ['an external entity', '<room roomId="&xxe;"/>\n', /xml\/unknown-entity/],
+  ['a huge attribute', `<room roomId="${'x'.repeat(40_000)}\n${'y'.repeat(40_000)}"/>\n`, /xml\/token-too-large/],
+  ['an element that is not a message', '<authenticate passphrase="x"/>\n', /unexpected message/],
+];
+
+for (const [what, text, reason] of hostile) {
+  test(`${what} from the player to move ends the game with LEFT for it`, async () => {
+    const record = await play([sending(text), firstLegalPlayer]);
+    assert.equal(record.received[1], opening('BLUE') + earlyEnd(0, 'LEFT', LEFT) + STREAM_CLOSING);
+    assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+    assert.match(record.outcome.result!.reason, reason);
+  });
+}
+
+test('a move with a number that is not a number ends the game with LEFT for its sender', async () => {
+  const text = '<room roomId="r1"><data class="move"><advance order="0" distance="two"/></data></room>\n';
+  const record = await play([scriptedClient(() => text), firstLegalPlayer]);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+  assert.match(record.outcome.result!.reason, /sent XML that could not be read/);
+});
+
+test('an element left unterminated when the player disconnects ends the game with LEFT', async () => {
+  const record = await play([async (io) => io.write('<protocol>\n<room roomId="r1">\n  <data class="move">\n'), firstLegalPlayer]);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+  assert.match(record.outcome.result!.reason, /xml\/unterminated/);
+});
+
+test('a line longer than the seat allows ends the game with LEFT', async () => {
+  const record = await play([sending(`<room roomId="${'x'.repeat(70_000)}"/>`), firstLegalPlayer]);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+  assert.equal(record.outcome.seats[0]!.closeReason, 'line/too-long');
+});
+
+test('closing the stream or sending close during the game is leaving it', async () => {
+  for (const text of ['</protocol>\n', '<close/>\n', '<sc.protocol.responses.CloseConnection/>\n']) {
+    const record = await play([firstLegalPlayer, sending(text)]);
+    assert.deepEqual(record.outcome.result?.scores, [2, 0], text);
+    assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(1, 'LEFT', LEFT) + STREAM_CLOSING);
+  }
+});
+
+test('a player that disconnects loses with LEFT', async () => {
+  const record = await play([firstLegalPlayer, async () => {}]);
+  assert.deepEqual(record.outcome.result?.scores, [2, 0]);
+  assert.match(record.outcome.result!.reason, /disconnected/);
+});
+
+test('join elements after the opening are tolerated, a flood of them is not', async () => {
+  const joins = (n: number) => Array.from({ length: n }, () => '<join gameType="swc_2018_hase_und_igel"/>\n').join('');
+  const tolerated = await play([scriptedClient(playing(firstLegal), { greeting: joins(3) }), firstLegalPlayer]);
+  assert.ok(tolerated.outcome.result!.reason.includes('wins: reached') || tolerated.outcome.result!.reason.includes('round limit'));
+  const flood = await play([scriptedClient(playing(firstLegal), { greeting: joins(5) }), firstLegalPlayer]);
+  assert.match(flood.outcome.result!.reason, /too many join messages/);
+});
+
+test('a silent player loses by the hard time limit and still gets the result', async () => {
+  const record = await play([scriptedClient(() => null), firstLegalPlayer], { hardTimeout: '0.05' });
+  const reason = 'Der Spieler hat innerhalb von 0 Sekunden nach Aufforderung keinen Zug gesendet';
+  assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(0, 'HARD_TIMEOUT', reason) + STREAM_CLOSING);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+});
+
+/** A clock the test moves by hand: the soft limit is judged with it. */
+function fakeClock() {
+  let now = 0;
+  return { now: () => now, advance: (seconds: number) => (now += seconds) };
+}
+
+test('a move after the soft time limit is discarded and loses with SOFT_TIMEOUT', async () => {
+  const clock = fakeClock();
+  const g = createHaseUndIgelGame({ now: clock.now, closeGraceSeconds: 0.05 });
+  const late: Responder = (state, _n, roomId) => {
+    clock.advance(2.5);
+    return renderClientMove(roomId, firstLegal(state));
+  };
+  const record = await play([scriptedClient(late), firstLegalPlayer], {}, g);
+  const reason = 'Der Spieler hat innerhalb von 2Sekunden nach Aufforderung keinen Zug gesendet';
+  assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(0, 'SOFT_TIMEOUT', reason) + STREAM_CLOSING);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+});
+
+test('a move just inside the soft time limit is accepted', async () => {
+  const clock = fakeClock();
+  const g = createHaseUndIgelGame({ now: clock.now, closeGraceSeconds: 0.05 });
+  const inTime: Responder = (state, _n, roomId) => {
+    clock.advance(2);
+    return renderClientMove(roomId, firstLegal(state));
+  };
+  const record = await play([scriptedClient(inTime), scriptedClient(inTime)], {}, g);
+  assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
+});
+
+test('a seat that cannot time out (canTimeout false) may be late', async () => {
+  const clock = fakeClock();
+  const g = createHaseUndIgelGame({ now: clock.now, closeGraceSeconds: 0.05 });
+  const late: Responder = (state, _n, roomId) => {
+    clock.advance(100);
+    return renderClientMove(roomId, firstLegal(state));
+  };
+  const record = await play([scriptedClient(late), firstLegalPlayer], { canTimeout: 'false,true' }, g);
+  assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
+});
+
+test('players that do not close after the result get </protocol> once the grace period is over', async () => {
+  const record = await play([scriptedClient(playing(firstLegal), { close: false }), firstLegalPlayer]);
+  assert.ok(record.received[0]!.endsWith(renderLeft(ROOM) + STREAM_CLOSING));
+});
+
+test('random legal play through the seats always ends regularly', async () => {
+  const random = Random.fromSeed('random-play');
+  const randomPlayer = () => scriptedClient(playing((state) => random.pick(legalMoves(state))));
+  for (let i = 0; i < 3; i++) {
+    const record = await play([randomPlayer(), randomPlayer()], { room: `room-${i}` });
+    assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
+    assert.equal(record.outcome.error, null);
+  }
+});
+
+test('the game is registered with sensible defaults and validates its arguments', () => {
+  const configure = (args: Record<string, string>, timeout: number | null = null) => haseUndIgel.configure({ players: null, bots: 0, timeout, args });
+  const defaults = configure({});
+  assert.ok(defaults.ok);
+  assert.equal(defaults.value.timeout, 10);
+  assert.deepEqual(defaults.value.config, {
+    softTimeout: 2,
+    hardTimeout: 10,
+    canTimeout: [true, true],
+    room: null,
+    board: null,
+    seed: null,
+    paused: false,
+    pace: 0,
+  });
+  const withTimeout = configure({}, 30);
+  assert.ok(withTimeout.ok && withTimeout.value.config.hardTimeout === 30);
+  assert.equal(configure({ softTimeout: '0' }).ok, false);
+  assert.equal(configure({ canTimeout: 'yes' }).ok, false);
+  assert.equal(configure({ board: 'S' }).ok, false);
+  assert.equal(configure({ room: 'bad room' }).ok, false);
+  assert.equal(configure({ paused: 'maybe' }).ok, false);
+  assert.equal(configure({ colour: 'red' }).ok, false);
+  assert.equal(haseUndIgel.configure({ players: 3, bots: 0, timeout: null, args: {} }).ok, false);
+  assert.equal(haseUndIgel.name, 'hase-und-igel');
+  assert.match(haseUndIgel.description, /## Implementation details/);
+});
+
+/**
+ * A client that writes as the Java clients do (XStream): a line break before each element and none
+ * after the last one. `framed` puts the XmlLineFramer a front door would use in front of the seat.
+ */
+function xstreamClient(framed: boolean): LocalPlayer {
+  return async (io) => {
+    const framer = new XmlLineFramer();
+    const write = (text: string) => io.write(framed ? framer.push(text) : text);
+    const client = new SochaClientState();
+    write('<protocol>\n  <join gameType="swc_2018_hase_und_igel"/>');
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) return;
+      const asked = client.push(`${line}\n`);
+      if (asked > 0) write(`\n  ${renderElement(moveMessageElement(client.roomId!, firstLegal(client.state!)), 1)}`);
+      if (client.finished) {
+        write('\n  <sc.protocol.responses.CloseConnection/>\n</protocol>');
+        return;
+      }
+    }
+  };
+}
+
+test('a client that ends its messages without a line break needs the line framer in front of the seat', async () => {
+  const unframed = await play([xstreamClient(false), firstLegalPlayer], { hardTimeout: '0.2' });
+  assert.match(unframed.outcome.result!.reason, /sent no move within the hard time limit/, 'its last line never arrives');
+  const framed = await play([xstreamClient(true), firstLegalPlayer]);
+  assert.match(framed.outcome.result!.reason, /reached the goal|round limit/);
+  assert.equal(framed.outcome.seats[0]!.closeReason, null);
+});

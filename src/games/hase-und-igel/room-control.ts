@@ -1,0 +1,97 @@
+/**
+ * Administrative control of a running room: pause, single steps and cancellation, as the
+ * Software-Challenge admin commands `pause`, `step` and `cancel` ask for. The game holds a gate per
+ * room and passes it before every move request; a front door reaches the gate through the directory.
+ */
+export type GateDecision = 'go' | 'cancel';
+
+export class RoomGate {
+  private paused: boolean;
+  private steps = 0;
+  private cancelled = false;
+  private waiter: ((decision: GateDecision) => void) | null = null;
+  private readonly cancelListeners: (() => void)[] = [];
+
+  constructor(paused = false) {
+    this.paused = paused;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get isCancelled(): boolean {
+    return this.cancelled;
+  }
+
+  /** Resolves when the next move may be requested: at once unless paused; 'cancel' once cancelled. */
+  pass(): Promise<GateDecision> {
+    if (this.cancelled) return Promise.resolve('cancel');
+    if (!this.paused) return Promise.resolve('go');
+    if (this.steps > 0) {
+      this.steps--;
+      return Promise.resolve('go');
+    }
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  pause(paused: boolean): void {
+    this.paused = paused;
+    if (!paused) this.wake('go');
+  }
+
+  /** Lets exactly one move through while paused (ignored when not paused). */
+  step(): void {
+    if (!this.paused) return;
+    if (this.waiter) this.wake('go');
+    else this.steps++;
+  }
+
+  /** Cancelling also ends a game that is waiting for a move, not only one that is paused. */
+  onCancel(listener: () => void): void {
+    this.cancelListeners.push(listener);
+  }
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.wake('cancel');
+    for (const listener of this.cancelListeners) listener();
+  }
+
+  private wake(decision: GateDecision): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.(decision);
+  }
+}
+
+/** The gates of the running rooms, by room id; the game registers and releases them. */
+export class RoomDirectory {
+  private readonly gates = new Map<string, RoomGate>();
+  /** Rooms prepared to start paused (an admin's `shouldBePaused`), consumed when the room opens. */
+  private readonly startPaused = new Set<string>();
+
+  /** Marks a room that has not started yet to start paused. */
+  preparePaused(roomId: string): void {
+    this.startPaused.add(roomId);
+  }
+
+  open(roomId: string, paused: boolean): RoomGate {
+    const gate = new RoomGate(paused || this.startPaused.delete(roomId));
+    this.gates.set(roomId, gate);
+    return gate;
+  }
+
+  get(roomId: string): RoomGate | undefined {
+    return this.gates.get(roomId);
+  }
+
+  close(roomId: string): void {
+    this.gates.delete(roomId);
+  }
+
+  get size(): number {
+    return this.gates.size;
+  }
+}

@@ -1,0 +1,305 @@
+import type { MatchContext, MatchResult } from '../../match/game.js';
+import { Random } from '../../match/random.js';
+import type { PlayerSeat } from '../../match/seat.js';
+import { generateBoard, parseBoardCode, type Board } from './board.js';
+import { EventQueue } from './event-queue.js';
+import {
+  CLOSE_CONNECTION,
+  renderCloseConnection,
+  renderError,
+  renderJoined,
+  renderLeft,
+  renderMemento,
+  renderMoveRequest,
+  renderObserved,
+  renderResult,
+  renderWelcome,
+  type PlayerScore,
+} from './messages.js';
+import { pumpPlayerInput, type PlayerInputEvent } from './player-input.js';
+import { offenceText, scoresFor, type LeaveWhy, type Offence } from './scores.js';
+import { RoomGate, type GateDecision, type RoomDirectory } from './room-control.js';
+import { winCondition, type WinCondition } from './game-end.js';
+import { COLORS, initialState, performMove, sortActions, type GameState } from './rules.js';
+import { parseMove } from './state-xml.js';
+import { HaseVis } from './vis.js';
+import { attr, child, type XmlElement } from './xml/xml-element.js';
+import { STREAM_CLOSING, STREAM_OPENING } from './xml/xml-writer.js';
+
+export interface HaseConfig {
+  /** Seconds after a move request within which the move must arrive; judged when it arrives. */
+  readonly softTimeout: number;
+  /** Seconds after a move request after which the game ends without waiting for the move. */
+  readonly hardTimeout: number;
+  /** Per seat (RED, BLUE): whether the time limits apply (an admin's `canTimeout`). */
+  readonly canTimeout: readonly [boolean, boolean];
+  /** The room id players and observers see; a fresh UUID when null. */
+  readonly room: string | null;
+  /** A board code (board.ts) to play on, or null to deal one. */
+  readonly board: string | null;
+  /** A seed to deal the board from, or null to use the match's random source. */
+  readonly seed: string | null;
+  /** Start paused (effective only where a front door can unpause through a RoomDirectory). */
+  readonly paused: boolean;
+  /** Minimum seconds between moves, for watching bots. */
+  readonly pace: number;
+}
+
+export interface RoomDeps {
+  /** Seconds on the clock the soft limit is judged with; the match's elapsed time by default. */
+  readonly now?: () => number;
+  /** Where the room registers its gate, so admin commands (pause, step, cancel) can reach it. */
+  readonly rooms?: RoomDirectory;
+  /** How long to wait for players to close after the result before writing `</protocol>`. */
+  readonly closeGraceSeconds?: number;
+}
+
+/** Elements a player may send besides moves that are tolerated and ignored (a join before the game). */
+const TOLERATED = new Set(['join', 'joinPrepared']);
+/** Enough for a join sent more than once; more is a flood. */
+const MAX_TOLERATED = 4;
+const CLOSE_ELEMENTS = new Set(['close', CLOSE_CONNECTION]);
+export const DEFAULT_CLOSE_GRACE_SECONDS = 2;
+
+type RoomEvent =
+  | PlayerInputEvent
+  | { readonly kind: 'gate'; readonly decision: GateDecision }
+  | { readonly kind: 'hard-timeout'; readonly request: number }
+  | { readonly kind: 'grace-over' };
+
+type Phase =
+  | { readonly kind: 'gate' }
+  | { readonly kind: 'awaiting'; readonly request: number; readonly since: number; readonly cancelTimer: () => void };
+
+/** A UUID-shaped room id from the match's random source (so a replay has the same id). */
+export function roomIdFrom(random: Random): string {
+  const hex = Array.from({ length: 4 }, () => random.uint32().toString(16).padStart(8, '0')).join('');
+  const v = `${hex.slice(0, 12)}4${hex.slice(13, 16)}${'89ab'[random.int(4)]}${hex.slice(17)}`;
+  return `${v.slice(0, 8)}-${v.slice(8, 12)}-${v.slice(12, 16)}-${v.slice(16, 20)}-${v.slice(20, 32)}`;
+}
+
+function dealBoard(ctx: MatchContext, config: HaseConfig): Board {
+  if (config.board) {
+    const parsed = parseBoardCode(config.board);
+    if (parsed.ok) return parsed.value;
+  }
+  return generateBoard(config.seed ? Random.fromSeed(config.seed) : ctx.random);
+}
+
+/** One game of Hase und Igel between seat 0 (RED) and seat 1 (BLUE), speaking the 2018 XML protocol. */
+export class HaseRoom {
+  readonly roomId: string;
+  private state: GameState;
+  private readonly names: readonly [string, string];
+  private readonly seats: readonly [PlayerSeat, PlayerSeat];
+  private readonly events = new EventQueue<RoomEvent>();
+  private readonly gate: RoomGate;
+  private readonly vis: HaseVis;
+  private readonly now: () => number;
+  private readonly connected = [true, true];
+  private tolerated = [0, 0];
+  private requests = 0;
+
+  constructor(
+    private readonly ctx: MatchContext,
+    private readonly config: HaseConfig,
+    private readonly deps: RoomDeps = {},
+  ) {
+    this.seats = [ctx.seats[0]!, ctx.seats[1]!];
+    this.names = [this.seats[0].name, this.seats[1].name];
+    this.roomId = config.room ?? roomIdFrom(ctx.random);
+    this.state = initialState(dealBoard(ctx, config));
+    this.gate = deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
+    this.gate.onCancel(() => this.events.push({ kind: 'gate', decision: 'cancel' }));
+    this.vis = HaseVis.forMatch(ctx, this.names);
+    this.now = deps.now ?? (() => ctx.elapsed());
+  }
+
+  async play(): Promise<MatchResult> {
+    try {
+      return await this.run();
+    } finally {
+      this.deps.rooms?.close(this.roomId);
+    }
+  }
+
+  private async run(): Promise<MatchResult> {
+    const { ctx } = this;
+    this.seats.forEach((seat) => seat.write(STREAM_OPENING + renderJoined(this.roomId)));
+    ctx.spectators.write(STREAM_OPENING + renderObserved(this.roomId));
+    this.seats.forEach((seat, i) => seat.write(renderWelcome(this.roomId, COLORS[i]!)));
+    this.broadcast(renderMemento(this.roomId, this.state, this.names));
+    this.vis.start(this.state);
+    this.seats.forEach((seat, i) => void pumpPlayerInput(seat, i, (event) => this.events.push(event)));
+
+    let phase: Phase = this.openGate(false);
+    for (;;) {
+      const event = await this.events.next();
+      switch (event.kind) {
+        case 'gate': {
+          if (event.decision === 'cancel') {
+            if (phase.kind === 'awaiting') phase.cancelTimer();
+            return this.finishCancelled();
+          }
+          if (phase.kind === 'gate') phase = this.requestMove();
+          break;
+        }
+        case 'hard-timeout': {
+          if (phase.kind === 'awaiting' && phase.request === event.request) return this.finishOffence(this.mover(), { kind: 'hard-timeout' });
+          break;
+        }
+        case 'grace-over':
+          break;
+        case 'ended': {
+          this.connected[event.seat] = false;
+          const why: LeaveWhy = event.end.kind === 'xml-error' ? event.end.code : event.end.kind;
+          if (phase.kind === 'awaiting') phase.cancelTimer();
+          return this.finishOffence(event.seat, { kind: 'left', why });
+        }
+        case 'message': {
+          const outcome = this.onMessage(event.seat, event.element, phase);
+          if (outcome === 'ignored') break;
+          if (phase.kind === 'awaiting') phase.cancelTimer();
+          if (outcome === 'moved') {
+            const over = winCondition(this.state);
+            if (over) return this.finishRegular(over);
+            phase = this.openGate(true);
+            break;
+          }
+          return this.finishOffence(event.seat, outcome);
+        }
+      }
+    }
+  }
+
+  private mover(): 0 | 1 {
+    return (this.state.turn % 2) as 0 | 1;
+  }
+
+  private broadcast(text: string): void {
+    this.seats.forEach((seat) => seat.write(text));
+    this.ctx.spectators.write(text);
+  }
+
+  /**
+   * Requests the next move at once when nothing holds it back, as the server does right after the
+   * memento; otherwise waits (pace, pause) and the gate's decision arrives as an event.
+   */
+  private openGate(afterMove: boolean): Phase {
+    const pace = afterMove ? this.config.pace : 0;
+    if (pace === 0 && !this.gate.isPaused && !this.gate.isCancelled) return this.requestMove();
+    void this.ctx
+      .sleep(pace)
+      .then(() => this.gate.pass())
+      .then((decision) => this.events.push({ kind: 'gate', decision }));
+    return { kind: 'gate' };
+  }
+
+  private requestMove(): Phase {
+    const mover = this.mover();
+    const request = ++this.requests;
+    this.seats[mover].write(renderMoveRequest(this.roomId));
+    const since = this.now();
+    const cancelTimer = this.config.canTimeout[mover]
+      ? this.ctx.after(this.config.hardTimeout, () => this.events.push({ kind: 'hard-timeout', request }))
+      : () => {};
+    return { kind: 'awaiting', request, since, cancelTimer };
+  }
+
+  /** Handles one message of a player: a move, something tolerated, or an offence. */
+  private onMessage(seat: number, element: XmlElement, phase: Phase): 'moved' | 'ignored' | Offence {
+    if (TOLERATED.has(element.name)) {
+      return ++this.tolerated[seat]! > MAX_TOLERATED ? { kind: 'left', why: 'flood' } : 'ignored';
+    }
+    if (CLOSE_ELEMENTS.has(element.name)) return { kind: 'left', why: 'close' };
+    if (element.name !== 'room') return { kind: 'left', why: 'unexpected' };
+    const data = child(element, 'data');
+    if (!data || element.children.length !== 1 || attr(data, 'class') !== 'move') return { kind: 'left', why: 'unexpected' };
+    if (phase.kind !== 'awaiting' || seat !== this.mover()) return { kind: 'left', why: 'out-of-turn' };
+    const mover = this.mover();
+    // The soft limit is judged only now that the move is here: a late move is discarded.
+    if (this.config.canTimeout[mover] && this.now() - phase.since > this.config.softTimeout) return { kind: 'soft-timeout' };
+    const move = parseMove(data);
+    if (!move.ok) return { kind: 'left', why: 'unparseable' };
+    const before = this.state;
+    const performed = performMove(before, move.value);
+    if (!performed.ok) return { kind: 'violation', message: performed.error, move: { ...move.value, actions: sortActions(move.value.actions) } };
+    this.state = performed.value;
+    this.broadcast(renderMemento(this.roomId, this.state, this.names));
+    this.vis.move(before, this.state.lastMove!, this.state);
+    return 'moved';
+  }
+
+  private resultText(scores: readonly [PlayerScore, PlayerScore], winner: 0 | 1 | null): string {
+    const winnerElement = winner === null ? null : { player: this.state.players[winner], displayName: this.names[winner] };
+    return renderResult(this.roomId, scores, winnerElement);
+  }
+
+  private async finishRegular(over: WinCondition): Promise<MatchResult> {
+    const scores = scoresFor(this.state, this.config, null, null, over);
+    const winner = over.winner === 'RED' ? 0 : 1;
+    this.broadcast(this.resultText(scores, winner));
+    this.broadcast(renderLeft(this.roomId));
+    const how = over.reason === 'goal' ? 'reached the goal first' : 'was further ahead when the round limit was reached';
+    const reason = `${this.describe(winner)} wins: ${how} (after ${this.state.turn} moves)`;
+    this.vis.end(reason, this.state.turn);
+    await this.closing();
+    return { scores: scores.map((score) => score.points), reason };
+  }
+
+  private async finishOffence(seat: number, offence: Offence): Promise<MatchResult> {
+    const scores = scoresFor(this.state, this.config, seat, offence, null);
+    const other = (1 - seat) as 0 | 1;
+    const offender = this.seats[seat]!;
+    const resultText = this.resultText(scores, other);
+    if (offence.kind === 'violation') {
+      offender.write(renderError(this.roomId, offence.message, offence.move));
+      offender.write(renderCloseConnection() + STREAM_CLOSING);
+      this.ctx.spectators.write(renderError(this.roomId, offence.message, null));
+      this.closeSeat(seat);
+    } else if (offence.kind === 'left') {
+      this.closeSeat(seat);
+    }
+    for (const index of [0, 1]) {
+      if (this.connected[index]) this.seats[index]!.write(resultText + renderLeft(this.roomId));
+    }
+    this.ctx.spectators.write(resultText + renderLeft(this.roomId));
+    const reason = `${this.describe(other)} wins: ${this.describe(seat)} ${offenceText(offence)}`;
+    this.vis.end(reason, this.state.turn);
+    await this.closing();
+    return { scores: scores.map((score) => score.points), reason };
+  }
+
+  private async finishCancelled(): Promise<MatchResult> {
+    this.broadcast(renderLeft(this.roomId));
+    const reason = 'the game was cancelled by an administrator';
+    this.vis.end(reason, this.state.turn);
+    await this.closing();
+    return { scores: [0, 0], reason };
+  }
+
+  private closeSeat(seat: number): void {
+    this.connected[seat] = false;
+    this.seats[seat]!.close('removed');
+  }
+
+  /**
+   * After the result the server waits for each client to close (`<close/>`, the close element,
+   * `</protocol>` or the end of its stream), for a bounded time, then ends its own stream.
+   */
+  private async closing(): Promise<void> {
+    const cancel = this.ctx.after(this.deps.closeGraceSeconds ?? DEFAULT_CLOSE_GRACE_SECONDS, () => this.events.push({ kind: 'grace-over' }));
+    while (this.connected.some(Boolean)) {
+      const event = await this.events.next();
+      if (event.kind === 'grace-over') break;
+      if (event.kind === 'ended') this.connected[event.seat] = false;
+      if (event.kind === 'message' && CLOSE_ELEMENTS.has(event.element.name)) this.connected[event.seat] = false;
+    }
+    cancel();
+    this.seats.forEach((seat) => seat.write(STREAM_CLOSING));
+  }
+
+  private describe(seat: number): string {
+    return `${COLORS[seat]} (${this.names[seat]})`;
+  }
+}
