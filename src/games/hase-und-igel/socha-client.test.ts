@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { InlineCompute } from '../../match/compute.js';
-import { Match, type MatchOutcome } from '../../match/match.js';
+import { Match, lineupOf, type MatchOutcome } from '../../match/match.js';
 import { SpectatorFeed } from '../../match/spectator-feed.js';
 import { parseClientRequest, type ClientRequest } from './front-door.js';
 import { createHaseUndIgelGame } from './hase-und-igel.js';
@@ -37,7 +37,7 @@ function startServer(): Promise<{ server: Server; port: number; outcomes: Promis
       socket.off('data', onData);
       const settings = game.configure({ players: 2, bots: 1, timeout: null, args: { room: 'tcp-room', seed: 'tcp' } });
       assert.ok(settings.ok);
-      const match = new Match({ game, settings: settings.value, playerNames: ['socha'], seed: 'tcp', spectators: new SpectatorFeed(), compute: new InlineCompute() });
+      const match = new Match({ game, settings: settings.value, lineup: lineupOf(['socha'], 1), seed: 'tcp', spectators: new SpectatorFeed(), compute: new InlineCompute() });
       const seat = match.seats[0]!;
       seat.attach({ send: (bytes) => socket.write(bytes), close: () => socket.end() });
       for (const bytes of buffered) seat.receive(bytes);

@@ -5,7 +5,8 @@ import { performAction, type Action, type CardType, type GameState, type Move, t
 
 /** Seconds of replay time per move. */
 export const VIS_SECONDS_PER_MOVE = 1;
-const ACTION_SECONDS = 0.3;
+/** A move has at most 4 actions, so all of them fit in one move's second, in time order. */
+const ACTION_SECONDS = 0.2;
 
 const FIELD_STYLE: Readonly<Record<FieldType, { color: string; label: string }>> = {
   START: { color: 'b0b0b0ff', label: 'S' },
@@ -126,6 +127,7 @@ export class HaseVis {
     const seat = (before.turn % 2) as 0 | 1;
     let me = before.players[seat];
     const other = before.players[1 - seat]!;
+    this.emit({ t, log: { line: `${before.turn + 1}. ${me.color} ${this.names[seat]}: ${move.actions.map(describeAction).join(', ')}` } });
     move.actions.forEach((action, i) => {
       const performed = performAction(before.board, me, other, action);
       if (!performed.ok) return;
@@ -136,12 +138,11 @@ export class HaseVis {
       }
       me = performed.value;
     });
-    this.emit({ t, log: { line: `${before.turn + 1}. ${me.color} ${this.names[seat]}: ${move.actions.map(describeAction).join(', ')}` } });
     this.panel(after, t + move.actions.length * ACTION_SECONDS);
   }
 
   end(text: string, turn: number): void {
-    this.emit({ t: turn * VIS_SECONDS_PER_MOVE + 0.5, log: { line: text } });
+    this.emit({ t: turn * VIS_SECONDS_PER_MOVE + 0.9, log: { line: text } });
   }
 
   private panel(state: GameState, t: number): void {
