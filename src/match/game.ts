@@ -1,6 +1,6 @@
 import type { Result } from '../util/result.js';
 import type { VisEventInput } from '../protocol/vis-event.js';
-import type { PlayerSeat } from './seat.js';
+import type { PlayerSeat, SeatFraming } from './seat.js';
 import type { Random } from './random.js';
 import type { Compute } from './compute.js';
 
@@ -87,6 +87,8 @@ export interface GameDefinition<C = unknown> {
   readonly args: Readonly<Record<string, ArgSpec>>;
   /** Longest line a player may send, in bytes. */
   readonly maxLineBytes: number;
+  /** How seats deliver player input to the game: lines (the default) or text as it arrives. */
+  readonly framing?: SeatFraming;
   /** Validates a GameNew request for this game; the error text goes back to the client as is. */
   configure(params: NewMatchParams): Result<MatchSettings<C>>;
   /** Runs one match to its end. Player misbehaviour is an outcome, never an exception. */

@@ -94,6 +94,7 @@ export class Match<C> {
           timeoutSeconds: settings.timeout,
           maxLineBytes: game.maxLineBytes,
           clock: this.clock,
+          ...(game.framing && { framing: game.framing }),
         }),
     );
     this.random = Random.fromSeed(options.seed);

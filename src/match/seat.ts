@@ -14,8 +14,21 @@ export type SeatCloseReason =
   | 'disconnected'
   | 'timeout'
   | LineError
+  /** More unread input than SEAT_LIMITS.maxQueuedBytes: the player floods. */
+  | 'flood'
   | 'removed'
   | 'match-over';
+
+/**
+ * How a game reads its players: `lines` (most games) or `text`, the pieces of text as they arrive,
+ * for protocols whose messages need no line break (an XML stream).
+ */
+export type SeatFraming = 'lines' | 'text';
+
+export const SEAT_LIMITS = {
+  /** Input a player may have sent that the game has not read yet. */
+  maxQueuedBytes: 1 << 20,
+} as const;
 
 export interface SeatOptions {
   readonly index: number;
@@ -25,6 +38,7 @@ export interface SeatOptions {
   readonly timeoutSeconds: number;
   readonly maxLineBytes: number;
   readonly clock: MatchClock;
+  readonly framing?: SeatFraming;
 }
 
 /** What a game sees of one player: a line stream in, a byte stream out. */
@@ -36,8 +50,9 @@ export interface PlayerSeat {
   readonly closed: boolean;
   readonly closeReason: SeatCloseReason | null;
   /**
-   * The next line the player sent, or null once the player is gone. A read that waits longer than
-   * the timeout (the match's by default) closes the seat with reason 'timeout' and returns null.
+   * The next line the player sent (with `text` framing: the next piece of text as it arrived), or
+   * null once the player is gone. A read that waits longer than the timeout (the match's by
+   * default) closes the seat with reason 'timeout' and returns null.
    */
   readLine(options?: { timeoutSeconds?: number }): Promise<string | null>;
   /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
@@ -52,7 +67,9 @@ export class Seat implements PlayerSeat {
   readonly name: string;
   readonly isBot: boolean;
   private readonly input = new LineQueue();
-  private readonly splitter: LineSplitter;
+  private readonly splitter: LineSplitter | null;
+  private readonly textDecoder: InstanceType<typeof TextDecoder> | null;
+  private queuedBytes = 0;
   private readonly timeoutSeconds: number;
   private readonly clock: MatchClock;
   private transport: SeatTransport | null = null;
@@ -67,10 +84,12 @@ export class Seat implements PlayerSeat {
     this.isBot = options.isBot;
     this.timeoutSeconds = options.timeoutSeconds;
     this.clock = options.clock;
-    this.splitter = new LineSplitter(options.maxLineBytes, {
-      line: (text) => this.input.push(text),
-      error: (code) => this.close(code),
-    });
+    const framing = options.framing ?? 'lines';
+    this.splitter =
+      framing === 'lines'
+        ? new LineSplitter(options.maxLineBytes, { line: (text) => this.enqueue(text, Buffer.byteLength(text)), error: (code) => this.close(code) })
+        : null;
+    this.textDecoder = framing === 'text' ? new TextDecoder('utf-8', { fatal: true }) : null;
   }
 
   get closed(): boolean {
@@ -92,14 +111,35 @@ export class Seat implements PlayerSeat {
   /** Bytes from the player. */
   receive(chunk: Uint8Array): void {
     if (this.reason || this.inputEnded) return;
-    this.splitter.push(chunk);
+    if (this.splitter) return this.splitter.push(chunk);
+    let text: string;
+    try {
+      text = this.textDecoder!.decode(chunk, { stream: true });
+    } catch {
+      return this.close('line/invalid-utf8');
+    }
+    if (text.length > 0) this.enqueue(text, chunk.length);
+  }
+
+  private enqueue(text: string, bytes: number): void {
+    this.queuedBytes += bytes;
+    if (this.queuedBytes > SEAT_LIMITS.maxQueuedBytes) return this.close('flood');
+    this.input.push(text);
   }
 
   /** The player's input ended (disconnect, end of file): the game sees the end after the last line. */
   receiveEnd(): void {
     if (this.inputEnded) return;
     this.inputEnded = true;
-    this.splitter.end();
+    if (this.splitter) this.splitter.end();
+    else {
+      try {
+        const rest = this.textDecoder!.decode();
+        if (rest.length > 0) this.enqueue(rest, Buffer.byteLength(rest));
+      } catch {
+        this.close('line/invalid-utf8');
+      }
+    }
     this.input.end();
   }
 
@@ -113,7 +153,9 @@ export class Seat implements PlayerSeat {
       }) : undefined,
     );
     return read.then((line) => {
-      if (line === null && !this.reason) this.close('disconnected');
+      if (line === null) {
+        if (!this.reason) this.close('disconnected');
+      } else this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line));
       return line;
     });
   }

@@ -105,6 +105,9 @@ export function createHaseUndIgelGame(deps: RoomDeps = {}): GameDefinition<HaseC
     description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
     args: ARGS,
     maxLineBytes: MAX_LINE_BYTES,
+    // The XML stream has no delimiters (Java clients end their last message without a line
+    // break), so the game reads text as it arrives.
+    framing: 'text',
     configure,
     play: (ctx, config) => new HaseRoom(ctx, config, deps).play(),
     playBot: (io, _config, env) => playHaseBot(io, env),

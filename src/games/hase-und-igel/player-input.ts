@@ -13,10 +13,9 @@ export type PlayerInputEvent =
   | { readonly kind: 'ended'; readonly seat: number; readonly end: InputEnd };
 
 /**
- * Reads a player's continuous XML stream from its seat. The seat delivers lines (its framing is
- * shared by all games), so each line gets its line break back before it goes into the XML reader:
- * line breaks inside the XML are content, not delimiters. Runs until the stream ends, the root
- * closes, the XML is refused, or the seat is closed.
+ * Reads a player's continuous XML stream from its seat, which delivers text as it arrives (the
+ * game's `text` framing). Runs until the stream ends, the root closes, the XML is refused, or the
+ * seat is closed.
  */
 export async function pumpPlayerInput(
   seat: PlayerSeat,
@@ -27,8 +26,8 @@ export async function pumpPlayerInput(
   const reader = new XmlStreamReader(limits);
   for (;;) {
     // The game judges time itself (soft and hard limits per move request), so reads have no deadline.
-    const line = await seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY });
-    const events = line === null ? reader.end() : reader.push(`${line}\n`);
+    const text = await seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY });
+    const events = text === null ? reader.end() : reader.push(text);
     for (const event of events) {
       switch (event.kind) {
         case 'message':
@@ -47,6 +46,6 @@ export async function pumpPlayerInput(
           break;
       }
     }
-    if (line === null) return;
+    if (text === null) return;
   }
 }

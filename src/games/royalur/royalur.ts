@@ -50,6 +50,7 @@ const LEFT: Readonly<Record<SeatCloseReason, string>> = {
   timeout: 'did not move in time',
   'line/too-long': 'sent a line that is too long',
   'line/invalid-utf8': 'sent invalid UTF-8',
+  flood: 'sent too much input',
   removed: 'was removed',
   'match-over': 'left',
 };

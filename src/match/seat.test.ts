@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MatchClock } from './match-clock.js';
+import { SEAT_LIMITS, Seat, type SeatCloseReason, type SeatFraming } from './seat.js';
+
+function seat(framing: SeatFraming = 'lines', maxLineBytes = 64): { seat: Seat; closed: SeatCloseReason[]; sent: string[] } {
+  const closed: SeatCloseReason[] = [];
+  const sent: string[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes, clock: new MatchClock(), framing });
+  s.attach({ send: (b) => sent.push(Buffer.from(b).toString()), close: (r) => closed.push(r) });
+  return { seat: s, closed, sent };
+}
+
+test('a line seat gives whole lines, then null once the player is gone', async () => {
+  const { seat: s, closed } = seat();
+  s.receive(Buffer.from('ROC'));
+  s.receive(Buffer.from('K\nPAPER\n'));
+  s.receiveEnd();
+  assert.equal(await s.readLine(), 'ROCK');
+  assert.equal(await s.readLine(), 'PAPER');
+  assert.equal(await s.readLine(), null);
+  assert.deepEqual(closed, ['disconnected']);
+});
+
+test('a text seat gives text as it arrives, without waiting for a line break', async () => {
+  const { seat: s } = seat('text');
+  const euro = Buffer.from('<a>€</a>');
+  s.receive(euro.subarray(0, 4));
+  assert.equal(await s.readLine(), '<a>');
+  s.receive(euro.subarray(4));
+  assert.equal(await s.readLine(), '€</a>');
+});
+
+test('output written before the transport is attached is sent first, and nothing after close', () => {
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock() });
+  s.write('early\n');
+  const sent: string[] = [];
+  s.attach({ send: (b) => sent.push(Buffer.from(b).toString()), close: () => {} });
+  s.write('late\n');
+  s.close();
+  s.write('gone\n');
+  assert.deepEqual(sent, ['early\n', 'late\n']);
+});
+
+test('a player that floods unread input is closed (lines and text alike)', () => {
+  for (const framing of ['lines', 'text'] as const) {
+    const { seat: s, closed } = seat(framing, 1 << 20);
+    const line = Buffer.from(`${'x'.repeat(1023)}\n`);
+    for (let i = 0; i < (2 * SEAT_LIMITS.maxQueuedBytes) / line.length; i++) s.receive(line);
+    assert.deepEqual(closed, ['flood'], framing);
+  }
+});
+
+test('a too long line and invalid UTF-8 close the seat with their reason', () => {
+  const long = seat('lines', 8);
+  long.seat.receive(Buffer.from('123456789\n'));
+  assert.deepEqual(long.closed, ['line/too-long']);
+  const bad = seat('text');
+  bad.seat.receive(Buffer.from([0xff, 0x0a]));
+  assert.deepEqual(bad.closed, ['line/invalid-utf8']);
+});
