@@ -1,0 +1,94 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { launchBrowser, screenshot } from '../support/browser.js';
+
+let server: ServerProcess;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let base: string;
+
+before(async () => {
+  server = await startServer();
+  base = `http://127.0.0.1:${server.port}/`;
+  ({ browser, close: closeBrowser } = await launchBrowser());
+});
+after(async () => {
+  await closeBrowser();
+  await server.stop();
+});
+
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
+  return page;
+}
+
+test('the lobby shows, live, a match created through coco', async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/`);
+  await page.locator('.live-status').waitFor();
+  const id = (await coco(server.url, ['new', 'roshambo', 'Made by coco', '-p', 'pw'])).stdout.trim();
+  const row = page.locator('.lobby-table tr', { hasText: id });
+  await row.waitFor();
+  assert.match(await row.innerText(), /Made by coco\s+roshambo\s+0\+0\/2|Made by coco/);
+  await screenshot(page, 'lobby');
+  await page.close();
+});
+
+test('the games page renders each description from its markdown, with its arguments', async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/games`);
+  await page.getByRole('heading', { name: 'Implementation details' }).first().waitFor();
+  const text = await page.innerText('body');
+  for (const game of ['roshambo', 'royalur', 'clobber', 'dama', 'hase-und-igel']) assert.ok(text.includes(game), game);
+  await screenshot(page, 'games');
+  await page.close();
+});
+
+test('a new user creates a royalur match from the form, joins it with coco, watches it live and replays it', async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/new?game=royalur`);
+  await page.selectOption('select[name=game]', 'royalur');
+  await page.fill('input[name=name]', 'From the form');
+  await page.fill('input[name=bots]', '1');
+  await page.locator('input[name=arg-pace]').waitFor();
+  await page.fill('input[name=arg-pace]', '0.05');
+  await screenshot(page, 'new-match-form');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/#\/match\/[0-9a-v]{13}$/);
+  const id = /#\/match\/([0-9a-v]{13})$/.exec(page.url())![1]!;
+  const command = page.locator('.waiting-panel .command');
+  await command.waitFor();
+  assert.match(await command.innerText(), new RegExp(`coco -s ws://127.0.0.1:${server.port}/ connect ${id} -- ./your-program`));
+  await screenshot(page, 'match-waiting');
+
+  const player = startCoco(server.url, ['connect', id, '-n', 'human', '--', 'python3', join(ROOT, 'examples/royalur/bot.py')]);
+  // The board is drawn and the log grows while the match runs.
+  await page.locator('.player-stage svg circle').first().waitFor();
+  await page.waitForFunction('document.querySelectorAll(".log-lines li").length >= 4');
+  const early = await page.locator('.log-lines li').count();
+  await page.waitForFunction(`document.querySelectorAll(".log-lines li").length > ${early + 4}`);
+  await screenshot(page, 'match-live');
+  assert.equal((await player.done).code, 0);
+  await page.locator('.result-panel').waitFor();
+  assert.match(await page.locator('.result-panel').innerText(), /human|ServerBot\$0/);
+  await screenshot(page, 'match-result');
+
+  await page.goto(`${base}#/replay/${id}`);
+  await page.locator('.player-slider').waitFor();
+  // A replay starts playing by itself; at 16x it reaches the end of the match quickly.
+  await page.selectOption('.player-speed', '16');
+  const atEnd = '(() => { const s = document.querySelector(".player-slider"); return s !== null && Number(s.max) > 0 && Number(s.value) >= Number(s.max); })()';
+  await page.waitForFunction(atEnd, undefined, { timeout: 60_000 });
+  const lastLine = await page.locator('.log-lines li').last().innerText();
+  assert.match(lastLine, / wins: /, 'the replay reaches the final position');
+  await screenshot(page, 'replay-end');
+
+  await page.goto(`${base}#/history?game=royalur`);
+  await page.locator(`a[href="#/replay/${id}"]`).waitFor();
+  await screenshot(page, 'history');
+  await page.close();
+});
