@@ -93,7 +93,7 @@ export class RoyalUrVis {
         t: 0.004,
       },
     }));
-    geom.push({ text: { v: `= ${rollValue(coins)}`, p: [0.2, 0.012], t: 0.035, s: COLORS.text } });
+    geom.push({ text: { v: `= ${rollValue(coins)}`, p: [0.24, 0], t: 0.035, s: COLORS.text } });
     const id = this.id();
     this.diceIds = [id];
     this.emit({ t, create: { id, p: [0.58, y], z: 3, geom } });
@@ -185,10 +185,11 @@ export class RoyalUrVis {
         geom: [
           area(BOARD_X),
           area(BOARD_X + 4 * CELL),
-          { text: { v: 'start', p: [BOARD_X, labelY], t: 0.025, s: COLORS.text } },
-          { text: { v: 'home', p: [BOARD_X + 4 * CELL, labelY], t: 0.025, s: COLORS.text } },
-          { circle: { p: [BOARD_X + 0.015, nameY - 0.012], r: 0.015, f: TOKEN_FILL[player], s: TOKEN_EDGE[player], t: 0.003 } },
-          { text: { v: this.names[player], p: [BOARD_X + 0.045, nameY], t: 0.04, s: COLORS.text } },
+          { text: { v: 'start', p: [BOARD_X + 0.03, labelY], t: 0.025, s: COLORS.text } },
+          { text: { v: 'home', p: [BOARD_X + 4 * CELL + 0.03, labelY], t: 0.025, s: COLORS.text } },
+          // Text is drawn centred on its point: the name in the middle, its colour's token to the left.
+          { circle: { p: [0.22, nameY], r: 0.015, f: TOKEN_FILL[player], s: TOKEN_EDGE[player], t: 0.003 } },
+          { text: { v: this.names[player], p: [0.5, nameY], t: 0.04, s: COLORS.text } },
         ],
       },
     });
@@ -204,7 +205,7 @@ export class RoyalUrVis {
           z: 5,
           geom: [
             { circle: { p: [0, 0], r: TOKEN_RADIUS, f: TOKEN_FILL[player], s: TOKEN_EDGE[player], t: 0.004 } },
-            { text: { v: String(token), p: [-0.008, 0.01], t: 0.028, s: TOKEN_EDGE[player] } },
+            { text: { v: String(token), p: [0, 0], t: 0.028, s: TOKEN_EDGE[player] } },
           ],
         },
       });
