@@ -59,4 +59,5 @@ function play(id: string, seat: number): Promise<void> {
 
 const started = performance.now();
 await Promise.all(ids.flatMap((id) => [play(id, 0), play(id, 1)]));
-process.stdout.write(`${JSON.stringify({ roundsPlayed, seconds: (performance.now() - started) / 1000, latencies })}\n`);
+const cpu = process.cpuUsage();
+process.stdout.write(`${JSON.stringify({ roundsPlayed, seconds: (performance.now() - started) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, latencies })}\n`);

@@ -26,7 +26,7 @@ function procStats(pid: number): { rssKiB: number; peakKiB: number; cpuSeconds: 
   return { rssKiB: kib('VmRSS'), peakKiB: kib('VmHWM'), cpuSeconds: ticks / 100 };
 }
 
-const server = spawn(process.execPath, [join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench'], {
+const server = spawn(process.execPath, [...(process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []), join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench'], {
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 const url = await new Promise<string>((resolve, reject) => {
@@ -63,7 +63,7 @@ try {
   clearInterval(sampler);
   if (code !== 0) throw new Error(`the player process failed with ${code}`);
   const after = procStats(server.pid!);
-  const result = JSON.parse(output) as { roundsPlayed: number; seconds: number; latencies: number[] };
+  const result = JSON.parse(output) as { roundsPlayed: number; seconds: number; cpuSeconds: number; latencies: number[] };
   const sorted = result.latencies.sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
   const report = {
@@ -73,6 +73,7 @@ try {
     seconds: Number(result.seconds.toFixed(2)),
     roundsPerSecond: Math.round(result.roundsPlayed / result.seconds),
     latencyMs: { p50: Number(pct(50).toFixed(2)), p99: Number(pct(99).toFixed(2)), max: Number(sorted.at(-1)!.toFixed(2)) },
+    playersCpuPercent: Math.round((100 * result.cpuSeconds) / result.seconds),
     server: {
       peakRssMiB: Number((Math.max(peakKiB, after.peakKiB) / 1024).toFixed(1)),
       cpuSeconds: Number((after.cpuSeconds - before.cpuSeconds).toFixed(2)),
