@@ -81,6 +81,7 @@ export class SochaAdminSession {
       if (text === null) return this.end('invalid UTF-8');
       this.handle(this.opening.reader.push(text));
     });
+    this.socket.on('end', () => this.end(null));
     this.socket.on('close', () => this.closed());
     this.handle(rest);
   }

@@ -55,7 +55,9 @@ export class SochaTcpGateway {
   constructor(private readonly options: SochaTcpOptions) {
     this.limits = { ...SOCHA_TCP_LIMITS, ...options.limits };
     this.book = new SochaRoomBook(options.lobby, options);
-    this.server = createServer((socket) => this.accept(socket));
+    // Half-open sockets: a client may end its stream after the result and still read the server's
+    // `</protocol>`, which the game writes once every player has closed.
+    this.server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
@@ -64,6 +66,11 @@ export class SochaTcpGateway {
       this.server.listen(port, host, () => resolve());
     });
     return this.server.address() as AddressInfo;
+  }
+
+  /** Open connections (players, administrators, clients still to send their request). */
+  get connections(): number {
+    return this.sockets.size;
   }
 
   async close(): Promise<void> {
@@ -91,6 +98,11 @@ export class SochaTcpGateway {
     const stop = (): void => {
       clearTimeout(timer);
       socket.off('data', onData);
+      socket.off('end', onEnd);
+    };
+    const onEnd = (): void => {
+      stop();
+      this.dismiss(socket, peer, 'the stream ended before a request');
     };
     const timer = setTimeout(() => {
       stop();
@@ -104,6 +116,7 @@ export class SochaTcpGateway {
       this.dispatch(socket, peer, opening, step.element, step.rest);
     };
     socket.on('data', onData);
+    socket.on('end', onEnd);
     socket.on('close', () => clearTimeout(timer));
   }
 
