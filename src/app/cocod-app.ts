@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ClobberTcpGateway } from '../gateways/clobber-tcp.js';
 import { CocoServer } from '../gateways/server.js';
+import { SochaTcpGateway } from '../gateways/socha-tcp.js';
+import { createHaseUndIgelGame, DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT, HASE_UND_IGEL } from '../games/hase-und-igel/hase-und-igel.js';
+import { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import { BUILT_IN_GAMES } from '../games/registry.js';
 import { applyBotsFor, loadExternalCatalog } from '../games/external/registry-loader.js';
 import { Lobby } from '../lobby/lobby.js';
@@ -24,6 +27,13 @@ export interface CocodOptions {
   readonly gamesDir?: string;
   /** TCP port of the 2006 Clobber tournament protocol; off when absent. */
   readonly clobberPort?: number;
+  /** TCP port of the Software-Challenge 2018 protocol (Hase und Igel); off when absent. */
+  readonly sochaPort?: number;
+  /** Passphrase of that port's administrators; without it admin commands are refused. */
+  readonly sochaPassword?: string | null;
+  /** Time limits of the matches made through that port, in seconds (default 2 and 10). */
+  readonly sochaSoftTimeout?: number;
+  readonly sochaHardTimeout?: number;
   readonly log: (line: string) => void;
 }
 
@@ -33,6 +43,8 @@ export interface RunningCocod {
   readonly lobby: Lobby;
   /** The clobber TCP port actually listened on, when enabled. */
   readonly clobberPort: number | null;
+  /** The Software-Challenge TCP port actually listened on, when enabled. */
+  readonly sochaPort: number | null;
   stop(): Promise<void>;
 }
 
@@ -59,7 +71,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     verificationPassword = randomBytes(12).toString('base64url');
     log(`verification password: ${verificationPassword}`);
   }
-  const games = await gamesOf(options);
+  let games = await gamesOf(options);
+  // The Software-Challenge port's administrators reach the rooms (pause, step, cancel) through the
+  // directory the game registers them in.
+  const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
+  if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
   const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore() : new SqliteHistoryStore(options.database);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
@@ -86,6 +102,20 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
+  let socha: SochaTcpGateway | null = null;
+  let sochaPort: number | null = null;
+  if (rooms && options.sochaPort !== undefined) {
+    socha = new SochaTcpGateway({
+      lobby,
+      rooms,
+      adminPassword: options.sochaPassword ?? null,
+      softTimeout: options.sochaSoftTimeout ?? DEFAULT_SOFT_TIMEOUT,
+      hardTimeout: options.sochaHardTimeout ?? DEFAULT_HARD_TIMEOUT,
+      log,
+    });
+    sochaPort = (await socha.listen(options.sochaPort, options.bindAddress)).port;
+    log(`socha port listening on ${options.bindAddress}:${sochaPort}${options.sochaPassword ? '' : ' (admin commands off: no --socha-password)'}`);
+  }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `ws://${host}:${address.port}/`;
   log(`listening on ${url} (history: ${options.database})`);
@@ -94,9 +124,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     port: address.port,
     lobby,
     clobberPort,
+    sochaPort,
     async stop() {
       await server.close();
       await clobber?.close();
+      await socha?.close();
       await lobby.shutdown();
       await compute.close();
       await store.close();

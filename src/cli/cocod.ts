@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { startCocod } from '../app/cocod-app.js';
+import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';
 
 const HELP = `cocod: the Code Colosseum server
 
@@ -18,6 +19,13 @@ Options:
                                     DIR, one folder each with a game.json
       --clobber-port PORT           also serve the 2006 Clobber tournament protocol on
                                     this TCP port (off unless given)
+      --socha-port PORT             also serve the Software-Challenge 2018 protocol (Hase und
+                                    Igel) on this TCP port (off unless given; the real
+                                    server used 13050)
+      --socha-password PW           administrator passphrase of that port (without it,
+                                    authenticate is refused)
+      --socha-soft-timeout SECONDS  soft time limit of a move on that port (default 2)
+      --socha-hard-timeout SECONDS  hard time limit of a move on that port (default 10)
   -h, --help                        this text
 `;
 
@@ -36,6 +44,14 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** A number of seconds in [min, max], as the game arguments take it. */
+function parseSeconds(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds < min || seconds > max) fail(`invalid ${flag} "${text}" (seconds from ${min} to ${max})`);
+  return seconds;
+}
+
 async function main(): Promise<void> {
   let values;
   try {
@@ -47,6 +63,10 @@ async function main(): Promise<void> {
         database: { type: 'string', short: 'd', default: 'cocod.sqlite' },
         expiry: { type: 'string', default: '600' },
         'clobber-port': { type: 'string' },
+        'socha-port': { type: 'string' },
+        'socha-password': { type: 'string' },
+        'socha-soft-timeout': { type: 'string' },
+        'socha-hard-timeout': { type: 'string' },
         games: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -63,8 +83,12 @@ async function main(): Promise<void> {
   const expiry = Number(values.expiry);
   if (!(expiry > 0)) fail(`invalid expiry "${values.expiry}"`);
   const clobberPort = values['clobber-port'] === undefined ? undefined : parsePort(values['clobber-port']);
+  const sochaPort = values['socha-port'] === undefined ? undefined : parsePort(values['socha-port']);
+  const sochaSoftTimeout = parseSeconds('--socha-soft-timeout', values['socha-soft-timeout'], DEFAULT_SOFT_TIMEOUT, 0.001, 300);
+  const sochaHardTimeout = parseSeconds('--socha-hard-timeout', values['socha-hard-timeout'], DEFAULT_HARD_TIMEOUT, 0.1, 600);
   const server = await startCocod({
     ...(clobberPort !== undefined && { clobberPort }),
+    ...(sochaPort !== undefined && { sochaPort, sochaPassword: values['socha-password'] ?? null, sochaSoftTimeout, sochaHardTimeout }),
     ...(values.games !== undefined && { gamesDir: values.games }),
     bindAddress: values['bind-address'],
     port,

@@ -26,11 +26,17 @@ export class SocketMember implements MatchMember {
       else if (this.early.reduce((n, b) => n + b.length, 0) + chunk.length > SOCKET_MAX_BUFFERED_BYTES) socket.destroy();
       else this.early.push(chunk);
     });
-    socket.on('close', () => {
+    // 'end' comes alone when the server allows half-open sockets (the player stopped sending but
+    // still reads what is left, as Software-Challenge clients do after the result).
+    const inputEnded = (): void => {
+      if (this.ended) return;
       this.ended = true;
-      if (this.seat) this.seat.receiveEnd();
-      else this.onGone();
-    });
+      if (this.seat) return this.seat.receiveEnd();
+      this.onGone();
+      socket.end();
+    };
+    socket.on('end', inputEnded);
+    socket.on('close', inputEnded);
   }
 
   updated(): void {}

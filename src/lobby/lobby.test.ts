@@ -169,3 +169,17 @@ test('a waiting match expires after the expiry time, and each join or leave rese
     mock.timers.reset();
   }
 });
+
+test('a match created with a seat order seats its members in that order, whoever joins first', async () => {
+  const { lobby } = makeLobby();
+  for (const joinOrder of [['bob', 'alice'], ['alice', 'bob']]) {
+    const created = lobby.create(request({ seatOrder: ['alice', 'bob'] }));
+    assert.ok(created.ok);
+    const members = new Map(joinOrder.map((name) => [name, member()]));
+    for (const [name, m] of members) assert.ok(lobby.join(created.value, name, null, m).ok);
+    await settle();
+    assert.deepEqual([members.get('alice')!.seat!.index, members.get('bob')!.seat!.index], [0, 1], `joined as ${joinOrder.join(', ')}`);
+    for (const m of members.values()) m.seat!.close('removed');
+  }
+  await lobby.shutdown();
+});

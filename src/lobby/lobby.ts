@@ -40,6 +40,11 @@ export interface NewMatchRequest {
   readonly args: Readonly<Record<string, string>>;
   readonly password: string | null;
   readonly verification: string | null;
+  /**
+   * The players' names in seat order, for a front door that reserves seats by name (the
+   * Software-Challenge `prepare`: the first slot plays first). Absent: the lineup is shuffled.
+   */
+  readonly seatOrder?: readonly string[];
 }
 
 /** Someone following the whole lobby (LobbySubscribe). */
@@ -79,6 +84,7 @@ interface LobbyMatch {
   readonly password: string | null;
   readonly verified: boolean;
   readonly seed: string;
+  readonly seatOrder: readonly string[] | null;
   readonly feed: SpectatorFeed;
   readonly members: Map<string, MatchMember>;
   readonly watchers: Map<MatchWatcher, () => void>;
@@ -174,6 +180,7 @@ export class Lobby {
       password: request.password,
       verified,
       seed: this.options.seeds?.() ?? freshSeed(),
+      seatOrder: request.seatOrder ?? null,
       feed: new SpectatorFeed(),
       members: new Map(),
       watchers: new Map(),
@@ -347,7 +354,13 @@ export class Lobby {
       ...[...match.members.keys()].map((name) => ({ name, isBot: false })),
       ...Array.from({ length: match.settings.bots }, (_, i) => ({ name: botName(i), isBot: true })),
     ];
-    Random.fromSeed(`${match.seed}:lineup`).shuffle(lineup);
+    const order = match.seatOrder;
+    if (order) {
+      const rank = (seat: SeatSpec): number => (order.includes(seat.name) ? order.indexOf(seat.name) : order.length);
+      lineup.sort((a, b) => rank(a) - rank(b));
+    } else {
+      Random.fromSeed(`${match.seed}:lineup`).shuffle(lineup);
+    }
     const running = new Match({
       game: match.game,
       settings: match.settings,

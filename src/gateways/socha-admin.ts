@@ -1,0 +1,198 @@
+import type { Socket } from 'node:net';
+import { parseClientRequest, renderJoinedGameRoom, renderPrepared, type ClientRequest } from '../games/hase-und-igel/front-door.js';
+import { GAME_TYPE } from '../games/hase-und-igel/messages.js';
+import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
+import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
+import { STREAM_CLOSING, STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
+import type { Lobby, MatchWatcher } from '../lobby/lobby.js';
+import type { SochaOpening } from './socha-opening.js';
+import type { SochaRoomBook } from './socha-rooms.js';
+import { SOCKET_MAX_BUFFERED_BYTES } from './socket-member.js';
+
+export interface AdminDeps {
+  readonly lobby: Lobby;
+  readonly book: SochaRoomBook;
+  readonly rooms: RoomDirectory;
+  readonly log: (line: string) => void;
+}
+
+const OPENING = Buffer.from(STREAM_OPENING);
+
+/**
+ * A room's spectator stream on an administrator's connection. The game opens every spectator
+ * stream with its own `<protocol>`; the connection has one already, so that opening is dropped and
+ * the rest (`<observed>`, mementos, errors, result, `<left>`) passes as it is.
+ */
+class RoomObserver implements MatchWatcher {
+  /** Bytes of the stream's opening still to drop. */
+  private openingLeft = OPENING.length;
+
+  constructor(
+    private readonly write: (bytes: Uint8Array) => void,
+    private readonly onEnd: (observer: RoomObserver) => void,
+  ) {}
+
+  updated(): void {}
+
+  started(history: Buffer): void {
+    this.data(history);
+  }
+
+  data(bytes: Uint8Array): void {
+    let i = 0;
+    while (this.openingLeft > 0 && i < bytes.length && bytes[i] === OPENING[OPENING.length - this.openingLeft]) {
+      i++;
+      this.openingLeft--;
+    }
+    // Not the expected opening: pass everything from here on.
+    if (i < bytes.length) this.openingLeft = 0;
+    if (i < bytes.length) this.write(bytes.subarray(i));
+  }
+
+  ended(): void {
+    this.onEnd(this);
+  }
+}
+
+/**
+ * An authenticated administrator's connection: `prepare` makes a room with reserved seats,
+ * `observe` streams a room, `pause`, `step` and `cancel` act on the room's gate (room-control.ts).
+ * Requests are read on with the connection's XML reader; unreadable XML ends the connection.
+ */
+export class SochaAdminSession {
+  private readonly observing = new Map<RoomObserver, string>();
+  private open = true;
+  private released = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly peer: string,
+    private readonly opening: SochaOpening,
+    private readonly deps: AdminDeps,
+    private readonly onClose: (session: SochaAdminSession) => void,
+  ) {}
+
+  /** Takes the connection over: `rest` are the requests that came with the authentication. */
+  start(rest: readonly XmlEvent[]): void {
+    this.write(STREAM_OPENING);
+    this.socket.on('data', (chunk: Buffer) => {
+      if (!this.open) return;
+      const text = this.opening.text(chunk);
+      if (text === null) return this.end('invalid UTF-8');
+      this.handle(this.opening.reader.push(text));
+    });
+    this.socket.on('end', () => this.end(null));
+    this.socket.on('close', () => this.closed());
+    this.handle(rest);
+  }
+
+  /** A player joined an open room of the port (the server tells its administrators). */
+  joinedRoom(roomId: string, existing: boolean): void {
+    if (this.open) this.write(renderJoinedGameRoom(roomId, existing));
+  }
+
+  private handle(events: readonly XmlEvent[]): void {
+    for (const event of events) {
+      if (!this.open) return;
+      switch (event.kind) {
+        case 'message': {
+          const request = parseClientRequest(event.element);
+          if (request.ok) this.request(request.value);
+          else this.deps.log(`socha port ${this.peer}: admin request <${event.element.name}> ignored (${request.error})`);
+          break;
+        }
+        case 'error':
+          return this.end(`unreadable XML (${event.code})`);
+        case 'root-close':
+        case 'end':
+          return this.end(null);
+        default:
+          break;
+      }
+    }
+  }
+
+  private request(request: ClientRequest): void {
+    const { book, rooms, log } = this.deps;
+    switch (request.kind) {
+      case 'prepare': {
+        if (request.gameType !== GAME_TYPE) return log(`socha port ${this.peer}: cannot prepare unknown game type "${request.gameType}"`);
+        const prepared = book.prepare(request.slots);
+        if (!prepared.ok) return log(`socha port ${this.peer}: cannot prepare a room: ${prepared.error}`);
+        log(`socha port ${this.peer}: prepared room ${prepared.value.roomId}`);
+        return this.write(renderPrepared(prepared.value.roomId, prepared.value.codes));
+      }
+      case 'observe':
+        return this.observe(request.roomId);
+      case 'pause': {
+        const gate = rooms.get(request.roomId);
+        if (gate) return gate.pause(request.pause);
+        // A room that has not begun yet starts paused; it cannot be told to start unpaused.
+        if (request.pause && book.matchOf(request.roomId)) return rooms.preparePaused(request.roomId);
+        return log(`socha port ${this.peer}: pause of unknown or waiting room ${request.roomId} ignored`);
+      }
+      case 'step': {
+        const gate = rooms.get(request.roomId);
+        if (gate) return gate.step();
+        return log(`socha port ${this.peer}: step in unknown or waiting room ${request.roomId} ignored`);
+      }
+      case 'cancel': {
+        const gate = rooms.get(request.roomId);
+        if (gate) {
+          log(`socha port ${this.peer}: cancelled room ${request.roomId}`);
+          return gate.cancel();
+        }
+        // The lobby cannot end a waiting match early: void its codes; it expires as any waiting match.
+        const dropped = book.dropReservations(request.roomId);
+        return log(`socha port ${this.peer}: cancel of room ${request.roomId} that has not begun: ${dropped} reservations voided`);
+      }
+      case 'close':
+        return this.end(null);
+      case 'authenticate':
+        return;
+      default:
+        return log(`socha port ${this.peer}: <${request.kind}> is not an admin request; ignored`);
+    }
+  }
+
+  private observe(roomId: string): void {
+    const { lobby, book, log } = this.deps;
+    const matchId = book.matchOf(roomId);
+    if (matchId === null) return log(`socha port ${this.peer}: observe of unknown room ${roomId} ignored`);
+    const observer: RoomObserver = new RoomObserver(
+      (bytes) => this.write(bytes),
+      (ended) => this.observing.delete(ended),
+    );
+    this.observing.set(observer, matchId);
+    const watched = lobby.spectate(matchId, observer);
+    if (!watched.ok) {
+      this.observing.delete(observer);
+      return log(`socha port ${this.peer}: cannot observe room ${roomId}: ${watched.error}`);
+    }
+  }
+
+  private write(data: string | Uint8Array): void {
+    if (!this.open) return;
+    this.socket.write(data);
+    // An administrator that does not read its observed rooms is dropped, not buffered for.
+    if (this.socket.writableLength > SOCKET_MAX_BUFFERED_BYTES) this.socket.destroy();
+  }
+
+  private end(why: string | null): void {
+    if (!this.open) return;
+    if (why) this.deps.log(`socha port ${this.peer}: admin connection ended: ${why}`);
+    this.write(STREAM_CLOSING);
+    this.socket.end();
+    this.closed();
+  }
+
+  /** Stops every observation and leaves the port's list of administrators (once). */
+  private closed(): void {
+    this.open = false;
+    if (this.released) return;
+    this.released = true;
+    for (const [observer, matchId] of this.observing) this.deps.lobby.unspectate(matchId, observer);
+    this.observing.clear();
+    this.onClose(this);
+  }
+}

@@ -1,0 +1,189 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { parseClientRequest } from '../games/hase-und-igel/front-door.js';
+import { GAME_TYPE } from '../games/hase-und-igel/messages.js';
+import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
+import type { XmlElement } from '../games/hase-und-igel/xml/xml-element.js';
+import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
+import type { Lobby } from '../lobby/lobby.js';
+import { SochaAdminSession } from './socha-admin.js';
+import { SochaOpening } from './socha-opening.js';
+import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-rooms.js';
+import { SocketMember } from './socket-member.js';
+
+export const SOCHA_TCP_LIMITS = {
+  /** The first request (join, joinPrepared or authenticate) must be complete within this long... */
+  firstRequestSeconds: 30,
+  /** ...and within this many bytes, `<protocol>` and anything before the request included. */
+  firstRequestBytes: 64 * 1024,
+  /** After the server ends a connection, the peer has this long to close its side. */
+  closeGraceSeconds: 5,
+} as const;
+
+export type SochaTcpLimits = { readonly [K in keyof typeof SOCHA_TCP_LIMITS]: number };
+
+/** The port the real Software-Challenge 2018 server listened on. */
+export const SOCHA_DEFAULT_PORT = 13050;
+
+export interface SochaTcpOptions extends SochaTimeLimits {
+  readonly lobby: Lobby;
+  /** The directory the hase-und-igel game registers its rooms in (the game's factory got it too). */
+  readonly rooms: RoomDirectory;
+  /** The administrators' passphrase; null refuses every `authenticate`. */
+  readonly adminPassword: string | null;
+  readonly log: (line: string) => void;
+  readonly limits?: Partial<SochaTcpLimits>;
+}
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * The Software-Challenge 2018 TCP port (Hase und Igel). A client opens its XML stream and sends one
+ * request: `join` seats it in the oldest waiting room of the port or a new one, `joinPrepared` in
+ * the room its reservation code was made for, and `authenticate` makes it an administrator (see
+ * socha-admin.ts). A player's socket then carries the game's own stream: every byte it sent,
+ * `<protocol>` and the join included, goes to its seat, and the game writes everything it receives.
+ * The rooms are lobby matches, so coco spectators, the web page and the history see them.
+ */
+export class SochaTcpGateway {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly admins = new Set<SochaAdminSession>();
+  private readonly book: SochaRoomBook;
+  private readonly limits: SochaTcpLimits;
+
+  constructor(private readonly options: SochaTcpOptions) {
+    this.limits = { ...SOCHA_TCP_LIMITS, ...options.limits };
+    this.book = new SochaRoomBook(options.lobby, options);
+    // Half-open sockets: a client may end its stream after the result and still read the server's
+    // `</protocol>`, which the game writes once every player has closed.
+    this.server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+  }
+
+  async listen(port: number, host: string): Promise<AddressInfo> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => resolve());
+    });
+    return this.server.address() as AddressInfo;
+  }
+
+  /** Open connections (players, administrators, clients still to send their request). */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  async close(): Promise<void> {
+    this.book.close();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private log(peer: string, line: string): void {
+    this.options.log(`socha port ${peer}: ${line}`);
+  }
+
+  private accept(socket: Socket): void {
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', (error) => this.log(peer, error.message));
+    socket.setNoDelay(true);
+    // Once the server has ended its side, a peer that never closes its own is cut off.
+    socket.once('finish', () => {
+      const timer = setTimeout(() => socket.destroy(), this.limits.closeGraceSeconds * 1000);
+      socket.once('close', () => clearTimeout(timer));
+    });
+    const opening = new SochaOpening(this.limits.firstRequestBytes);
+    const stop = (): void => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('end', onEnd);
+    };
+    const onEnd = (): void => {
+      stop();
+      this.dismiss(socket, peer, 'the stream ended before a request');
+    };
+    const timer = setTimeout(() => {
+      stop();
+      this.dismiss(socket, peer, `no request within ${this.limits.firstRequestSeconds} s`);
+    }, this.limits.firstRequestSeconds * 1000);
+    const onData = (chunk: Buffer): void => {
+      const step = opening.push(chunk);
+      if (step.kind === 'more') return;
+      stop();
+      if (step.kind === 'refused') return this.dismiss(socket, peer, step.why);
+      this.dispatch(socket, peer, opening, step.element, step.rest);
+    };
+    socket.on('data', onData);
+    socket.on('end', onEnd);
+    socket.on('close', () => clearTimeout(timer));
+  }
+
+  /** Ends a connection that did not make a valid first request; other connections never notice. */
+  private dismiss(socket: Socket, peer: string, why: string): void {
+    this.log(peer, `${why}; connection closed`);
+    socket.end();
+  }
+
+  private dispatch(socket: Socket, peer: string, opening: SochaOpening, element: XmlElement, rest: readonly XmlEvent[]): void {
+    const request = parseClientRequest(element);
+    if (!request.ok) return this.dismiss(socket, peer, `first request <${element.name}> refused (${request.error})`);
+    const { value } = request;
+    switch (value.kind) {
+      case 'join':
+        if (value.gameType !== GAME_TYPE) return this.dismiss(socket, peer, `unknown game type "${value.gameType}"`);
+        return this.join(socket, peer, opening.received());
+      case 'joinPrepared':
+        return this.joinPrepared(socket, peer, opening.received(), value.reservationCode);
+      case 'authenticate':
+        return this.authenticate(socket, peer, opening, value.passphrase, rest);
+      default:
+        return this.dismiss(socket, peer, `expected join, joinPrepared or authenticate first, got <${element.name}>`);
+    }
+  }
+
+  private join(socket: Socket, peer: string, received: Buffer): void {
+    const room = this.book.openRoom();
+    if (!room.ok) return this.dismiss(socket, peer, `cannot open a room: ${room.error}`);
+    const { roomId, matchId, existing } = room.value;
+    const taken = new Set(this.options.lobby.find(matchId)?.connected ?? []);
+    let n = 1;
+    while (taken.has(`player${n}`)) n++;
+    const name = `player${n}`;
+    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member));
+    const joined = this.options.lobby.join(matchId, name, null, member);
+    if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${matchId}: ${joined.error}`);
+    this.log(peer, `${name} joined room ${roomId} (match ${matchId})`);
+    for (const admin of this.admins) admin.joinedRoom(roomId, existing);
+  }
+
+  private joinPrepared(socket: Socket, peer: string, received: Buffer, code: string): void {
+    const reservation: Reservation | null = this.book.claim(code);
+    if (!reservation) return this.dismiss(socket, peer, 'unknown reservation code');
+    const { lobby } = this.options;
+    const member: SocketMember = new SocketMember(socket, received, () => {
+      lobby.leave(reservation.matchId, member);
+      this.book.release(code, reservation);
+    });
+    const joined = lobby.join(reservation.matchId, reservation.name, reservation.password, member);
+    if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${reservation.matchId}: ${joined.error}`);
+    this.log(peer, `${reservation.name} took a reserved seat in room ${reservation.roomId} (match ${reservation.matchId})`);
+  }
+
+  private authenticate(socket: Socket, peer: string, opening: SochaOpening, passphrase: string, rest: readonly XmlEvent[]): void {
+    const { adminPassword } = this.options;
+    if (adminPassword === null) return this.dismiss(socket, peer, 'admin commands are off (no --socha-password)');
+    if (!timingSafeEqual(digest(passphrase), digest(adminPassword))) return this.dismiss(socket, peer, 'wrong admin password');
+    this.log(peer, 'administrator authenticated');
+    const session = new SochaAdminSession(
+      socket,
+      peer,
+      opening,
+      { lobby: this.options.lobby, book: this.book, rooms: this.options.rooms, log: this.options.log },
+      (ended) => this.admins.delete(ended),
+    );
+    this.admins.add(session);
+    session.start(rest);
+  }
+}

@@ -1,0 +1,253 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { renderClientMove } from '../../src/games/hase-und-igel/bot.js';
+import { GAME_TYPE } from '../../src/games/hase-und-igel/messages.js';
+import { attr, child, type XmlElement } from '../../src/games/hase-und-igel/xml/xml-element.js';
+import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { JOIN, SochaPeer, causes, joinPrepared, points, randomMoves, type Answer } from '../support/socha-peer.js';
+
+const PASSWORD = 'secret';
+const SOCHA_CLIENT = join(ROOT, 'dist/src/games/hase-und-igel/socha-client-cli.js');
+
+async function sochaServer(args: readonly string[]): Promise<{ server: ServerProcess; port: number }> {
+  const server = await startServer(['-d', ':memory:', '--socha-port', '0', ...args]);
+  const [, port] = await server.waitForLog(/socha port listening on [^:]+:(\d+)/);
+  return { server, port: Number(port) };
+}
+
+/** An administrator connection, authenticated. */
+function admin(port: number): SochaPeer {
+  return SochaPeer.open(port, `<protocol>\n  <authenticate passphrase="${PASSWORD}"/>\n`);
+}
+
+/** Prepares a room for alice (slot 1, RED) and bob; resolves with the room id and the two codes. */
+async function prepare(root: SochaPeer, paused: boolean): Promise<{ roomId: string; codes: string[] }> {
+  const before = root.messages.filter((m) => m.name === 'prepared').length;
+  root.send(
+    `  <prepare gameType="${GAME_TYPE}">\n` +
+      `    <slot displayName="alice" canTimeout="true" shouldBePaused="${paused}"/>\n` +
+      `    <slot displayName="bob" canTimeout="true" shouldBePaused="${paused}"/>\n  </prepare>\n`,
+  );
+  const prepared = await root.until((ms) => ms.filter((m) => m.name === 'prepared')[before], '<prepared>');
+  return { roomId: attr(prepared, 'roomId')!, codes: prepared.children.map((c) => c.text) };
+}
+
+const turnOf = (memento: XmlElement): number => Number(attr(child(memento, 'state')!, 'turn'));
+const never: Answer = () => null;
+
+describe('the Software-Challenge port with an administrator password', () => {
+  let server: ServerProcess;
+  let port: number;
+  before(async () => ({ server, port } = await sochaServer(['--socha-password', PASSWORD])));
+  after(async () => server.stop());
+
+  test('two plain TCP clients join and play a whole game, listed in the lobby, watched through coco and recorded', async () => {
+    const first = SochaPeer.open(port, JOIN, randomMoves('a'));
+    const [, roomId, matchId] = await server.waitForLog(/player1 joined room (\S+) \(match ([0-9a-v]{13})\)/);
+    const lobby = await coco(server.url, ['lobby']);
+    assert.match(lobby.stdout, new RegExp(`^${matchId}\\s+no\\s+socha port\\s+hase-und-igel\\s+1/2`, 'm'));
+    const spectator = startCoco(server.url, ['connect', '-s', matchId!]);
+    await spectator.waitForOutput(/> spectating/);
+    const second = SochaPeer.open(port, JOIN, randomMoves('b'));
+    await Promise.all([first.closed, second.closed]);
+    for (const peer of [first, second]) {
+      assert.equal(attr(await peer.message('joined'), 'roomId'), roomId);
+      assert.ok(peer.text.startsWith('<protocol>'), 'the game opens the stream');
+      assert.ok(peer.text.endsWith('</protocol>'), 'and closes it');
+      assert.equal(peer.all('result').length, 1);
+    }
+    const colors = [first, second].map((p) => attr(p.all('welcomeMessage')[0]!, 'color')).sort();
+    assert.deepEqual(colors, ['blue', 'red']);
+    assert.deepEqual(points(first.all('result')[0]!).sort(), [0, 2]);
+    const watched = await spectator.done;
+    assert.ok(watched.stdout.includes(`<observed roomId="${roomId}"/>`), watched.stdout);
+    assert.ok(watched.stdout.includes('<data class="result">'));
+    const history = await coco(server.url, ['history', matchId!]);
+    assert.ok(history.stdout.includes(`<observed roomId="${roomId}"/>`) && history.stdout.includes('<data class="result">'), history.stdout);
+  });
+
+  test('an administrator prepares a room: reserved clients sit in slot order, observe streams it, a paused room moves by step and resumes', async () => {
+    const root = admin(port);
+    const { roomId, codes } = await prepare(root, true);
+    assert.equal(codes.length, 2);
+    root.send(`  <observe roomId="${roomId}"/>\n`);
+    const bob = SochaPeer.open(port, joinPrepared(codes[1]!), randomMoves('bob'));
+    await server.waitForLog(new RegExp(`bob took a reserved seat in room ${roomId}`));
+    const lobby = await coco(server.url, ['lobby']);
+    assert.match(lobby.stdout, /\s+no\s+socha prepared\s+hase-und-igel\s+1\/2\s+\d+\s+10\s+yes/, 'listed, with a password: only codes get in');
+    const alice = SochaPeer.open(port, joinPrepared(codes[0]!), randomMoves('alice'));
+    assert.equal(attr(await alice.data('welcomeMessage'), 'color'), 'red', 'the first slot plays RED, whoever came first');
+    assert.equal(attr(await bob.data('welcomeMessage'), 'color'), 'blue');
+    const red = child(child(await alice.data('memento'), 'state')!, 'red')!;
+    assert.equal(attr(red, 'displayName'), 'alice');
+    await root.message('observed');
+    await delay(200);
+    assert.equal(alice.requests, 0, 'a paused room requests no move');
+    root.send(`  <step roomId="${roomId}" forced="false"/>\n`);
+    assert.equal(turnOf(await bob.data('memento', 1)), 1, 'one step: RED moved');
+    await delay(200);
+    assert.equal(bob.requests, 0, 'still paused after the step');
+    root.send(`  <pause roomId="${roomId}" pause="false"/>\n`);
+    await Promise.all([alice.closed, bob.closed]);
+    const result = await root.data('result');
+    const moves = alice.requests + bob.requests;
+    assert.equal(root.all('memento').length, moves + 1, 'the observer saw every memento');
+    assert.deepEqual(points(result).sort(), [0, 2]);
+    await root.message('left');
+    root.socket.end('</protocol>');
+    await root.closed;
+    assert.ok(root.text.startsWith('<protocol>') && root.text.endsWith('</protocol>'));
+    assert.equal(root.messages.filter((m) => m.name === 'protocol').length, 0, 'the observed stream is not opened twice');
+  });
+
+  test('cancel ends a running room: both players get left and the end of their stream', async () => {
+    const root = admin(port);
+    const { roomId, codes } = await prepare(root, true);
+    const alice = SochaPeer.open(port, joinPrepared(codes[0]!), never);
+    const bob = SochaPeer.open(port, joinPrepared(codes[1]!), never);
+    await Promise.all([alice.data('memento'), bob.data('memento')]);
+    root.send(`  <cancel roomId="${roomId}"/>\n`);
+    await Promise.all([alice.closed, bob.closed]);
+    for (const peer of [alice, bob]) {
+      assert.equal(attr(await peer.message('left'), 'roomId'), roomId);
+      assert.equal(peer.all('result').length, 0);
+      assert.ok(peer.text.endsWith('</protocol>'), JSON.stringify(peer.text.slice(-300)));
+    }
+    await server.waitForLog(/ended: 0 0 \(the game was cancelled by an administrator\)/);
+    root.socket.end();
+  });
+
+  test('a rule violation: the offender gets the error and the close, the other player wins with RULE_VIOLATION marked', async () => {
+    const root = admin(port);
+    const { roomId, codes } = await prepare(root, false);
+    root.send(`  <observe roomId="${roomId}"/>\n`);
+    const tooFar = `  <room roomId="${roomId}">\n    <data class="move">\n      <advance order="0" distance="40"/>\n    </data>\n  </room>\n`;
+    const alice = SochaPeer.open(port, joinPrepared(codes[0]!), () => tooFar, false);
+    const bob = SochaPeer.open(port, joinPrepared(codes[1]!), never);
+    await Promise.all([alice.closed, bob.closed]);
+    const error = await alice.data('error');
+    assert.match(attr(error, 'message') ?? '', /40/);
+    assert.equal(child(error, 'originalRequest')?.children[0]?.name, 'advance');
+    assert.ok(alice.text.endsWith('<sc.protocol.responses.CloseConnection/>\n</protocol>'), alice.text.slice(-200));
+    assert.equal(alice.all('result').length, 0, 'the offender gets no result');
+    const result = await bob.data('result');
+    assert.deepEqual(causes(result), ['RULE_VIOLATION', 'REGULAR']);
+    assert.deepEqual(points(result), [0, 2]);
+    assert.equal(child(await root.data('error'), 'originalRequest'), undefined, 'observers get the bare reason');
+    root.socket.end();
+  });
+
+  test('a move out of turn ends the game: the sender loses with LEFT', async () => {
+    const root = admin(port);
+    const { roomId, codes } = await prepare(root, false);
+    const alice = SochaPeer.open(port, joinPrepared(codes[0]!), never);
+    const bob = SochaPeer.open(port, joinPrepared(codes[1]!), never);
+    await bob.data('memento');
+    bob.send(`  <room roomId="${roomId}">\n    <data class="move">\n      <advance order="0" distance="1"/>\n    </data>\n  </room>\n`);
+    await Promise.all([alice.closed, bob.closed]);
+    const result = await alice.data('result');
+    assert.deepEqual(causes(result), ['REGULAR', 'LEFT']);
+    assert.deepEqual(points(result), [2, 0]);
+    root.socket.end();
+  });
+
+  test('hostile XML inside a game ends only that game: the sender loses with LEFT, a game beside it goes on', async () => {
+    const root = admin(port);
+    const hostile = await prepare(root, false);
+    const calm = await prepare(root, false);
+    const calmPlayers = calm.codes.map((code, i) => SochaPeer.open(port, joinPrepared(code), randomMoves(`calm${i}`)));
+    const alice = SochaPeer.open(port, joinPrepared(hostile.codes[0]!), () => '<!DOCTYPE x [<!ENTITY a "&a;&a;">]>\n', false);
+    const bob = SochaPeer.open(port, joinPrepared(hostile.codes[1]!), never);
+    await Promise.all([alice.closed, bob.closed]);
+    const result = await bob.data('result');
+    assert.deepEqual(causes(result), ['LEFT', 'REGULAR']);
+    await Promise.all(calmPlayers.map((peer) => peer.closed));
+    for (const peer of calmPlayers) assert.deepEqual(causes(await peer.data('result')), ['REGULAR', 'REGULAR']);
+    root.socket.end();
+  });
+
+  test('unknown codes, a wrong password, hostile or unreadable XML and other first requests close only that connection', async () => {
+    const waiting = SochaPeer.open(port, JOIN, randomMoves('w'));
+    const bad = [
+      { opening: joinPrepared('no-such-code'), log: /unknown reservation code; connection closed/ },
+      { opening: `<protocol><authenticate passphrase="wrong"/>`, log: /wrong admin password; connection closed/ },
+      {
+        opening: '<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>\n<protocol><join gameType="&lol2;"/>',
+        log: /unreadable XML \(xml\/doctype-forbidden\); connection closed/,
+      },
+      { opening: `<protocol>\n  <join gameType="${GAME_TYPE}"<<>>\n`, log: /unreadable XML \(xml\/malformed\); connection closed/ },
+      { opening: Buffer.from([0x3c, 0x70, 0xff, 0xfe, 0x3e]), log: /invalid UTF-8; connection closed/ },
+      { opening: `<protocol><room roomId="x"><data class="move"/></room>`, log: /expected join, joinPrepared or authenticate first, got <room>/ },
+      { opening: `<protocol><join gameType="swc_2019_piranhas"/>`, log: /unknown game type "swc_2019_piranhas"/ },
+    ];
+    for (const { opening, log } of bad) {
+      const peer = SochaPeer.open(port, opening);
+      await peer.closed;
+      assert.equal(peer.text, '', 'nothing is written to a refused client');
+      await server.waitForLog(log);
+    }
+    const partner = SochaPeer.open(port, JOIN, randomMoves('p'));
+    await Promise.all([waiting.closed, partner.closed]);
+    assert.deepEqual(points(await waiting.data('result')).sort(), [0, 2], 'the waiting client played its game undisturbed');
+  });
+
+  test('the standalone socha client program plays a whole game against the port', async () => {
+    const run = (): Promise<{ code: number | null; stdout: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [SOCHA_CLIENT, '-h', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.on('close', (code) => resolve({ code, stdout }));
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    assert.equal(a.code, 0);
+    assert.equal(b.code, 0);
+    const outcomes = [a, b].map((r) => /^(RED|BLUE) (won|lost) in room \S+ after \d+ moves: \d+ \d+ \d+\n$/.exec(r.stdout)?.slice(1, 3).join(' '));
+    assert.deepEqual([...outcomes].map((o) => o?.split(' ')[1]).sort(), ['lost', 'won'], JSON.stringify([a, b]));
+  });
+});
+
+describe('the Software-Challenge port with small time limits and no administrator password', () => {
+  let server: ServerProcess;
+  let port: number;
+  before(async () => ({ server, port } = await sochaServer(['--socha-soft-timeout', '0.2', '--socha-hard-timeout', '1'])));
+  after(async () => server.stop());
+
+  test('without --socha-password every authenticate is refused', async () => {
+    const peer = SochaPeer.open(port, `<protocol><authenticate passphrase=""/>`);
+    await peer.closed;
+    assert.equal(peer.text, '');
+    await server.waitForLog(/admin commands are off \(no --socha-password\); connection closed/);
+  });
+
+  /** Two joined clients; RED answers its first request with `first`, every other with a random move. */
+  async function game(first: (state: Parameters<Answer>[0], roomId: string) => Promise<string | null>): Promise<XmlElement> {
+    const moves = randomMoves('t');
+    const answer: Answer = (state, roomId) => (state.turn === 0 ? first(state, roomId) : moves(state, roomId));
+    const a = SochaPeer.open(port, JOIN, answer);
+    const b = SochaPeer.open(port, JOIN, answer);
+    await Promise.all([a.closed, b.closed]);
+    const result = a.all('result')[0] ?? b.all('result')[0];
+    assert.ok(result, a.text + b.text);
+    return result;
+  }
+
+  test('a move after the soft limit is discarded and loses with SOFT_TIMEOUT', async () => {
+    const result = await game(async (_state, roomId) => {
+      await delay(500);
+      return renderClientMove(roomId, { actions: [{ type: 'advance', order: 0, distance: 1 }], hints: [] });
+    });
+    assert.deepEqual(causes(result), ['SOFT_TIMEOUT', 'REGULAR']);
+    assert.deepEqual(points(result), [0, 2]);
+  });
+
+  test('no move within the hard limit loses with HARD_TIMEOUT without waiting for it', async () => {
+    const started = Date.now();
+    const result = await game(async () => null);
+    assert.deepEqual(causes(result), ['HARD_TIMEOUT', 'REGULAR']);
+    assert.ok(Date.now() - started < 5000);
+  });
+});

@@ -1,0 +1,90 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHaseUndIgelGame } from '../../src/games/hase-und-igel/hase-und-igel.js';
+import { RoomDirectory } from '../../src/games/hase-und-igel/room-control.js';
+import { Lobby } from '../../src/lobby/lobby.js';
+import { InlineCompute } from '../../src/match/compute.js';
+import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
+import { JOIN, SochaPeer, randomMoves } from '../support/socha-peer.js';
+import { seatNames } from '../../src/gateways/socha-rooms.js';
+import { SochaTcpGateway } from '../../src/gateways/socha-tcp.js';
+
+const rooms = new RoomDirectory();
+const store = new MemoryHistoryStore();
+const lobby = new Lobby({
+  games: [createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.2 })],
+  store,
+  compute: new InlineCompute(),
+  verificationPassword: 'master',
+  seeds: () => 'seed',
+});
+const logs: string[] = [];
+const gateway = new SochaTcpGateway({
+  lobby,
+  rooms,
+  adminPassword: 'pw',
+  softTimeout: 2,
+  hardTimeout: 10,
+  log: (line) => logs.push(line),
+  limits: { firstRequestSeconds: 0.2, firstRequestBytes: 4096, closeGraceSeconds: 0.5 },
+});
+let port = 0;
+
+before(async () => {
+  port = (await gateway.listen(0, '127.0.0.1')).port;
+});
+after(async () => {
+  await gateway.close();
+  await lobby.shutdown();
+});
+
+async function settled(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+test('a client silent past the first-request deadline is closed', async () => {
+  const started = Date.now();
+  const peer = SochaPeer.open(port, '<protocol>\n');
+  await peer.closed;
+  assert.ok(Date.now() - started >= 150);
+  assert.ok(logs.some((line) => line.endsWith('no request within 0.2 s; connection closed')));
+});
+
+test('too many bytes before the first request close the connection', async () => {
+  const peer = SochaPeer.open(port, `<protocol><!-- ${'x'.repeat(5000)} -->`);
+  await peer.closed;
+  assert.ok(logs.some((line) => line.endsWith('more than 4096 bytes before the first request; connection closed')));
+});
+
+test('a client that ends its stream before any request is let go', async () => {
+  const peer = SochaPeer.open(port, '<protocol>');
+  peer.socket.end();
+  await peer.closed;
+  assert.ok(logs.some((line) => line.endsWith('the stream ended before a request; connection closed')));
+});
+
+test('after a game and an administrator session nothing is left: no connection, room, match or timer', async () => {
+  const root = SochaPeer.open(port, '<protocol><authenticate passphrase="pw"/>');
+  const a = SochaPeer.open(port, JOIN, randomMoves('x'));
+  await root.message('joinedGameRoom');
+  const b = SochaPeer.open(port, JOIN, randomMoves('y'));
+  await Promise.all([a.closed, b.closed]);
+  assert.ok(a.text.endsWith('</protocol>') && b.text.endsWith('</protocol>'));
+  root.socket.end('</protocol>');
+  await root.closed;
+  assert.ok(root.text.endsWith('</protocol>'), 'the administrator stream is closed too');
+  await lobby.idle();
+  await settled(() => gateway.connections === 0);
+  assert.equal(gateway.connections, 0);
+  assert.equal(rooms.size, 0);
+  assert.deepEqual(lobby.list(), []);
+  assert.equal((await store.list({ limit: 10 })).length >= 1, true);
+});
+
+test('display names become distinct valid player names, in slot order', () => {
+  const slot = (displayName: string) => ({ displayName, canTimeout: true, shouldBePaused: false });
+  assert.deepEqual(seatNames([slot('alice'), slot('bob')]), ['alice', 'bob']);
+  assert.deepEqual(seatNames([slot('Team Rocket'), slot('Team Rocket')]), ['Team_Rocket', 'Team_Rocket#2']);
+  assert.deepEqual(seatNames([slot(''), slot('a$b')]), ['player1', 'a_b']);
+  assert.deepEqual(seatNames([slot('x'.repeat(30))]), ['x'.repeat(16), 'player2']);
+});
