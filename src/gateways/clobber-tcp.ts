@@ -81,7 +81,8 @@ export class ClobberTcpGateway {
     let id = this.lobby.oldestWaiting('clobber', ORIGIN)?.id;
     if (!id) {
       const created = this.lobby.create(
-        { name: 'clobber port', game: 'clobber', params: { players: 2, bots: 0, timeout: null }, args: {}, password: null, verification: null },
+        // Programs on a tournament port need no pause between moves for people to follow.
+        { name: 'clobber port', game: 'clobber', params: { players: 2, bots: 0, timeout: null }, args: { pace: '0' }, password: null, verification: null },
         ORIGIN,
       );
       if (!created.ok) return void socket.end('error\n', () => this.log(`clobber port ${peer}: cannot create a match: ${created.error}`));

@@ -50,11 +50,22 @@ test('a step while not paused is not saved for later', async () => {
 test('the directory opens prepared rooms paused and forgets closed rooms', () => {
   const directory = new RoomDirectory();
   directory.preparePaused('R');
-  assert.equal(directory.open('R', false).isPaused, true);
+  const r = directory.open('R', false);
+  assert.equal(r.isPaused, true);
   assert.equal(directory.open('S', false).isPaused, false);
-  directory.close('R');
+  directory.close('R', r);
   assert.equal(directory.get('R'), undefined);
   assert.equal(directory.size, 1);
+});
+
+test('a second match with an open room id cannot take over or release that room', () => {
+  const directory = new RoomDirectory();
+  const first = directory.open('R', false);
+  const intruder = directory.open('R', false);
+  assert.notEqual(intruder, first);
+  assert.equal(directory.get('R'), first);
+  directory.close('R', intruder);
+  assert.equal(directory.get('R'), first);
 });
 
 const NAMES = ['alice', 'bob'] as const;

@@ -77,7 +77,13 @@ export class RoomDirectory {
     this.startPaused.add(roomId);
   }
 
+  /**
+   * The gate of a starting room. A room id already open belongs to another match (a coco user may
+   * pick any `room` argument): that match keeps the admin control, this one gets a gate of its own
+   * that no admin reaches.
+   */
   open(roomId: string, paused: boolean): RoomGate {
+    if (this.gates.has(roomId)) return new RoomGate(paused);
     const gate = new RoomGate(paused || this.startPaused.delete(roomId));
     this.gates.set(roomId, gate);
     return gate;
@@ -87,8 +93,9 @@ export class RoomDirectory {
     return this.gates.get(roomId);
   }
 
-  close(roomId: string): void {
-    this.gates.delete(roomId);
+  /** Releases the room id, if `gate` is the one registered under it. */
+  close(roomId: string, gate: RoomGate): void {
+    if (this.gates.get(roomId) === gate) this.gates.delete(roomId);
   }
 
   get size(): number {

@@ -119,7 +119,7 @@ export class HaseRoom {
     try {
       return await this.run();
     } finally {
-      this.deps.rooms?.close(this.roomId);
+      this.deps.rooms?.close(this.roomId, this.gate);
     }
   }
 
