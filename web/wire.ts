@@ -1,25 +1,12 @@
+import type { MatchInfo } from '../src/protocol/coco/messages.js';
 import type { VisEvent } from '../src/protocol/vis-event.js';
 
 /**
  * The shapes the page reads from the server, checked field by field: a missing or mistyped field
  * becomes a harmless default instead of an exception deep inside a view.
  */
-export interface MatchInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly game: string;
-  readonly players: number;
-  readonly bots: number;
-  readonly timeout: number;
-  readonly args: Readonly<Record<string, string>>;
-  readonly running: boolean;
-  /** Unix seconds: expiry while waiting, start while running. */
-  readonly time: number;
-  readonly connected: readonly string[];
-  readonly spectators: number;
-  readonly password: boolean;
-  readonly verified: boolean;
-}
+/** A match as the lobby shows it: the protocol's own type. */
+export type { MatchInfo } from '../src/protocol/coco/messages.js';
 
 export interface GameArg {
   readonly name: string;

@@ -5,7 +5,7 @@ import { Random, freshSeed } from '../match/random.js';
 import type { Seat } from '../match/seat.js';
 import { SpectatorFeed } from '../match/spectator-feed.js';
 import type { VisSink } from '../match/vis-feed.js';
-import type { GameListEntry, GameNewParams, MatchInfo } from '../protocol/coco/messages.js';
+import type { GameListEntry, MatchInfo, Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { err, ok, type Result } from '../util/result.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
@@ -33,13 +33,8 @@ export interface LobbyOptions {
   readonly seeds?: () => string;
 }
 
-export interface NewMatchRequest {
-  readonly name: string;
-  readonly game: string;
-  readonly params: GameNewParams;
-  readonly args: Readonly<Record<string, string>>;
-  readonly password: string | null;
-  readonly verification: string | null;
+/** A GameNew request, plus what front doors other than coco may ask for. */
+export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew' }>, 'type'> {
   /**
    * The players' names in seat order, for a front door that reserves seats by name (the
    * Software-Challenge `prepare`: the first slot plays first). Absent: the lineup is shuffled.
