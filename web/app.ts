@@ -6,7 +6,7 @@ import { historyView } from './views/history.js';
 import { lobbyView } from './views/lobby.js';
 import { matchView } from './views/match.js';
 import { newMatchView } from './views/new-match.js';
-import { demoView, replayView } from './views/replay.js';
+import { demoView, importView, replayView } from './views/replay.js';
 import { errorText, notice, pageHead, type View, type ViewContext } from './views/view.js';
 
 /**
@@ -39,6 +39,8 @@ function viewFor(route: Route): View {
       return replayView(route.id);
     case 'demo':
       return demoView(route.t);
+    case 'import':
+      return importView;
     case 'not-found':
       return notFound(route.path);
   }
@@ -53,6 +55,7 @@ const NAV_OF: Readonly<Record<Route['name'], string>> = {
   history: 'history',
   replay: 'history',
   demo: '',
+  import: 'history',
   'not-found': '',
 };
 

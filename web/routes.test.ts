@@ -14,6 +14,7 @@ test('every hash route parses to its view', () => {
   assert.deepEqual(parseRoute('#/replay/abc'), { name: 'replay', id: 'abc' });
   assert.deepEqual(parseRoute('#/demo'), { name: 'demo', t: null });
   assert.deepEqual(parseRoute('#/demo?t=3.5'), { name: 'demo', t: 3.5 });
+  assert.deepEqual(parseRoute('#/import'), { name: 'import' });
   assert.deepEqual(parseRoute('#/match'), { name: 'not-found', path: '/match' });
   assert.deepEqual(parseRoute('#/nope/x/y'), { name: 'not-found', path: '/nope/x/y' });
 });

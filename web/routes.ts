@@ -7,6 +7,7 @@ export type Route =
   | { readonly name: 'history'; readonly game: string; readonly player: string }
   | { readonly name: 'replay'; readonly id: string }
   | { readonly name: 'demo'; readonly t: number | null }
+  | { readonly name: 'import' }
   | { readonly name: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && first === 'history') {
     return { name: 'history', game: query.get('game') ?? '', player: query.get('player') ?? '' };
   }
+  if (parts.length === 1 && first === 'import') return { name: 'import' };
   if (parts.length === 1 && first === 'demo') {
     const t = Number(query.get('t') ?? NaN);
     return { name: 'demo', t: Number.isFinite(t) ? t : null };
@@ -51,5 +53,6 @@ export const href = {
     const text = params.toString();
     return `#/history${text ? `?${text}` : ''}`;
   },
+  importLog: (): string => '#/import',
   demo: (t?: number): string => (t === undefined ? '#/demo' : `#/demo?t=${t}`),
 };

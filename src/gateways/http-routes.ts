@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { REPLAY_LOG_MAX_BYTES, importReplayLog } from '../games/external/replay-log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { HistoryStore, MatchSummary } from '../store/history-store.js';
 
@@ -24,6 +25,10 @@ export class HttpRoutes {
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/api/replay-log') {
+      if (request.method !== 'POST') return sendJson(response, 405, { error: 'POST a replay log' });
+      return this.replayLog(request, response);
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: 'only GET is supported' });
     if (url.pathname === '/api/history') return this.historyList(url, response);
     const artifact = /^\/api\/history\/([^/]+)\/artifacts\/([^/]+)$/.exec(url.pathname);
@@ -71,6 +76,20 @@ export class HttpRoutes {
     if (text === undefined) return sendJson(response, 404, { error: `no "${name}" for match "${id}"` });
     response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${id}-${name.replace(/[^\w.-]/g, '_')}"` });
     response.end(text);
+  }
+
+  /** Turns a replay log of the reference format into visualizer events, to show it on the page. */
+  private async replayLog(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > REPLAY_LOG_MAX_BYTES) return sendJson(response, 413, { error: `a replay log may be at most ${REPLAY_LOG_MAX_BYTES} bytes` });
+      chunks.push(chunk as Buffer);
+    }
+    const events = importReplayLog(Buffer.concat(chunks).toString('utf8'));
+    if (!events.ok) return sendJson(response, 400, { error: events.error });
+    sendJson(response, 200, { vis: events.value });
   }
 
   private async file(relative: string, response: ServerResponse): Promise<void> {

@@ -92,3 +92,25 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   await screenshot(page, 'history');
   await page.close();
 });
+
+test('a replay log of the reference format is shown with the visualizer', async () => {
+  const log = [
+    '000.000100 > vis inline',
+    '000.000200 > param 2',
+    '000.010000 < vis {t:0,create:{id:1,p:[0.5,0.5],geom:[{circle:{r:0.2,f:"3366ccff"}}]}}',
+    '000.020000 < vis {t:0.5,log:{line:"imported from a log"}}',
+    '000.030000 < vis {t:1,transform:{id:1,d:0.5,mv:[0.1,0]}}',
+    '000.040000 < over 1 0 done',
+  ].join('\n');
+  const page = await newPage();
+  await page.goto(`${base}#/import`);
+  await page.fill('textarea[name=log]', log);
+  await page.click('button[type=submit]');
+  await page.locator('.player-stage svg circle').first().waitFor();
+  await page.locator('.log-lines li', { hasText: 'imported from a log' }).waitFor();
+  await screenshot(page, 'imported-log');
+  const refused = await fetch(`${base}api/replay-log`, { method: 'POST', body: '000.000000 < vis {t:0,create:{id:1,geom:[{circle:{f:"red"}}]}}' });
+  assert.equal(refused.status, 400);
+  assert.match(((await refused.json()) as { error: string }).error, /vis\/bad-color/);
+  await page.close();
+});

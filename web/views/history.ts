@@ -52,7 +52,7 @@ export const historyView = (game: string, player: string): View => (root, contex
   );
   const more = h('button', { type: 'button', class: 'button', hidden: true }, 'Older matches');
   const status = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
-  root.append(pageHead('History'), form, status, h('div', { class: 'table-wrap' }, table), h('div', { class: 'center' }, more));
+  root.append(pageHead('History', h('a', { class: 'button', href: href.importLog() }, 'Show a replay log')), form, status, h('div', { class: 'table-wrap' }, table), h('div', { class: 'center' }, more));
 
   let before: unknown = undefined;
   const load = async (): Promise<void> => {

@@ -73,3 +73,47 @@ export const demoView = (at: number | null): View => (root) => {
   })();
   return () => resources.release();
 };
+
+/**
+ * `#/import`: a replay log in the reference platform's format (`SSS.UUUUUU > line` / `< line`),
+ * pasted or read from a file, shown with the same visualizer. The server turns the log into
+ * visualizer events (POST /api/replay-log), with the validator every game's events go through.
+ */
+export const importView: View = (root) => {
+  const resources = new Resources();
+  const file = h('input', { type: 'file', name: 'file', accept: '.log,.txt,text/plain' });
+  const text = h('textarea', { name: 'log', rows: 8, class: 'mono', placeholder: '000.001234 < vis {t:0,create:{id:1,geom:[{circle:{r:0.1}}]}}' });
+  const show = h('button', { type: 'submit', class: 'button primary' }, 'Show');
+  const body = h('div', {});
+  const form = h(
+    'form',
+    { class: 'card import-form' },
+    h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Replay log file'), file),
+    h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'or paste it'), text),
+    h('div', { class: 'form-actions' }, show),
+  );
+  file.addEventListener('change', () => {
+    const chosen = file.files?.[0];
+    if (chosen) void chosen.text().then((content) => (text.value = content));
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    show.disabled = true;
+    void (async () => {
+      try {
+        const response = await fetch('/api/replay-log', { method: 'POST', body: text.value, headers: { 'content-type': 'text/plain' } });
+        const reply = (await response.json()) as { vis?: unknown; error?: string };
+        if (!response.ok) throw new Error(reply.error ?? `${response.status} ${response.statusText}`);
+        if (resources.isReleased) return;
+        const player = replayPlayer(resources, readVisEvents(reply.vis));
+        body.replaceChildren(h('section', { class: 'card player-card' }, player.element));
+      } catch (e) {
+        if (!resources.isReleased) body.replaceChildren(notice('error', `Cannot show this log: ${errorText(e)}`));
+      } finally {
+        show.disabled = false;
+      }
+    })();
+  });
+  root.append(pageHead('Show a replay log', h('a', { class: 'button', href: href.history() }, 'History')), form, body);
+  return () => resources.release();
+};
