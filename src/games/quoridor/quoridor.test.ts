@@ -36,6 +36,20 @@ test('the QTP conversation on a 3x3 board, byte for byte, and the spectator stre
   assert.deepEqual(record.outcome.result, { scores: [1, 1], reason: 'tie: Alice won 1, Bob won 1 of 2 games' });
 });
 
+test('the example match of description.md is reproduced byte for byte', async () => {
+  const record = await match([fakeEngine({ style: { kind: 'forward', walls: 1 }, seed: 'a' }), fakeEngine()], { size: '5', walls: '1', games: '1' });
+  const blocks = [...quoridor.description.matchAll(/```\n([\s\S]*?)```/g)].map((block) => block[1]!);
+  assert.equal(blocks.length, 3);
+  for (const seat of [0, 1]) {
+    const lines = blocks[seat]!.split('\n').slice(0, -1);
+    const received = lines.filter((line) => !line.startsWith('>')).map((line) => `${line}\n`).join('');
+    const sent = lines.filter((line) => line.startsWith('>')).map((line) => `${line.slice(1)}\n`).join('');
+    assert.equal(record.received[seat], received);
+    assert.equal(record.sent[seat], sent);
+  }
+  assert.equal(record.spectatorStream, blocks[2]);
+});
+
 test('walls are told to the other engine with playwall, upper-case vertex and full-word orientation', async () => {
   const record = await match([fakeEngine({ style: { kind: 'forward', walls: 3 }, seed: 'w' }), fakeEngine()], { size: '5', games: '1' });
   const told = record.received[1]!.split('\n').filter((line) => line.startsWith('playwall'));
