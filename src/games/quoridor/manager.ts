@@ -89,7 +89,9 @@ export class QuoridorManager {
     const setups = await Promise.all(([WHITE, BLACK] as const).map((side) => this.setUp(this.seats[seatOf[side]])));
     // Both failing the set-up is a draw; one failing loses.
     const failed = ([WHITE, BLACK] as const).filter((side) => setups[side] !== null);
-    if (failed.length === 2) return { winner: null, color: 'draw', reason: `both players failed to set up the game (${setups[WHITE]})` };
+    if (failed.length === 2) {
+      return { winner: null, color: 'draw', reason: `neither player could start: white ${setups[WHITE]}, black ${setups[BLACK]}` };
+    }
     if (failed.length === 1) return this.loss(seatOf, failed[0]!, setups[failed[0]!]!);
 
     const limit = moveLimit(size);

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { makeQuoridorGame, quoridor } from './quoridor.js';
 import { builtInEngine, fakeEngine, type Deviations } from './test-engines.js';
@@ -169,13 +170,16 @@ test('our engine beats a random engine in both colours', async () => {
   assert.deepEqual(record.outcome.result!.scores, [0, 2]);
 });
 
-test('the server bot plays through the same QTP conversation', async () => {
+test('the server bot plays through the same QTP conversation, searching on a worker thread', async () => {
   const game = makeQuoridorGame({ botBudget: { nodes: 200 } });
+  const compute = new WorkerCompute(1);
   const record = await playLocalMatch({
     game,
     params: { args: { pace: '0', size: '7' }, bots: 1, players: 2 },
     players: [{ name: 'Human', play: fakeEngine({ style: { kind: 'random' }, seed: 'h' }) }],
-  });
+    compute,
+  }).finally(() => compute.close());
+  assert.equal(record.outcome.error, null);
   assert.deepEqual(record.outcome.result!.scores, [0, 2]);
   assert.match(record.spectatorStream, /^Human\nServerBot\$0\nsize 7 walls 6 games 2\n/);
 });

@@ -35,9 +35,22 @@ export interface SearchReport {
 const WIN = 1_000_000;
 const WIN_THRESHOLD = WIN - 10_000;
 const PATH_WEIGHT = 100;
-const WALL_WEIGHT = 35;
-/** The side to move is half a step ahead in a race. */
-const TEMPO = 50;
+
+/** The evaluation's tunable weights, in hundredths of a path step (tuned by self-play, see bench). */
+export interface EvalWeights {
+  /** Value of a wall in hand. */
+  readonly wall: number;
+  /** The side to move is about half a step ahead in a race. */
+  readonly tempo: number;
+  /**
+   * What the searching side gives up by repeating a position: engines facing each other behind
+   * their walls would otherwise both wait forever; with contempt the searching side looks for a
+   * way forward unless it is clearly worse.
+   */
+  readonly contempt: number;
+}
+
+export const DEFAULT_WEIGHTS: EvalWeights = { wall: 50, tempo: 50, contempt: 100 };
 const RACE_DECIDED = 20_000;
 const MAX_PLY = 64;
 const DEFAULT_MAX_DEPTH = 32;
@@ -59,8 +72,8 @@ export function searchMove(snapshot: BoardSnapshot, side: Side, budget: SearchBu
 }
 
 /** Searches for `side`'s move; the board (and its history) is left as it was. The game must not be over. */
-export function searchBoard(board: QuoridorBoard, side: Side, budget: SearchBudget, seed: string): SearchReport {
-  return new Searcher(board.clone(), budget, seed, historyKeys(board)).run(side);
+export function searchBoard(board: QuoridorBoard, side: Side, budget: SearchBudget, seed: string, weights: EvalWeights = DEFAULT_WEIGHTS): SearchReport {
+  return new Searcher(board.clone(), budget, seed, historyKeys(board), weights).run(side);
 }
 
 // Zobrist keys, two 32-bit halves: one indexes the table, the other verifies the entry.
@@ -122,6 +135,7 @@ class Searcher {
   private readonly maxDepth: number;
   private nodes = 0;
   private mayAbort = false;
+  private rootSide: Side = 0;
   private readonly history: Set<number>;
   /** Keys of the positions on the line being searched, by ply. */
   private readonly line = new Float64Array(MAX_PLY + 1);
@@ -136,7 +150,13 @@ class Searcher {
   private stamp = 0;
   private readonly targets = new Int32Array(8);
 
-  constructor(board: QuoridorBoard, budget: SearchBudget, seed: string, history: readonly number[]) {
+  constructor(
+    board: QuoridorBoard,
+    budget: SearchBudget,
+    seed: string,
+    history: readonly number[],
+    private readonly weights: EvalWeights = DEFAULT_WEIGHTS,
+  ) {
     this.board = board;
     this.size = board.size;
     this.random = Random.fromSeed(seed);
@@ -158,6 +178,7 @@ class Searcher {
   run(side: Side): SearchReport {
     const board = this.board;
     const rootHistory = board.moveCount;
+    this.rootSide = side;
     this.line[0] = positionKey(board);
     const root = this.orderedMoves(side, -1, 0);
     // Equal moves are shuffled by the seed so that games differ; the sort below is stable.
@@ -222,7 +243,7 @@ class Searcher {
     if (winner !== null) return winner === side ? WIN - ply : -(WIN - ply);
     const [key, lock] = hashHalves(board);
     const full = (key >>> 0) * 0x200000 + (lock & 0x1fffff);
-    if (this.isRepetition(full, ply)) return 0;
+    if (this.isRepetition(full, ply)) return side === this.rootSide ? -this.weights.contempt : this.weights.contempt;
     if (depth <= 0 || ply >= MAX_PLY - 1) return this.evaluate(side);
     this.line[ply] = full;
 
@@ -307,7 +328,8 @@ class Searcher {
     const theirs = board.distance(opponent);
     const myWalls = board.wallsLeft[side]!;
     const theirWalls = board.wallsLeft[opponent]!;
-    let score = PATH_WEIGHT * (theirs - mine) + WALL_WEIGHT * (Math.min(myWalls, 10) - Math.min(theirWalls, 10)) + TEMPO;
+    const { wall, tempo } = this.weights;
+    let score = PATH_WEIGHT * (theirs - mine) + wall * (Math.min(myWalls, 10) - Math.min(theirWalls, 10)) + tempo;
     // With no walls left to stop a runner, the race is decided by the distances alone.
     if (theirWalls === 0 && mine <= theirs) score += RACE_DECIDED;
     else if (myWalls === 0 && theirs < mine) score -= RACE_DECIDED;
@@ -354,7 +376,7 @@ class Searcher {
         const legal = longer >= 0 && (!mayCut || board.hasPath(side));
         board.undo();
         if (!legal || longer <= theirs) continue;
-        moves.push({ move, key: PATH_WEIGHT * (longer - theirs) - WALL_WEIGHT + bonus(move) });
+        moves.push({ move, key: PATH_WEIGHT * (longer - theirs) - this.weights.wall + bonus(move) });
       }
       from = to;
     }

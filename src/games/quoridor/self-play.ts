@@ -1,7 +1,7 @@
 import { QuoridorBoard } from './board.js';
 import { BLACK, WHITE, sideColor, type Side } from './geometry.js';
 import { formatMove } from './notation.js';
-import { searchBoard, type SearchBudget } from './search.js';
+import { DEFAULT_WEIGHTS, searchBoard, type EvalWeights, type SearchBudget } from './search.js';
 
 export interface SelfMatchOptions {
   readonly games: number;
@@ -9,6 +9,8 @@ export interface SelfMatchOptions {
   readonly walls?: number;
   /** Budgets of engine 0 and engine 1; engine 0 plays black (moves first) in even-numbered games. */
   readonly budgets: readonly [SearchBudget, SearchBudget];
+  /** Evaluation weights of engine 0 and engine 1 (for tuning). */
+  readonly weights?: readonly [EvalWeights, EvalWeights];
   readonly seed: string;
   /** Plies after which a game is a draw. */
   readonly moveLimit?: number;
@@ -33,7 +35,8 @@ export function playSelfMatch(options: SelfMatchOptions): SelfMatchResult {
     while (!board.isOver() && board.moveCount < limit) {
       const side: Side = board.turn;
       const engine = side === BLACK ? blackEngine : 1 - blackEngine;
-      const report = searchBoard(board, side, options.budgets[engine]!, `${options.seed}:${game}:${board.moveCount}`);
+      const weights = options.weights?.[engine] ?? DEFAULT_WEIGHTS;
+      const report = searchBoard(board, side, options.budgets[engine]!, `${options.seed}:${game}:${board.moveCount}`, weights);
       board.play(side, report.move);
     }
     const winner = board.winner();

@@ -16,7 +16,7 @@ const BOARD_SPAN = 0.8;
 const MOVE_STEP = 0.5;
 const ANIMATION = 0.35;
 
-const COLORS = {
+const PALETTE = {
   background: '7a4a24ff',
   square: 'e3c08dff',
   text: '000000ff',
@@ -48,20 +48,20 @@ export class QuoridorVis {
   /** The board and coordinates, drawn once per match. */
   drawBoard(): void {
     const t = this.tick(0);
-    const geom: Shape[] = [{ poly: { vs: rect(BOARD_LEFT - 0.01, BOARD_TOP - 0.01, BOARD_SPAN + 0.02, BOARD_SPAN + 0.02), f: COLORS.background, s: COLORS.background } }];
+    const geom: Shape[] = [{ poly: { vs: rect(BOARD_LEFT - 0.01, BOARD_TOP - 0.01, BOARD_SPAN + 0.02, BOARD_SPAN + 0.02), f: PALETTE.background, s: PALETTE.background } }];
     const inner = this.cell - this.gap;
     for (let row = 0; row < this.size; row++) {
       for (let column = 0; column < this.size; column++) {
         const [x, y] = this.corner(column, row);
-        geom.push({ poly: { vs: rect(x + this.gap / 2, y + this.gap / 2, inner, inner), f: COLORS.square, s: COLORS.square } });
+        geom.push({ poly: { vs: rect(x + this.gap / 2, y + this.gap / 2, inner, inner), f: PALETTE.square, s: PALETTE.square } });
       }
     }
     const height = Math.min(0.035, this.cell * 0.6);
     for (let i = 0; i < this.size; i++) {
       const [x] = this.center(i, 0);
       const [, y] = this.center(0, i);
-      geom.push({ text: { v: String.fromCharCode(65 + i), p: [x - height / 4, BOARD_TOP + BOARD_SPAN + 0.015], t: height, s: COLORS.text } });
-      geom.push({ text: { v: String(i + 1), p: [BOARD_LEFT - 0.05, y - height / 2], t: height, s: COLORS.text } });
+      geom.push({ text: { v: String.fromCharCode(65 + i), p: [x - height / 4, BOARD_TOP + BOARD_SPAN + 0.015], t: height, s: PALETTE.text } });
+      geom.push({ text: { v: String(i + 1), p: [BOARD_LEFT - 0.05, y - height / 2], t: height, s: PALETTE.text } });
     }
     this.emit({ t, create: { id: this.id(), z: 0, geom } });
   }
@@ -83,7 +83,7 @@ export class QuoridorVis {
           id,
           p: this.center(square % this.size, Math.floor(square / this.size)),
           z: 3,
-          geom: [{ circle: { r: this.cell * 0.32, f: COLORS.pawn[side], s: COLORS.pawnStroke[side], t: 0.004 } }],
+          geom: [{ circle: { r: this.cell * 0.32, f: PALETTE.pawn[side], s: PALETTE.pawnStroke[side], t: 0.004 } }],
         },
       });
       this.label(t, side, `${names[side]} (${sideColor(side)})`, walls);
@@ -115,7 +115,7 @@ export class QuoridorVis {
     this.wallIds.push(id);
     this.emit({
       t,
-      create: { id, p: start, z: 2, geom: [{ poly: { vs: rect(-w / 2, -h / 2, w, h), f: COLORS.wall[side], s: COLORS.wallStroke[side], t: 0.002 } }] },
+      create: { id, p: start, z: 2, geom: [{ poly: { vs: rect(-w / 2, -h / 2, w, h), f: PALETTE.wall[side], s: PALETTE.wallStroke[side], t: 0.002 } }] },
     });
     this.emit({ t, transform: { id, d: ANIMATION, f: 'easeout', mv: [cx - start[0], cy - start[1]] } });
     this.label(t, side, `${names[side]} (${sideColor(side)})`, wallsLeft);
@@ -131,7 +131,7 @@ export class QuoridorVis {
     const id = this.id();
     this.labelIds[side] = id;
     const y = side === BLACK ? 0.015 : 0.945;
-    this.emit({ t, create: { id, p: [BOARD_LEFT, y], z: 1, geom: [{ text: { v: `${who}: ${walls} wall${walls === 1 ? '' : 's'} left`, t: 0.035, s: COLORS.text } }] } });
+    this.emit({ t, create: { id, p: [BOARD_LEFT, y], z: 1, geom: [{ text: { v: `${who}: ${walls} wall${walls === 1 ? '' : 's'} left`, t: 0.035, s: PALETTE.text } }] } });
   }
 
   /** Logical time: real time, but at least `step` after the previous event. */
