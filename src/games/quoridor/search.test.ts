@@ -4,7 +4,7 @@ import { Random } from '../../match/random.js';
 import { QuoridorBoard } from './board.js';
 import { BLACK, WHITE, type Side } from './geometry.js';
 import { formatMove, parseMove, parseVertex } from './notation.js';
-import { historyKeys, positionKey, searchBoard, searchMove } from './search.js';
+import { MoveGenerator, WIN, evaluatePosition, historyKeys, positionKey, searchBoard, searchMove } from './search.js';
 
 function position(white: string, black: string, turn: Side, walls = 10): QuoridorBoard {
   const square = (vertex: string) => {
@@ -56,6 +56,36 @@ test('history keys list the positions the game went through', () => {
   assert.equal(historyKeys(board).length, 2);
   assert.equal(historyKeys(board)[0], start);
   assert.notEqual(positionKey(board), start);
+});
+
+test('the search (PVS, table, killers, deepening) finds the plain minimax value of its own tree', () => {
+  const random = Random.fromSeed('minimax');
+  for (const size of [5, 7, 9]) {
+    const generator = new MoveGenerator(size);
+    const negamax = (board: QuoridorBoard, depth: number, ply: number): number => {
+      const side = board.turn;
+      const winner = board.winner();
+      if (winner !== null) return winner === side ? WIN - ply : -(WIN - ply);
+      if (depth === 0) return evaluatePosition(board, side);
+      let best = Number.NEGATIVE_INFINITY;
+      for (const { move } of generator.generate(board, side)) {
+        board.play(side, move);
+        best = Math.max(best, -negamax(board, depth - 1, ply + 1));
+        board.undo();
+      }
+      return best;
+    };
+    for (let trial = 0; trial < 6; trial++) {
+      const board = QuoridorBoard.start(size);
+      const plies = 4 + random.int(12);
+      for (let i = 0; i < plies && !board.isOver(); i++) board.play(board.turn, random.pick(board.legalMoves(board.turn)));
+      if (board.isOver()) continue;
+      const report = searchMove(board.snapshot(), board.turn, { maxDepth: 3 }, 'm');
+      const position = QuoridorBoard.fromSnapshot(board.snapshot());
+      assert.equal(report.depth, 3);
+      assert.equal(report.score, negamax(position, 3, 0), `size ${size}, trial ${trial}`);
+    }
+  }
 });
 
 test('our engine beats a random mover in all of 50 seeded games', () => {

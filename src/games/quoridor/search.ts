@@ -32,7 +32,7 @@ export interface SearchReport {
 }
 
 /** Scores: a win is worth WIN minus the plies to it; a decided race is worth less than any win. */
-const WIN = 1_000_000;
+export const WIN = 1_000_000;
 const WIN_THRESHOLD = WIN - 10_000;
 const PATH_WEIGHT = 100;
 
@@ -146,9 +146,7 @@ class Searcher {
   private readonly ttScore: Int32Array;
   private readonly ttMove: Int32Array;
   private readonly killers: Int32Array;
-  private readonly candidateStamp: Int32Array;
-  private stamp = 0;
-  private readonly targets = new Int32Array(8);
+  private readonly generator: MoveGenerator;
 
   constructor(
     board: QuoridorBoard,
@@ -172,7 +170,7 @@ class Searcher {
     this.ttScore = new Int32Array(entries);
     this.ttMove = new Int32Array(entries).fill(-1);
     this.killers = new Int32Array(2 * MAX_PLY).fill(-1);
-    this.candidateStamp = new Int32Array(2 * board.slots.length);
+    this.generator = new MoveGenerator(board.size);
   }
 
   run(side: Side): SearchReport {
@@ -320,49 +318,75 @@ class Searcher {
     return this.history.has(full);
   }
 
-  /** The position's value for `side`, who is to move. */
   private evaluate(side: Side): number {
-    const board = this.board;
-    const opponent = other(side);
-    const mine = board.distance(side);
-    const theirs = board.distance(opponent);
-    const myWalls = board.wallsLeft[side]!;
-    const theirWalls = board.wallsLeft[opponent]!;
-    const { wall, tempo } = this.weights;
-    let score = PATH_WEIGHT * (theirs - mine) + wall * (Math.min(myWalls, 10) - Math.min(theirWalls, 10)) + tempo;
-    // With no walls left to stop a runner, the race is decided by the distances alone.
-    if (theirWalls === 0 && mine <= theirs) score += RACE_DECIDED;
-    else if (myWalls === 0 && theirs < mine) score -= RACE_DECIDED;
-    return score;
+    return evaluatePosition(this.board, side, this.weights);
   }
 
-  /**
-   * The moves worth trying for `side`: every pawn move, and the walls that lengthen the
-   * opponent's shortest path; each with an ordering key (higher first).
-   */
-  private orderedMoves(side: Side, ttMove: number, ply: number): { move: Move; key: number }[] {
-    const board = this.board;
+  /** The generator's moves with the table move and killers moved to the front. */
+  private orderedMoves(side: Side, ttMove: number, ply: number): ScoredMove[] {
+    const moves = this.generator.generate(this.board, side, this.weights);
+    const killerA = this.killers[2 * ply];
+    const killerB = this.killers[2 * ply + 1];
+    for (const entry of moves) {
+      if (entry.move === ttMove) entry.key += 1e9;
+      else if (entry.move === killerA) entry.key += 1e6;
+      else if (entry.move === killerB) entry.key += 1e6 - 1;
+    }
+    return moves;
+  }
+}
+
+/** The position's value for `side`, who is to move, in hundredths of a path step. */
+export function evaluatePosition(board: QuoridorBoard, side: Side, weights: EvalWeights = DEFAULT_WEIGHTS): number {
+  const opponent = other(side);
+  const mine = board.distance(side);
+  const theirs = board.distance(opponent);
+  const myWalls = board.wallsLeft[side]!;
+  const theirWalls = board.wallsLeft[opponent]!;
+  let score = PATH_WEIGHT * (theirs - mine) + weights.wall * (Math.min(myWalls, 10) - Math.min(theirWalls, 10)) + weights.tempo;
+  // With no walls left to stop a runner, the race is decided by the distances alone.
+  if (theirWalls === 0 && mine <= theirs) score += RACE_DECIDED;
+  else if (myWalls === 0 && theirs < mine) score -= RACE_DECIDED;
+  return score;
+}
+
+export interface ScoredMove {
+  readonly move: Move;
+  /** Ordering key, higher first. */
+  key: number;
+}
+
+/**
+ * The moves worth trying for a side: every pawn move, and the walls that lengthen the opponent's
+ * shortest path (only a wall cutting an edge of the path found can do that), each with an
+ * ordering key. Keeps scratch space for one board size.
+ */
+export class MoveGenerator {
+  private readonly candidateStamp: Int32Array;
+  private stamp = 0;
+  private readonly targets = new Int32Array(8);
+
+  constructor(private readonly size: number) {
+    this.candidateStamp = new Int32Array(2 * (size - 1) * (size - 1));
+  }
+
+  generate(board: QuoridorBoard, side: Side, weights: EvalWeights = DEFAULT_WEIGHTS): ScoredMove[] {
     const size = this.size;
     const opponent = other(side);
-    const moves: { move: Move; key: number }[] = [];
+    const moves: ScoredMove[] = [];
     const mine = board.distance(side);
     const goal = board.goalRow(side);
     const count = board.pawnTargets(side, this.targets);
-    const killerA = this.killers[2 * ply];
-    const killerB = this.killers[2 * ply + 1];
-    const bonus = (move: Move) => (move === ttMove ? 1e9 : move === killerA ? 1e6 : move === killerB ? 1e6 - 1 : 0);
     for (let i = 0; i < count; i++) {
       const target = this.targets[i]!;
       const after = Math.floor(target / size) === goal ? 0 : board.distanceFrom(target, goal);
-      const key = after === 0 ? 1e8 : PATH_WEIGHT * (mine - after) + bonus(target);
-      moves.push({ move: target, key });
+      moves.push({ move: target, key: after === 0 ? 1e8 : PATH_WEIGHT * (mine - after) });
     }
     if (board.wallsLeft[side]! <= 0) return moves;
     const theirs = board.distance(opponent);
-    const path = board.shortestPath(opponent);
     const stamp = ++this.stamp;
     let from = board.pawns[opponent]!;
-    for (const to of path) {
+    for (const to of board.shortestPath(opponent)) {
       for (const wall of this.wallsCutting(from, to)) {
         if (this.candidateStamp[wall] === stamp) continue;
         this.candidateStamp[wall] = stamp;
@@ -376,7 +400,7 @@ class Searcher {
         const legal = longer >= 0 && (!mayCut || board.hasPath(side));
         board.undo();
         if (!legal || longer <= theirs) continue;
-        moves.push({ move, key: PATH_WEIGHT * (longer - theirs) - this.weights.wall + bonus(move) });
+        moves.push({ move, key: PATH_WEIGHT * (longer - theirs) - weights.wall });
       }
       from = to;
     }
