@@ -61,5 +61,11 @@ export async function qtpEngineMain(argv: string[]): Promise<void> {
     if (args.error) process.exitCode = 2;
     return;
   }
-  await runQtpEngine(process.stdin, process.stdout, { name: DEFAULT_ENGINE_NAME, budget: args.budget, seed: args.seed });
+  // A controller that goes away closes our stdout: stop quietly instead of crashing on EPIPE.
+  process.stdout.on('error', () => process.stdin.destroy());
+  try {
+    await runQtpEngine(process.stdin, process.stdout, { name: DEFAULT_ENGINE_NAME, budget: args.budget, seed: args.seed });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+  }
 }
