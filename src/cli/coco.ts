@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CocoClient } from '../client/coco-client.js';
 import { connectProgram } from './coco-connect.js';
 import { formatLobbyTable } from './lobby-table.js';
+import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
 
 const DEFAULT_SERVER = 'ws://127.0.0.1:8088/';
 
@@ -32,6 +33,9 @@ Commands:
       -p, --password PW      the match's password
       -c, --channel KIND     stdio (default) or pipe (COCO_PIPEIN / COCO_PIPEOUT)
   history [ID]           list finished matches, or print the spectator stream of ID
+  qtp-engine [--time SECONDS]
+                         run the built-in Quoridor engine on stdin/stdout (Quoridor Text
+                         Protocol), for any QTP controller or: coco connect ID -- coco qtp-engine
 
 Status lines start with "> ". Errors go to stderr and the exit status is not 0.
 `;
@@ -201,6 +205,11 @@ async function main(argv: string[]): Promise<number> {
     } else break;
   }
   const [command, ...rest] = argv.slice(i);
+  // The engine speaks QTP on stdin/stdout and takes its own options.
+  if (command === 'qtp-engine') {
+    await qtpEngineMain(rest);
+    return 0;
+  }
   if (rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(HELP);
     return 0;

@@ -2,6 +2,7 @@ import type { GameDefinition } from '../match/game.js';
 import { clobber } from './clobber/clobber.js';
 import { dama } from './dama/dama.js';
 import { haseUndIgel } from './hase-und-igel/hase-und-igel.js';
+import { quoridor } from './quoridor/quoridor.js';
 import { roshambo } from './roshambo/roshambo.js';
 import { royalur } from './royalur/royalur.js';
 
@@ -12,4 +13,5 @@ export const BUILT_IN_GAMES: readonly GameDefinition<any>[] = [
   clobber,
   dama,
   haseUndIgel,
+  quoridor,
 ];

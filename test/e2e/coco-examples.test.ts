@@ -69,3 +69,19 @@ test('a 4-player simultaneous-move external game runs with one human and three s
   assert.equal(record.players.length, 4);
   assert.equal(record.scores?.length, 4);
 });
+
+test('quoridor: the built-in engine (coco qtp-engine) and the Python example engine play a match through coco connect', async () => {
+  const id = await newMatch(server.url, ['quoridor', '-a', 'size=5', '-a', 'games=2', '-a', 'pace=0']);
+  const spectator = startCoco(server.url, ['connect', '-s', id]);
+  await spectator.waitForOutput(/> spectating/);
+  const ours = startCoco(server.url, ['connect', id, '-n', 'engine', '--', process.execPath, join(ROOT, 'dist/src/cli/coco.js'), 'qtp-engine', '--time', '0.05']);
+  await ours.waitForOutput(/> joined/);
+  const random = await coco(server.url, ['connect', id, '-n', 'random', '--', 'python3', join(EXAMPLES, 'quoridor/random_engine.py')]);
+  assert.equal(random.code, 0, random.stderr);
+  assert.equal((await ours.done).code, 0);
+  const watched = (await spectator.done).stdout;
+  assert.match(watched, /engine/);
+  const record = (await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`)).json()) as { players: string[]; scores: number[] };
+  const engineSeat = record.players.indexOf('engine');
+  assert.equal(record.scores[engineSeat], 2, `the engine wins both games: ${JSON.stringify(record)}`);
+});

@@ -1,0 +1,28 @@
+import type { BotEnv, BotIO } from '../../match/game.js';
+import { QtpEngine, type SearchRequest } from './qtp-engine.js';
+import type { SearchBudget, SearchReport } from './search.js';
+
+/** Thinking time of the server bot per move, in seconds (the controller allows 30). */
+export const BOT_MOVE_SECONDS = 1;
+
+const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
+
+/**
+ * The server bot is our QTP engine answering the controller's commands through `io`, exactly as a
+ * user's engine would; its search runs through `env.compute` (a worker thread on the server).
+ */
+export async function playQuoridorBot(io: BotIO, env: BotEnv, budget: SearchBudget): Promise<void> {
+  const engine = new QtpEngine({
+    budget,
+    seed: `bot:${env.random.uint32()}`,
+    search: (request: SearchRequest) =>
+      env.compute.run<SearchReport>(SEARCH_MODULE, 'searchMove', [request.snapshot, request.side, request.budget, request.seed, request.history]),
+  });
+  for (;;) {
+    const line = await io.readLine();
+    if (line === null) return;
+    const response = await engine.execute(line);
+    if (response !== null) io.write(response);
+    if (engine.hasQuit) return;
+  }
+}
