@@ -122,3 +122,107 @@ test('after an error the reader reports nothing more', () => {
   assert.deepEqual(reader.push('<c/>'), []);
   assert.deepEqual(reader.end(), []);
 });
+
+/** Cuts `text` into pieces of 1 to 7 characters, the same for a given seed. */
+function pieces(text: string, seed: number): string[] {
+  const out: string[] = [];
+  let state = seed;
+  for (let i = 0; i < text.length; ) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const size = 1 + (state % 7);
+    out.push(text.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+const ends = (events: readonly XmlEvent[]): number[] => events.flatMap((e) => (e.kind === 'message' ? [e.end] : []));
+
+test('a message reports the offset just past its closing ">", however the input is cut', () => {
+  const stream = '\uFEFF<protocol>\r\n <a x="\u{1F600}">t\r\nu</a><!-- c --><b/>\n<?pi x?><c><d/></c ><e\r\n/>';
+  const expected = ['</a>', '<b/>', '</c >', '\r\n/>'].map((tag) => stream.indexOf(tag) + tag.length);
+  assert.deepEqual(ends(feed([stream])), expected);
+  assert.deepEqual(ends(feed([...stream])), expected);
+  for (let seed = 1; seed <= 20; seed++) assert.deepEqual(ends(feed(pieces(stream, seed))), expected);
+});
+
+test('the same stream cut at random places gives the same events', () => {
+  const whole = feed([MOVE_STREAM]);
+  for (let seed = 1; seed <= 20; seed++) assert.deepEqual(feed(pieces(MOVE_STREAM, seed)), whole);
+});
+
+test('a message of exactly the size limit is accepted and one character more is refused', () => {
+  const message = '<room roomId="r"><data class="x">hi</data></room>';
+  for (const cut of [(s: string) => [s], (s: string) => [...s]]) {
+    const input = cut(`<protocol>\n  ${message}`);
+    assert.equal(messages(feed(input, { ...PLAYER_XML_LIMITS, maxMessageChars: message.length })).length, 1);
+    assert.deepEqual(errors(feed(input, { ...PLAYER_XML_LIMITS, maxMessageChars: message.length - 1 })), ['xml/message-too-large']);
+  }
+});
+
+test('a tag or a text run of exactly the token limit is accepted and one character more is refused', () => {
+  const tag = '<a v="0123456789"/>';
+  const text = 'y'.repeat(tag.length);
+  for (const body of [tag, `<a>${text}</a>`]) {
+    for (const cut of [(s: string) => [s], (s: string) => [...s]]) {
+      const input = cut(`<protocol><!-- x -->${body}`);
+      assert.equal(messages(feed(input, { ...PLAYER_XML_LIMITS, maxTokenChars: tag.length })).length, 1);
+      assert.deepEqual(errors(feed(input, { ...PLAYER_XML_LIMITS, maxTokenChars: tag.length - 1 })), ['xml/token-too-large']);
+    }
+  }
+});
+
+test('a token larger than the limit is refused in one huge chunk too', () => {
+  assert.deepEqual(errors(feed([`<protocol><a v="${'x'.repeat(1 << 20)}`])), ['xml/token-too-large']);
+  assert.deepEqual(errors(feed([`<protocol>${' '.repeat(1 << 20)}`])), ['xml/token-too-large']);
+  assert.deepEqual(errors(feed([`<protocol><a>${'<b/>'.repeat(1 << 16)}`])), ['xml/too-many-elements']);
+});
+
+test('a long element or attribute name is refused while it is still arriving', () => {
+  const reader = new XmlStreamReader(PLAYER_XML_LIMITS);
+  reader.push('<protocol><');
+  assert.deepEqual(errors(reader.push('n'.repeat(PLAYER_XML_LIMITS.maxNameChars))), []);
+  assert.deepEqual(errors(reader.push('n')), ['xml/name-too-long']);
+  assert.deepEqual(errors(feed(['<protocol><a ', 'n'.repeat(PLAYER_XML_LIMITS.maxNameChars + 1)])), ['xml/name-too-long']);
+});
+
+test('a reference that cannot end well is refused before its ";" arrives', () => {
+  assert.deepEqual(errors(feed(['<protocol><a>& b'])), ['xml/malformed']);
+  assert.deepEqual(errors(feed(['<protocol><a>&#q'])), ['xml/bad-character-reference']);
+  assert.deepEqual(errors(feed(['<protocol><a>&abcdefghijkl'])), ['xml/unknown-entity']);
+  assert.deepEqual(errors(feed(['<protocol><a>&am', 'p;&#x20A', 'C;</a>'])), []);
+});
+
+test('a DOCTYPE is refused as soon as its keyword has arrived, before its internal subset', () => {
+  assert.deepEqual(errors(feed(['\n<!DOCTYPE x [', '<!ENTITY a "b">'.repeat(10)])), ['xml/doctype-forbidden']);
+  assert.deepEqual(errors(feed(['<!DOC', 'TYPE'])), ['xml/doctype-forbidden']);
+  // Not a DOCTYPE in XML (the keyword is upper case): plain bad markup.
+  assert.deepEqual(errors(feed(['<!doctype x'])), ['xml/malformed']);
+});
+
+test('text or CDATA between messages is refused before it ends', () => {
+  assert.deepEqual(errors(feed(['<protocol><a/> hel'])), ['xml/text-outside-element']);
+  assert.deepEqual(errors(feed(['<protocol><![CDATA[]]>'])), ['xml/text-outside-element']);
+  assert.deepEqual(errors(feed(['<protocol><![CDAT', 'A['])), ['xml/text-outside-element']);
+  assert.deepEqual(errors(feed(['text<protocol>'])), ['xml/text-outside-element']);
+});
+
+test('a mismatched end tag completes nothing; messages before it in the same chunk are kept', () => {
+  assert.deepEqual(feed(['<protocol><a></b>']).map((e) => e.kind), ['root-open', 'open', 'error']);
+  const events = feed(['<protocol><a/><b></c>']);
+  assert.deepEqual(messages(events).map((m) => m.name), ['a']);
+  assert.deepEqual(errors(events), ['xml/mismatched-tag']);
+  assert.deepEqual(errors(feed(['<protocol></b>'])), ['xml/mismatched-tag']);
+});
+
+test('an unfinished tag or comment between messages is unterminated; a byte order mark is allowed', () => {
+  assert.deepEqual(errors(feed(['<protocol><a/><b'], PLAYER_XML_LIMITS, true)), ['xml/unterminated']);
+  assert.deepEqual(errors(feed(['<protocol><!-- x'], PLAYER_XML_LIMITS, true)), ['xml/unterminated']);
+  assert.deepEqual(feed(['\uFEFF<protocol><a/>\n'], PLAYER_XML_LIMITS, true).map((e) => e.kind), ['root-open', 'open', 'message', 'end']);
+});
+
+test('control characters and a late XML declaration are malformed; line ends in text become "\\n"', () => {
+  assert.deepEqual(errors(feed(['<protocol><a>\u0001</a>'])), ['xml/malformed']);
+  assert.deepEqual(errors(feed(['<protocol><?xml version="1.0"?>'])), ['xml/malformed']);
+  assert.equal(messages(feed(['<protocol><a>x\r\ny\rz</a>']))[0]!.text, 'x\ny\nz');
+});

@@ -1,16 +1,24 @@
+import { SaxesParser } from 'saxes';
 import type { XmlElement } from './xml-element.js';
 
 /*
  * A bounded streaming XML reader for the Software-Challenge wire format: one root element (normally
  * <protocol>) left open for the whole connection, its children being the messages, with no delimiter
- * between them. No XML parser is installed in this project (node_modules has none); the npm package
- * we would add is `saxes` (a streaming, non-validating SAX parser that never expands external
- * entities). Until then this small reader covers the subset the protocol uses, and refuses the rest:
- * no DOCTYPE (so no entity definitions, no entity expansion, no external entities), only the five
- * predefined entities and character references, and a named limit on every size and on the depth.
+ * between them.
  *
- * A state machine fed with text chunks: it holds at most one incomplete token, and reports complete
- * messages, start tags (for readers that must act before a message is closed) and stable error codes.
+ * saxes (a well-kept streaming, non-validating SAX parser) does the XML: it tokenises, decodes the
+ * predefined entities and character references, and checks well-formedness. It has no notion of a
+ * connection-long root whose children are messages, nor of limits, so this thin layer adds the
+ * protocol's part: the message framing (each child of the root becomes one XmlElement with the offset
+ * just past its end; start tags are reported before their element is complete), a named limit on
+ * every size and on the depth, the refusal of any DOCTYPE (saxes never expands entities a DTD defines,
+ * but we refuse DTDs outright), and stable error codes in place of saxes's messages.
+ *
+ * Limits hold while the text streams in, not once a token is complete: saxes keeps an unfinished
+ * token (a tag, a text run, a comment) in memory, so the input goes to it in slices no longer than the
+ * current token and message may still grow, and every limit (names and references included) is
+ * checked after each slice. A client can make saxes hold at most one character more than the token or
+ * message limit allows.
  */
 
 export const XML_ERRORS = [
@@ -76,27 +84,104 @@ export type XmlEvent =
 
 interface Building {
   readonly name: string;
-  readonly attributes: (readonly [string, string])[];
+  readonly attributes: readonly (readonly [string, string])[];
   readonly children: XmlElement[];
   text: string;
 }
 
-const NAME_START = /[A-Za-z_:\u0080-\uffff]/;
-const NAME_CHAR = /[-A-Za-z0-9_:.\u0080-\uffff]/;
-const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** Thrown from inside saxes's callbacks to abandon the chunk it is reading once the reader stops. */
+const STOP = Symbol('xml-reader-stop');
+
+/** How much of a pending token is looked at: enough for '<!DOCTYPE' and '<![CDATA['. */
+const HEAD_CHARS = 9;
+/** Longest body of a reference ('&...;'): '#x10FFFF' and the five predefined names are shorter. */
+const MAX_REFERENCE_CHARS = 11;
+/** Characters that can never be in a name (ASCII outside [-.0-9:A-Z_a-z]). */
+const NOT_NAME_CHAR = /[\x00-\x2c\x2f\x3b-\x40\x5b-\x5e\x60\x7b-\x7f]/;
+const CHARACTER_REFERENCE_PREFIX = /^#(x[0-9a-fA-F]{0,6}|[0-9]{0,7})$/;
+
+const isSpace = (c: string): boolean => c === ' ' || c === '\n' || c === '\t' || c === '\r';
+const isBlank = (text: string): boolean => /^[ \t\n\r]*$/.test(text);
+
+/** saxes's error messages, by a fragment of their text; any other is 'xml/malformed'. */
+const SAXES_ERRORS: readonly (readonly [string, XmlError])[] = [
+  ['doctype', 'xml/doctype-forbidden'],
+  ['undefined entity', 'xml/unknown-entity'],
+  ['malformed character entity', 'xml/bad-character-reference'],
+  ['unexpected close tag', 'xml/mismatched-tag'],
+  ['unmatched closing tag', 'xml/mismatched-tag'],
+  ['duplicate attribute', 'xml/duplicate-attribute'],
+  ['text data outside of root node', 'xml/text-outside-element'],
+];
+
+function classifySaxesError(message: string): XmlError {
+  for (const [fragment, code] of SAXES_ERRORS) if (message.includes(fragment)) return code;
+  return 'xml/malformed';
+}
+
+/**
+ * The name and the reference saxes is in the middle of reading: saxes 6 holds them in its `name` and
+ * `entity` fields until they end (its types mark them private). Reading them lets a long name or a
+ * stray '&' fail at once; were they renamed, these reads give '', the token limit still bounds them,
+ * and the tests on long names and stray '&' fail.
+ */
+function pendingBuffers(parser: SaxesParser): { name: string; reference: string } {
+  const fields = parser as unknown as { readonly name?: unknown; readonly entity?: unknown };
+  return {
+    name: typeof fields.name === 'string' ? fields.name : '',
+    reference: typeof fields.entity === 'string' ? fields.entity : '',
+  };
+}
+
+/** The error an unfinished reference body is already bound to end in, or null while it may still be valid. */
+function badReference(body: string): XmlError | null {
+  if (body === '') return null;
+  if (body.startsWith('#')) return CHARACTER_REFERENCE_PREFIX.test(body) ? null : 'xml/bad-character-reference';
+  if (NOT_NAME_CHAR.test(body)) return 'xml/malformed';
+  return body.length > MAX_REFERENCE_CHARS ? 'xml/unknown-entity' : null;
+}
 
 export class XmlStreamReader {
-  private buffer = '';
-  private pos = 0;
-  /** Characters consumed before `buffer[0]`. */
-  private consumed = 0;
-  private rootName: string | null = null;
-  private readonly stack: Building[] = [];
-  private messageStart = 0;
-  private messageElements = 0;
+  private readonly parser = new SaxesParser();
+  /** Events of the push under way. */
+  private events: XmlEvent[] = [];
   private done = false;
+  /** Characters given to saxes so far: offsets below count from the start of the input. */
+  private fed = 0;
+  /** Where the token being read began (a tag's '<', a text run's first character). */
+  private tokenStart = 0;
+  /** The first characters of the token being read after any leading white space; '' while it is blank. */
+  private head = '';
+  private rootName: string | null = null;
+  /** Open elements below the root; the first is the message. */
+  private readonly stack: Building[] = [];
+  /** The '<' of the current message, from the moment its name is read; null between messages. */
+  private messageStart: number | null = null;
+  private messageElements = 0;
+  private attributes: (readonly [string, string])[] = [];
+  /**
+   * A close tag saxes reported, not yet applied: on a mismatched close tag saxes first reports the
+   * open element as closed and only then the error, so a close counts once nothing else followed.
+   */
+  private pendingClose: number | null = null;
 
-  constructor(private readonly limits: XmlLimits = PLAYER_XML_LIMITS) {}
+  constructor(private readonly limits: XmlLimits = PLAYER_XML_LIMITS) {
+    const parser = this.parser;
+    parser.on('opentagstart', (tag) => this.openTagStart(tag.name));
+    parser.on('attribute', (attribute) => this.attribute(attribute.name, attribute.value));
+    parser.on('opentag', (tag) => this.openTag(tag.name));
+    parser.on('closetag', () => this.closeTag());
+    // saxes reports a text run when it reads the '<' after it.
+    parser.on('text', (text) => this.characters(text, this.parser.position - 1));
+    parser.on('cdata', (text) => this.characters(text, this.parser.position, true));
+    // saxes reports a comment at its '--'; the '>' follows.
+    parser.on('comment', () => this.tokenEnds(this.parser.position + 1));
+    parser.on('processinginstruction', () => this.tokenEnds(this.parser.position));
+    parser.on('xmldecl', () => this.tokenEnds(this.parser.position));
+    // A DOCTYPE could define entities (billion laughs) or name external ones: never allowed.
+    parser.on('doctype', () => this.fail('xml/doctype-forbidden'));
+    parser.on('error', (error) => this.saxesError(error.message));
+  }
 
   /** Whether the reader has stopped (root closed, input ended or an error). */
   get finished(): boolean {
@@ -109,252 +194,148 @@ export class XmlStreamReader {
   }
 
   push(chunk: string): XmlEvent[] {
-    const events: XmlEvent[] = [];
-    if (this.done) return events;
-    this.buffer = this.buffer.slice(this.pos) + chunk;
-    this.consumed += this.pos;
-    this.pos = 0;
-    while (!this.done) {
-      const step = this.next(events);
-      if (step === 'more') break;
+    if (this.done) return [];
+    this.events = [];
+    try {
+      for (let offset = 0; offset < chunk.length; ) {
+        const slice = chunk.slice(offset, offset + this.room() + 1);
+        const sliceStart = this.fed;
+        this.fed += slice.length;
+        this.parser.write(slice);
+        this.settle();
+        this.checkPending(slice, sliceStart);
+        offset += slice.length;
+      }
+    } catch (thrown) {
+      if (thrown !== STOP) throw thrown;
     }
-    if (this.done) this.buffer = '';
-    return events;
+    return this.events;
   }
 
   /** The input ended. */
   end(): XmlEvent[] {
     if (this.done) return [];
     this.done = true;
-    const rest = this.buffer.slice(this.pos);
-    this.buffer = '';
-    if (this.stack.length > 0 || (rest.trim() !== '' && this.rootName !== null)) return [{ kind: 'error', code: 'xml/unterminated' }];
+    if (this.stack.length > 0 || (this.rootName !== null && this.head !== '')) return [{ kind: 'error', code: 'xml/unterminated' }];
     return [{ kind: 'end' }];
   }
 
-  private fail(events: XmlEvent[], code: XmlError): 'stop' {
+  private fail(code: XmlError): never {
+    this.events.push({ kind: 'error', code });
     this.done = true;
-    events.push({ kind: 'error', code });
-    return 'stop';
+    throw STOP;
   }
 
-  /** Checks that a token of `length` characters starting at `pos` fits the limits. */
-  private fits(events: XmlEvent[], length: number): boolean {
-    if (length > this.limits.maxTokenChars) {
-      this.fail(events, 'xml/token-too-large');
-      return false;
-    }
-    if (this.stack.length > 0 && this.consumed + this.pos + length - this.messageStart > this.limits.maxMessageChars) {
-      this.fail(events, 'xml/message-too-large');
-      return false;
-    }
-    return true;
+  /** How many more characters the token being read, and the message, may take. */
+  private room(): number {
+    let room = this.limits.maxTokenChars - Math.max(0, this.fed - this.tokenStart);
+    if (this.messageStart !== null) room = Math.min(room, this.limits.maxMessageChars - (this.fed - this.messageStart));
+    return Math.max(room, 0);
   }
 
-  /** Waits for more input, unless what is pending already breaks a limit. */
-  private more(events: XmlEvent[]): 'more' | 'stop' {
-    return this.fits(events, this.buffer.length - this.pos) ? 'more' : 'stop';
+  /** After a slice: what saxes holds unfinished must already fit every limit. */
+  private checkPending(slice: string, sliceStart: number): void {
+    for (let i = Math.max(0, this.tokenStart - sliceStart); i < slice.length && this.head.length < HEAD_CHARS; i++) {
+      const c = slice[i]!;
+      // saxes skips a byte order mark at the very start.
+      if (this.head === '' && (isSpace(c) || (c === '\uFEFF' && sliceStart + i === 0))) continue;
+      this.head += c;
+    }
+    if (this.head === '<!DOCTYPE') this.fail('xml/doctype-forbidden');
+    if (this.rootName !== null && this.stack.length === 0 && this.head !== '') {
+      if (!this.head.startsWith('<') || this.head === '<![CDATA[') this.fail('xml/text-outside-element');
+    }
+    const { name, reference } = pendingBuffers(this.parser);
+    if (name.length > this.limits.maxNameChars) this.fail('xml/name-too-long');
+    const referenceError = badReference(reference);
+    if (referenceError) this.fail(referenceError);
+    if (this.fed - this.tokenStart > this.limits.maxTokenChars) this.fail('xml/token-too-large');
+    if (this.messageStart !== null && this.fed - this.messageStart > this.limits.maxMessageChars) this.fail('xml/message-too-large');
   }
 
-  private next(events: XmlEvent[]): 'more' | 'stop' | 'token' {
-    const buf = this.buffer;
-    const start = this.pos;
-    if (start >= buf.length) return 'more';
-    if (buf[start] !== '<') {
-      const lt = buf.indexOf('<', start);
-      if (lt === -1) return this.more(events);
-      if (!this.fits(events, lt - start)) return 'stop';
-      const decoded = decodeEntities(buf.slice(start, lt));
-      if (typeof decoded !== 'string') return this.fail(events, decoded.error);
-      this.pos = lt;
-      return this.text(events, decoded);
-    }
-    if (buf.startsWith('<!--', start)) return this.skipUntil(events, '-->', start + 4);
-    if (buf.startsWith('<![CDATA[', start)) {
-      if (this.stack.length === 0) return this.fail(events, 'xml/text-outside-element');
-      const close = buf.indexOf(']]>', start + 9);
-      if (close === -1) return this.more(events);
-      if (!this.fits(events, close + 3 - start)) return 'stop';
-      this.pos = close + 3;
-      return this.text(events, buf.slice(start + 9, close));
-    }
-    if (buf.startsWith('<!', start)) {
-      const available = buf.slice(start, start + 9);
-      if ('<!--'.startsWith(available) || '<![CDATA['.startsWith(available)) return this.more(events);
-      // A DOCTYPE could define entities (billion laughs) or pull external ones: never allowed.
-      if (available.toUpperCase().startsWith('<!DOCTYPE'.slice(0, available.length))) {
-        return available.length < 9 ? this.more(events) : this.fail(events, 'xml/doctype-forbidden');
-      }
-      return this.fail(events, 'xml/malformed');
-    }
-    if (buf.startsWith('<?', start)) return this.skipUntil(events, '?>', start + 2);
-    const close = findTagEnd(buf, start + 1);
-    if (close === -1) return this.more(events);
-    if (!this.fits(events, close + 1 - start)) return 'stop';
-    this.pos = close + 1;
-    return buf[start + 1] === '/' ? this.endTag(events, buf.slice(start + 2, close)) : this.startTag(events, buf.slice(start + 1, close));
+  /** A token ended just before `end`; the next one starts there. */
+  private tokenEnds(end: number): void {
+    this.settle();
+    if (end - this.tokenStart > this.limits.maxTokenChars) this.fail('xml/token-too-large');
+    this.tokenStart = end;
+    this.head = '';
   }
 
-  private skipUntil(events: XmlEvent[], terminator: string, from: number): 'more' | 'stop' | 'token' {
-    const end = this.buffer.indexOf(terminator, from);
-    if (end === -1) return this.more(events);
-    if (!this.fits(events, end + terminator.length - this.pos)) return 'stop';
-    this.pos = end + terminator.length;
-    return 'token';
+  private saxesError(message: string): void {
+    const code = classifySaxesError(message);
+    if (code === 'xml/mismatched-tag') this.pendingClose = null;
+    else this.settle();
+    this.fail(code);
   }
 
-  private text(events: XmlEvent[], text: string): 'stop' | 'token' {
-    const top = this.stack[this.stack.length - 1];
-    if (top) top.text += text;
-    else if (text.trim() !== '') return this.fail(events, 'xml/text-outside-element');
-    return 'token';
-  }
-
-  private startTag(events: XmlEvent[], body: string): 'stop' | 'token' {
-    const selfClosing = body.endsWith('/');
-    const parsed = parseTagBody(selfClosing ? body.slice(0, -1) : body, this.limits);
-    if (typeof parsed === 'string') return this.fail(events, parsed);
-    const { name, attributes } = parsed;
-    if (this.rootName === null) {
-      this.rootName = name;
-      events.push({ kind: 'root-open', name, attributes });
-      if (selfClosing) {
-        events.push({ kind: 'root-close' });
-        this.done = true;
-        return 'stop';
-      }
-      return 'token';
-    }
+  private openTagStart(name: string): void {
+    this.settle();
+    if (name.length > this.limits.maxNameChars) this.fail('xml/name-too-long');
+    this.attributes = [];
+    if (this.rootName === null) return;
     const depth = this.stack.length + 1;
-    if (depth + 1 > this.limits.maxDepth) return this.fail(events, 'xml/too-deep');
+    if (depth + 1 > this.limits.maxDepth) this.fail('xml/too-deep');
     if (depth === 1) {
-      this.messageStart = this.consumed + this.pos - body.length - 2;
+      this.messageStart = this.tokenStart;
       this.messageElements = 0;
     }
-    if (++this.messageElements > this.limits.maxElements) return this.fail(events, 'xml/too-many-elements');
-    events.push({ kind: 'open', depth, name, attributes });
-    const building: Building = { name, attributes, children: [], text: '' };
-    if (selfClosing) this.finishElement(events, building);
-    else this.stack.push(building);
-    return 'token';
+    if (++this.messageElements > this.limits.maxElements) this.fail('xml/too-many-elements');
   }
 
-  private endTag(events: XmlEvent[], body: string): 'stop' | 'token' {
-    const name = body.trimEnd();
-    const top = this.stack.pop();
-    if (!top) {
-      if (name !== this.rootName) return this.fail(events, 'xml/mismatched-tag');
-      events.push({ kind: 'root-close' });
-      this.done = true;
-      return 'stop';
+  private attribute(name: string, value: string): void {
+    if (name.length > this.limits.maxNameChars) this.fail('xml/name-too-long');
+    if (this.attributes.some(([existing]) => existing === name)) this.fail('xml/duplicate-attribute');
+    if (this.attributes.length >= this.limits.maxAttributes) this.fail('xml/too-many-attributes');
+    this.attributes.push([name, value]);
+  }
+
+  private openTag(name: string): void {
+    this.tokenEnds(this.parser.position);
+    const attributes = this.attributes;
+    if (this.rootName === null) {
+      this.rootName = name;
+      this.events.push({ kind: 'root-open', name, attributes });
+      return;
     }
-    if (top.name !== name) return this.fail(events, 'xml/mismatched-tag');
-    this.finishElement(events, top);
-    return 'token';
+    this.events.push({ kind: 'open', depth: this.stack.length + 1, name, attributes });
+    this.stack.push({ name, attributes, children: [], text: '' });
   }
 
-  private finishElement(events: XmlEvent[], building: Building): void {
+  /** saxes reports a self-closing tag's close right after its open. */
+  private closeTag(): void {
+    const end = this.parser.position;
+    this.tokenEnds(end);
+    this.pendingClose = end;
+  }
+
+  private characters(text: string, end: number, cdata = false): void {
+    this.tokenEnds(end);
+    const top = this.stack[this.stack.length - 1];
+    if (top) top.text += text;
+    else if (cdata || !isBlank(text)) this.fail('xml/text-outside-element');
+  }
+
+  /** Applies the close tag saxes reported last, now that no mismatch followed it. */
+  private settle(): void {
+    const end = this.pendingClose;
+    if (end === null) return;
+    this.pendingClose = null;
+    const building = this.stack.pop();
+    if (!building) {
+      this.events.push({ kind: 'root-close' });
+      this.done = true;
+      throw STOP;
+    }
     // Indentation between child elements is not content.
-    const text = building.children.length > 0 && building.text.trim() === '' ? '' : building.text;
+    const text = building.children.length > 0 && isBlank(building.text) ? '' : building.text;
     const element: XmlElement = { name: building.name, attributes: building.attributes, children: building.children, text };
     const parent = this.stack[this.stack.length - 1];
-    if (parent) parent.children.push(element);
-    else events.push({ kind: 'message', element, end: this.consumed + this.pos });
-  }
-}
-
-/** The index of the '>' closing the tag that starts before `from`, skipping quoted values; -1 if not yet there. */
-function findTagEnd(buf: string, from: number): number {
-  let quote: string | null = null;
-  for (let i = from; i < buf.length; i++) {
-    const c = buf[i]!;
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '>') {
-      return i;
+    if (parent) {
+      parent.children.push(element);
+      return;
     }
+    if (this.messageStart !== null && end - this.messageStart > this.limits.maxMessageChars) this.fail('xml/message-too-large');
+    this.messageStart = null;
+    this.events.push({ kind: 'message', element, end });
   }
-  return -1;
-}
-
-function isName(name: string): boolean {
-  if (name.length === 0 || !NAME_START.test(name[0]!)) return false;
-  for (let i = 1; i < name.length; i++) if (!NAME_CHAR.test(name[i]!)) return false;
-  return true;
-}
-
-const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\n' || c === '\t' || c === '\r';
-
-function parseTagBody(
-  body: string,
-  limits: XmlLimits,
-): { name: string; attributes: (readonly [string, string])[] } | XmlError {
-  let i = 0;
-  while (i < body.length && !isSpace(body[i])) i++;
-  const name = body.slice(0, i);
-  if (name.length > limits.maxNameChars) return 'xml/name-too-long';
-  if (!isName(name)) return 'xml/malformed';
-  const attributes: (readonly [string, string])[] = [];
-  for (;;) {
-    const before = i;
-    while (isSpace(body[i])) i++;
-    if (i >= body.length) break;
-    if (i === before) return 'xml/malformed';
-    const nameStart = i;
-    while (i < body.length && body[i] !== '=' && !isSpace(body[i])) i++;
-    const key = body.slice(nameStart, i);
-    if (key.length > limits.maxNameChars) return 'xml/name-too-long';
-    if (!isName(key)) return 'xml/malformed';
-    while (isSpace(body[i])) i++;
-    if (body[i] !== '=') return 'xml/malformed';
-    i++;
-    while (isSpace(body[i])) i++;
-    const quote = body[i];
-    if (quote !== '"' && quote !== "'") return 'xml/malformed';
-    const end = body.indexOf(quote, i + 1);
-    if (end === -1) return 'xml/malformed';
-    const raw = body.slice(i + 1, end);
-    if (raw.includes('<')) return 'xml/malformed';
-    // Attribute-value normalization: literal white space becomes a space; references keep theirs.
-    const value = decodeEntities(raw.replace(/\r\n|[\t\n\r]/g, ' '));
-    if (typeof value !== 'string') return value.error;
-    if (attributes.some(([existing]) => existing === key)) return 'xml/duplicate-attribute';
-    if (attributes.length >= limits.maxAttributes) return 'xml/too-many-attributes';
-    attributes.push([key, value]);
-    i = end + 1;
-  }
-  return { name, attributes };
-}
-
-/** Replaces the predefined entities and character references; anything else is refused. */
-function decodeEntities(raw: string): string | { error: XmlError } {
-  if (!raw.includes('&')) return raw;
-  let out = '';
-  let i = 0;
-  while (i < raw.length) {
-    const amp = raw.indexOf('&', i);
-    if (amp === -1) {
-      out += raw.slice(i);
-      break;
-    }
-    out += raw.slice(i, amp);
-    const semi = raw.indexOf(';', amp + 1);
-    if (semi === -1 || semi - amp > 12) return { error: 'xml/malformed' };
-    const ref = raw.slice(amp + 1, semi);
-    if (ref.startsWith('#')) {
-      const code = /^#x[0-9a-fA-F]{1,6}$/.test(ref) ? parseInt(ref.slice(2), 16) : /^#[0-9]{1,7}$/.test(ref) ? parseInt(ref.slice(1), 10) : NaN;
-      if (!Number.isInteger(code) || code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-        return { error: 'xml/bad-character-reference' };
-      }
-      out += String.fromCodePoint(code);
-    } else {
-      const replacement = PREDEFINED[ref];
-      if (replacement === undefined) return { error: 'xml/unknown-entity' };
-      out += replacement;
-    }
-    i = semi + 1;
-  }
-  return out;
 }
