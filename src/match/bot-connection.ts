@@ -26,5 +26,6 @@ export function connectBot(seat: Seat): BotIO {
   return {
     readLine: () => queue.next(),
     write: (text) => seat.receive(Buffer.from(text, 'utf8')),
+    end: () => seat.receiveEnd(),
   };
 }

@@ -66,6 +66,8 @@ export interface MatchContext {
 export interface BotIO {
   readLine(): Promise<string | null>;
   write(text: string): void;
+  /** No more output: the game sees the end of this player's input, as when a program disconnects. */
+  end(): void;
 }
 
 export interface BotEnv {

@@ -78,6 +78,7 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
         sent[index] += text;
         seat.receive(Buffer.from(text, 'utf8'));
       },
+      end: () => seat.receiveEnd(),
     };
     return player.play(io).finally(() => seat.receiveEnd());
   });

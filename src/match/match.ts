@@ -113,7 +113,9 @@ export class Match<C> {
       .map((seat) =>
         game
           .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute })
-          .catch((error: unknown) => this.options.log?.(`bot ${seat.name} failed: ${describe(error)}`)),
+          .catch((error: unknown) => this.options.log?.(`bot ${seat.name} failed: ${describe(error)}`))
+          // A bot that stopped playing has nothing more to say: the game sees it leave.
+          .finally(() => seat.receiveEnd()),
       );
     const context: MatchContext = {
       seats: this.seats,

@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { MatchContext, MatchResult } from '../../match/game.js';
 import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
 import { LineSplitter } from '../../protocol/line-splitter.js';
-import type { BotExits } from './bot-exits.js';
 import { ChildProgram } from './child-program.js';
 import type { GameManifest } from './manifest.js';
 import { REPLAY_ARTIFACT, ReplayLog } from './replay-log.js';
@@ -39,7 +38,6 @@ export interface ControllerSetup {
   readonly folder: string;
   /** The instantiated param string (without the leading `param `). */
   readonly param: string;
-  readonly botExits: BotExits;
   readonly hooks: ExternalGameHooks;
 }
 
@@ -75,7 +73,6 @@ class ExternalMatch {
   private openGate!: () => void;
   private readonly gate = new Promise<void>((resolve) => (this.openGate = resolve));
   private settle!: { resolve(result: MatchResult): void; reject(error: Error): void };
-  private stopListening: () => void = () => {};
 
   constructor(
     private readonly ctx: MatchContext,
@@ -112,7 +109,6 @@ class ExternalMatch {
     this.toServer(`vis ${manifest.vis}`);
     this.toServer(`param ${this.setup.param}`);
     this.later(manifest.maxMatchSeconds, () => this.fail(`the match lasted longer than its limit of ${manifest.maxMatchSeconds} s`));
-    this.stopListening = this.setup.botExits.listen((seat) => this.onBotGone(seat));
     this.ctx.seats.forEach((seat, index) => {
       this.runSeat(seat, index + 1).catch((error: unknown) => this.fail(`controller error: ${String(error)}`));
     });
@@ -181,15 +177,6 @@ class ExternalMatch {
   }
 
   /** A server bot's program ended: the seat ends after the lines it already sent. */
-  private onBotGone(seatIndex: number): void {
-    const seat = this.ctx.seats[seatIndex];
-    if (!seat || this.done) return;
-    // The runtime's Seat can end its input after the queued lines; a seat without it is closed.
-    const endable = seat as PlayerSeat & { receiveEnd?: () => void };
-    if (typeof endable.receiveEnd === 'function') endable.receiveEnd();
-    else seat.close('disconnected');
-  }
-
   // --- the game server -----------------------------------------------------------------------
 
   private toServer(line: string): void {
@@ -338,7 +325,6 @@ class ExternalMatch {
     this.done = true;
     for (const cancel of this.cancels) cancel();
     this.cancels.clear();
-    this.stopListening();
     this.openGate();
     void this.child.stop().then(() => {
       const stderrTail = this.child.stderrTail();

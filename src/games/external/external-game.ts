@@ -1,7 +1,6 @@
 import type { ArgSpec, GameDefinition } from '../../match/game.js';
 import { err, ok, type Result } from '../../util/result.js';
 import { configureMatch } from '../game-params.js';
-import { BotExits } from './bot-exits.js';
 import { runExternalMatch } from './controller.js';
 import type { ExternalGameHooks } from './match-report.js';
 import { fullMatch, isSafeArgValue, type GameManifest } from './manifest.js';
@@ -12,8 +11,6 @@ import { runProgramBot, type BotProgram } from './program-bot.js';
 export interface ExternalConfig {
   /** Every declared argument: the client's value or the manifest default. */
   readonly args: Readonly<Record<string, string>>;
-  /** This match's link from its bot programs to its controller (bot-exits.ts). */
-  readonly botExits: BotExits;
 }
 
 /** Longest argument value accepted (the whole param line must fit the game server's line limit). */
@@ -28,7 +25,7 @@ function parseArgs(manifest: GameManifest, given: Readonly<Record<string, string
     }
     args[name] = value;
   }
-  return ok({ args, botExits: new BotExits() });
+  return ok({ args });
 }
 
 /**
@@ -65,11 +62,11 @@ export function createExternalGame(
       ),
     play: (ctx, config) => {
       const param = instantiateParam(manifest.param, { players: ctx.seats.length, timeout: ctx.timeout, args: config.args });
-      return runExternalMatch(ctx, { manifest, folder, param, botExits: config.botExits, hooks });
+      return runExternalMatch(ctx, { manifest, folder, param, hooks });
     },
     playBot: async (io, config, env) => {
       if (bots.length === 0) return;
-      await runProgramBot(io, env.random.pick(bots), () => config.botExits.report(env.seat));
+      await runProgramBot(io, env.random.pick(bots));
     },
   };
 }

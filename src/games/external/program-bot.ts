@@ -19,13 +19,13 @@ export const BOT_MAX_PENDING_INPUT_BYTES = 1024 * 1024;
  * could not start). Resolves when the match is done with the seat; the program's process group
  * is killed then, on every path.
  */
-export async function runProgramBot(io: BotIO, program: BotProgram, onOutputEnd?: () => void): Promise<void> {
+export async function runProgramBot(io: BotIO, program: BotProgram): Promise<void> {
   const decoder = new StringDecoder('utf8');
   let ended = false;
   const end = (): void => {
     if (ended) return;
     ended = true;
-    onOutputEnd?.();
+    io.end();
   };
   const child = new ChildProgram(
     program.argv,
