@@ -13,6 +13,11 @@ const RACE_DECIDED = 20_000;
 export interface EvalWeights {
   /** Value of a wall in hand. */
   readonly wall: number;
+  /**
+   * Value of a wall in hand once the opponent has none left: nothing can answer it any more, and
+   * each such wall lengthens the opponent's way by a step or two.
+   */
+  readonly unanswered: number;
   /** The side to move is about half a step ahead in a race. */
   readonly tempo: number;
   /**
@@ -23,7 +28,7 @@ export interface EvalWeights {
   readonly contempt: number;
 }
 
-export const DEFAULT_WEIGHTS: EvalWeights = { wall: 50, tempo: 50, contempt: 100 };
+export const DEFAULT_WEIGHTS: EvalWeights = { wall: 50, unanswered: 150, tempo: 50, contempt: 100 };
 
 /** The position's value for `side`, who is to move, in hundredths of a path step. */
 export function evaluatePosition(board: QuoridorBoard, side: Side, weights: EvalWeights = DEFAULT_WEIGHTS): number {
@@ -32,7 +37,9 @@ export function evaluatePosition(board: QuoridorBoard, side: Side, weights: Eval
   const theirs = board.distance(opponent);
   const myWalls = board.wallsLeft[side]!;
   const theirWalls = board.wallsLeft[opponent]!;
-  let score = PATH_WEIGHT * (theirs - mine) + weights.wall * (Math.min(myWalls, 10) - Math.min(theirWalls, 10)) + weights.tempo;
+  const myWallValue = theirWalls === 0 ? weights.unanswered : weights.wall;
+  const theirWallValue = myWalls === 0 ? weights.unanswered : weights.wall;
+  let score = PATH_WEIGHT * (theirs - mine) + myWallValue * Math.min(myWalls, 10) - theirWallValue * Math.min(theirWalls, 10) + weights.tempo;
   // With no walls left to stop a runner, the race is decided by the distances alone.
   if (theirWalls === 0 && mine <= theirs) score += RACE_DECIDED;
   else if (myWalls === 0 && theirs < mine) score -= RACE_DECIDED;
