@@ -108,3 +108,24 @@ test('parameters are validated with clear messages', () => {
   assert.deepEqual(configure({}, 3), { ok: false, error: 'This game needs exactly 2 players, not 3' });
   assert.deepEqual(configure({ colour: 'red' }), { ok: false, error: 'Unknown argument "colour" (known: rounds, pace)' });
 });
+
+test('a match draws both gestures of every round and the score, with a log line per round', async () => {
+  const record = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '3', pace: '0' } },
+    players: [
+      { name: 'Player0', play: scripted(['ROCK', 'PAPER', 'ROCK']) },
+      { name: 'Player1', play: scripted(['PAPER', 'PAPER', 'SCISSORS']) },
+    ],
+  });
+  const logs = record.vis.flatMap((e) => ('log' in e ? [e.log.line] : []));
+  assert.deepEqual(logs, [
+    'Player0 against Player1, 3 rounds',
+    'round 1: ROCK against PAPER, Player1 scores',
+    'round 2: PAPER against PAPER, a tie',
+    'round 3: ROCK against SCISSORS, Player0 scores',
+  ]);
+  const texts = record.vis.flatMap((e) => ('create' in e ? e.create.geom.flatMap((g) => ('text' in g ? [g.text.v] : [])) : []));
+  assert.equal(texts.at(-1), '1 : 1');
+  assert.equal(texts.filter((v) => v === 'ROCK').length, 2);
+});

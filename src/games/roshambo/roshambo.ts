@@ -5,6 +5,7 @@ import { ok } from '../../util/result.js';
 import { configureMatch, intArg, numberArg, paceArgSpec } from '../game-params.js';
 import { playRoshamboBot } from './bot.js';
 import { compare, parseGesture, type Gesture } from './rules.js';
+import { RoshamboVis } from './vis.js';
 
 export interface RoshamboConfig {
   readonly rounds: number;
@@ -23,7 +24,9 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   first.write(`${first.name}\n${second.name}\n${config.rounds}\n`);
   second.write(`${second.name}\n${first.name}\n${config.rounds}\n`);
   ctx.spectators.write(`${first.name}\n${second.name}\n${config.rounds}\n`);
-  const points = [0, 0];
+  const vis = new RoshamboVis((event) => ctx.vis(event));
+  vis.start([first.name, second.name], config.rounds);
+  const points: [number, number] = [0, 0];
   for (let round = 1; round <= config.rounds; round++) {
     if (round > 1) await ctx.sleep(config.pace);
     const moves = await Promise.all([readGesture(first), readGesture(second)]);
@@ -33,11 +36,14 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
     ctx.spectators.write(`${a ?? RETIRE}\n${b ?? RETIRE}\n`);
     if (a === null || b === null) {
       const gone = [a === null ? first.name : null, b === null ? second.name : null].filter(Boolean).join(' and ');
+      vis.round(round, [a, b], points, `round ${round}: ${gone} retired`);
       return { scores: points, reason: `${gone} retired in round ${round}` };
     }
     const outcome = compare(a, b);
-    if (outcome > 0) points[0]!++;
-    if (outcome < 0) points[1]!++;
+    if (outcome > 0) points[0]++;
+    if (outcome < 0) points[1]++;
+    const winner = outcome > 0 ? first.name : outcome < 0 ? second.name : null;
+    vis.round(round, [a, b], points, `round ${round}: ${a} against ${b}, ${winner ? `${winner} scores` : 'a tie'}`);
   }
   const [p0, p1] = points as [number, number];
   const verdict = p0 === p1 ? 'draw' : `${p0 > p1 ? first.name : second.name} wins`;
