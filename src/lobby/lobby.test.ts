@@ -7,6 +7,7 @@ import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import type { MatchInfo } from '../protocol/coco/messages.js';
 import type { Seat } from '../match/seat.js';
 import type { NewMatchRequest } from './lobby.js';
+import type { GameDefinition, NewMatchParams } from '../match/game.js';
 
 function makeLobby(expirySeconds = 600, maxMatches = 1000) {
   const store = new MemoryHistoryStore();
@@ -182,4 +183,22 @@ test('a match created with a seat order seats its members in that order, whoever
     for (const m of members.values()) m.seat!.close('removed');
   }
   await lobby.shutdown();
+});
+
+test('the lobby\'s own seat limits: all bots, more than 100 players', () => {
+  // A game that accepts any seat count, so that the lobby's checks are the ones that speak.
+  const open: GameDefinition<null> = {
+    ...roshambo,
+    name: 'open',
+    args: {},
+    configure: (params: NewMatchParams) => ({ ok: true, value: { players: params.players ?? 2, bots: params.bots, timeout: params.timeout ?? 30, args: {}, config: null } }),
+  } as unknown as GameDefinition<null>;
+  const lobby = new Lobby({ games: [open], store: new MemoryHistoryStore(), compute: new InlineCompute(), verificationPassword: 'master' });
+  const create = (players: number, bots: number) => {
+    const result = lobby.create(request({ game: 'open', args: {}, params: { players, bots, timeout: null } }));
+    return result.ok ? 'ok' : result.error;
+  };
+  assert.equal(create(3, 3), 'Cannot have all server bots');
+  assert.equal(create(101, 0), 'Too many players: 101 > 100');
+  assert.equal(create(100, 99), 'ok');
 });
