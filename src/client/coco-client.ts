@@ -57,11 +57,6 @@ export class CocoClient {
     this.ws.send(bytes, { binary: true });
   }
 
-  /** Whether the client may send more (the socket's buffer is not backed up). */
-  get bufferedBytes(): number {
-    return this.ws.bufferedAmount;
-  }
-
   /** The next message from the server, or null once the connection is closed. */
   next(): Promise<Incoming | null> {
     const item = this.inbox.shift();

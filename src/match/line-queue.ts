@@ -8,10 +8,6 @@ export class LineQueue {
   private waiter: ((line: string | null) => void) | null = null;
   private ended = false;
 
-  get isEnded(): boolean {
-    return this.ended && this.head >= this.lines.length;
-  }
-
   push(line: string): void {
     if (this.ended) return;
     if (this.waiter) {

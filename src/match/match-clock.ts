@@ -35,10 +35,6 @@ export class MatchClock {
     });
   }
 
-  get pending(): number {
-    return this.timers.size;
-  }
-
   dispose(): void {
     this.disposed = true;
     for (const timer of this.timers) clearTimeout(timer);

@@ -16,18 +16,6 @@ export class SpectatorFeed {
   private readonly sinks = new Set<SpectatorSink>();
   private ended = false;
 
-  get size(): number {
-    return this.bytes;
-  }
-
-  get spectatorCount(): number {
-    return this.sinks.size;
-  }
-
-  get isEnded(): boolean {
-    return this.ended;
-  }
-
   write(data: string | Uint8Array): void {
     if (this.ended) return;
     const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data);

@@ -29,10 +29,6 @@ export class VisFeed {
     this.validator = new VisValidator(options.limits);
   }
 
-  get isEnded(): boolean {
-    return this.ended;
-  }
-
   /** A built-in game's event; without `t` it is stamped with the match time. Null when accepted. */
   emit(input: VisEventInput): VisError | null {
     return this.ended ? null : this.accept(this.validator.event(input, this.now()));

@@ -25,11 +25,6 @@ export class LineSplitter {
     private readonly events: LineSplitterEvents,
   ) {}
 
-  /** Bytes of an incomplete line held so far. */
-  get bufferedBytes(): number {
-    return this.pendingBytes;
-  }
-
   push(chunk: Uint8Array): void {
     if (this.failed) return;
     let start = 0;
