@@ -8,7 +8,7 @@ import { dama, type DamaConfig } from './dama.js';
 import { parseBoard } from './notation.js';
 import type { Position } from './rules.js';
 import { PROMPT_LINES, moverTurnBlock } from './stream.js';
-import { setup } from './test-positions.js';
+import { SPEC_CAPTURE_BOARD, START_DRAWING, setup } from './test-positions.js';
 
 /** A dama definition whose matches start from `start` and whose server bot searches a fixed number of nodes. */
 function damaFrom(start?: Position, maxNodes = 1500): typeof dama {
@@ -56,16 +56,6 @@ function drawing(text: string): number[] {
   return board.value;
 }
 
-const START = `   A  B  C  D  E  F  G  H
-1 [ ][n][ ][n][ ][n][ ][n] 1
-2 [n][ ][n][ ][n][ ][n][ ] 2
-3 [ ][n][ ][n][ ][n][ ][n] 3
-4 [ ][ ][ ][ ][ ][ ][ ][ ] 4
-5 [ ][ ][ ][ ][ ][ ][ ][ ] 5
-6 [b][ ][b][ ][b][ ][b][ ] 6
-7 [ ][b][ ][b][ ][b][ ][b] 7
-8 [b][ ][b][ ][b][ ][b][ ] 8
-   A  B  C  D  E  F  G  H`;
 
 const AFTER_6E_5D = `   A  B  C  D  E  F  G  H
 1 [ ][n][ ][n][ ][n][ ][n] 1
@@ -92,7 +82,7 @@ test('the spec "Move" example: both players\' and the spectators\' streams byte 
       { name: 'PlayerB', play: b.play },
     ],
   });
-  const opening = `PlayerA\nPlayerB\nAvvio la partita di dama...\n\n${START}\n\n`;
+  const opening = `PlayerA\nPlayerB\nAvvio la partita di dama...\n\n${START_DRAWING}\n\n`;
   const specA = `${opening}Sei i Bianchi\nTurno bianco!\nE' il tuo turno.\n\n${PROMPT}\n6e 5d\n\n${AFTER_6E_5D}`;
   const specB = `${opening}Sei i Neri\nTurno bianco!\n\n\n${AFTER_6E_5D}`;
   const specSpectators = `${opening}Turno bianco!\n\n\n${AFTER_6E_5D}`;
@@ -135,16 +125,6 @@ const MULTIPLE_BEFORE = `   A  B  C  D  E  F  G  H
 8 [b][ ][b][ ][b][ ][b][ ] 8
    A  B  C  D  E  F  G  H`;
 
-const MULTIPLE_BOARD = `   A  B  C  D  E  F  G  H
-1 [ ][n][ ][n][ ][n][ ][n] 1
-2 [n][ ][n][ ][n][ ][n][ ] 2
-3 [ ][ ][ ][n][ ][n][ ][ ] 3
-4 [n][ ][b][ ][ ][ ][n][ ] 4
-5 [ ][ ][ ][ ][ ][ ][ ][ ] 5
-6 [b][ ][b][ ][b][ ][b][ ] 6
-7 [ ][b][ ][ ][ ][b][ ][b] 7
-8 [b][ ][b][ ][b][ ][b][ ] 8
-   A  B  C  D  E  F  G  H`;
 
 const MULTIPLE_AFTER = `   A  B  C  D  E  F  G  H
 1 [ ][n][ ][n][ ][n][ ][n] 1
@@ -160,8 +140,8 @@ const MULTIPLE_AFTER = `   A  B  C  D  E  F  G  H
 test('the spec "Multiple capture" example: 3d 5b 7d, streams byte for byte', async () => {
   const { a, b, run } = captureGame(MULTIPLE_BEFORE, ['3d 5b 7d']);
   const record = await run;
-  const specA = `${MULTIPLE_BOARD}\n\nTurno nero!\n\n${MULTIPLE_AFTER}`;
-  const specB = `${MULTIPLE_BOARD}\n\nTurno nero!\nE' il tuo turno.\n\n${PROMPT}\n3d 5b 7d\n\n${MULTIPLE_AFTER}`;
+  const specA = `${SPEC_CAPTURE_BOARD}\n\nTurno nero!\n\n${MULTIPLE_AFTER}`;
+  const specB = `${SPEC_CAPTURE_BOARD}\n\nTurno nero!\nE' il tuo turno.\n\n${PROMPT}\n3d 5b 7d\n\n${MULTIPLE_AFTER}`;
   const specSpectators = specA;
   assert.ok(a.transcript().includes(`5d 4c\n\n${specA}\n\nTurno bianco!\n`), a.transcript());
   assert.ok(b.transcript().includes(`Turno bianco!\n\n\n${specB}\n\nTurno bianco!\n`), b.transcript());
@@ -169,7 +149,7 @@ test('the spec "Multiple capture" example: 3d 5b 7d, streams byte for byte', asy
 });
 
 const SINGLE_BEFORE = MULTIPLE_BEFORE.replace('6 [b][ ][b][ ][b]', '6 [b][ ][ ][ ][b]');
-const SINGLE_BOARD = MULTIPLE_BOARD.replace('6 [b][ ][b][ ][b]', '6 [b][ ][ ][ ][b]');
+const SINGLE_BOARD = SPEC_CAPTURE_BOARD.replace('6 [b][ ][b][ ][b]', '6 [b][ ][ ][ ][b]');
 const SINGLE_AFTER = `   A  B  C  D  E  F  G  H
 1 [ ][n][ ][n][ ][n][ ][n] 1
 2 [n][ ][n][ ][n][ ][n][ ] 2

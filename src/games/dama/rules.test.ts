@@ -12,7 +12,7 @@ import {
   startPosition,
   type Position,
 } from './rules.js';
-import { moveLines, setup } from './test-positions.js';
+import { SPEC_CAPTURE_BOARD, START_DRAWING, moveLines, setup } from './test-positions.js';
 
 const sq = (name: string): number => parseSquare(name)!;
 const path = (line: string): number[] => line.split(' ').map(sq);
@@ -23,28 +23,7 @@ function play(position: Position, line: string): Position {
   return applyMove(position, move);
 }
 
-const START_DRAWING = `   A  B  C  D  E  F  G  H
-1 [ ][n][ ][n][ ][n][ ][n] 1
-2 [n][ ][n][ ][n][ ][n][ ] 2
-3 [ ][n][ ][n][ ][n][ ][n] 3
-4 [ ][ ][ ][ ][ ][ ][ ][ ] 4
-5 [ ][ ][ ][ ][ ][ ][ ][ ] 5
-6 [b][ ][b][ ][b][ ][b][ ] 6
-7 [ ][b][ ][b][ ][b][ ][b] 7
-8 [b][ ][b][ ][b][ ][b][ ] 8
-   A  B  C  D  E  F  G  H`;
 
-/** The spec's capture example board (black to move): 3d takes 4c and must go on over 6c. */
-const SPEC_CAPTURE_BOARD = `   A  B  C  D  E  F  G  H
-1 [ ][n][ ][n][ ][n][ ][n] 1
-2 [n][ ][n][ ][n][ ][n][ ] 2
-3 [ ][ ][ ][n][ ][n][ ][ ] 3
-4 [n][ ][b][ ][ ][ ][n][ ] 4
-5 [ ][ ][ ][ ][ ][ ][ ][ ] 5
-6 [b][ ][b][ ][b][ ][b][ ] 6
-7 [ ][b][ ][ ][ ][b][ ][b] 7
-8 [b][ ][b][ ][b][ ][b][ ] 8
-   A  B  C  D  E  F  G  H`;
 
 test('the start position has 12 men a side on the dark squares of rows 1-3 (black) and 6-8 (white), white to move', () => {
   const start = startPosition();

@@ -34,3 +34,27 @@ export function setup(pieces: Setup, turn: Color, quietPlies = 0): Position {
 export function moveLines(position: Position): string[] {
   return legalMoves(position).map(formatMove).sort();
 }
+
+/** The spec's start board as the stream draws it. */
+export const START_DRAWING = `   A  B  C  D  E  F  G  H
+1 [ ][n][ ][n][ ][n][ ][n] 1
+2 [n][ ][n][ ][n][ ][n][ ] 2
+3 [ ][n][ ][n][ ][n][ ][n] 3
+4 [ ][ ][ ][ ][ ][ ][ ][ ] 4
+5 [ ][ ][ ][ ][ ][ ][ ][ ] 5
+6 [b][ ][b][ ][b][ ][b][ ] 6
+7 [ ][b][ ][b][ ][b][ ][b] 7
+8 [b][ ][b][ ][b][ ][b][ ] 8
+   A  B  C  D  E  F  G  H`;
+
+/** The spec's capture example board (black to move): 3d takes 4c and must go on over 6c. */
+export const SPEC_CAPTURE_BOARD = `   A  B  C  D  E  F  G  H
+1 [ ][n][ ][n][ ][n][ ][n] 1
+2 [n][ ][n][ ][n][ ][n][ ] 2
+3 [ ][ ][ ][n][ ][n][ ][ ] 3
+4 [n][ ][b][ ][ ][ ][n][ ] 4
+5 [ ][ ][ ][ ][ ][ ][ ][ ] 5
+6 [b][ ][b][ ][b][ ][b][ ] 6
+7 [ ][b][ ][ ][ ][b][ ][b] 7
+8 [b][ ][b][ ][b][ ][b][ ] 8
+   A  B  C  D  E  F  G  H`;
