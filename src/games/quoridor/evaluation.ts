@@ -28,7 +28,7 @@ export interface EvalWeights {
   readonly contempt: number;
 }
 
-export const DEFAULT_WEIGHTS: EvalWeights = { wall: 50, unanswered: 150, tempo: 50, contempt: 100 };
+export const DEFAULT_WEIGHTS: EvalWeights = { wall: 90, unanswered: 150, tempo: 50, contempt: 100 };
 
 /** The position's value for `side`, who is to move, in hundredths of a path step. */
 export function evaluatePosition(board: QuoridorBoard, side: Side, weights: EvalWeights = DEFAULT_WEIGHTS): number {
