@@ -1,9 +1,8 @@
 import type { Compute } from './compute.js';
 import { InlineCompute } from './compute.js';
 import type { BotIO, GameDefinition, NewMatchParams } from './game.js';
-import { LineQueue } from './line-queue.js';
+import { connectBot } from './bot-connection.js';
 import { Match, lineupOf, type MatchOutcome } from './match.js';
-import { LineSplitter } from '../protocol/line-splitter.js';
 import { SpectatorFeed } from './spectator-feed.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 
@@ -60,26 +59,10 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
   const sent = options.players.map(() => '');
   const programs = options.players.map((player, index) => {
     const seat = match.seats[index]!;
-    const queue = new LineQueue();
-    const splitter = new LineSplitter(Number.MAX_SAFE_INTEGER, { line: (l) => queue.push(l), error: () => queue.end() });
-    seat.attach({
-      send: (bytes) => {
-        received[index] += Buffer.from(bytes).toString('utf8');
-        splitter.push(bytes);
-      },
-      close: () => {
-        splitter.end();
-        queue.end();
-      },
+    const io = connectBot(seat, {
+      received: (bytes) => (received[index] += Buffer.from(bytes).toString('utf8')),
+      sent: (text) => (sent[index] += text),
     });
-    const io: BotIO = {
-      readLine: () => queue.next(),
-      write: (text) => {
-        sent[index] += text;
-        seat.receive(Buffer.from(text, 'utf8'));
-      },
-      end: () => seat.receiveEnd(),
-    };
     return player.play(io).finally(() => seat.receiveEnd());
   });
   const outcome = await match.run();
