@@ -1,6 +1,7 @@
 import type { BotEnv, BotIO } from '../../match/game.js';
-import { formatMove, parseMove } from './notation.js';
-import { apply, checkMove, hasLegalMove, startPosition, type Color, type Position } from './rules.js';
+import { formatMove } from './notation.js';
+import { apply, hasLegalMove } from './rules.js';
+import { ClobberStreamTracker } from './stream-tracker.js';
 import type { SearchReply, SearchRequest } from './search.js';
 
 /** What the server bot may spend per move: nodes for tests (deterministic), time for serving. */
@@ -23,24 +24,14 @@ const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
  * opponent's moves, `error` and `end`), and searches each move through env.compute.
  */
 export async function playClobberBot(io: BotIO, limits: BotLimits, env: BotEnv): Promise<void> {
-  let position: Position | null = null;
-  let me: Color = 'black';
+  const stream = new ClobberStreamTracker();
   let moveNumber = 0;
   for (;;) {
     const line = await io.readLine();
     if (line === null) return;
-    const words = line.trim().split(/\s+/);
-    if (words.length === 3) {
-      const start = startPosition(Number(words[0]), Number(words[1]));
-      position = start.ok ? start.value : null;
-      me = words[2] === '1' ? 'black' : 'white';
-    } else if (words.length === 4 && position) {
-      const parsed = parseMove(line, position);
-      position = parsed.ok && checkMove(position, parsed.value).ok ? apply(position, parsed.value) : null;
-    } else {
-      position = null; // `error` or `end`: the game is over, the next line starts a new one
-    }
-    if (!position || position.toMove !== me || !hasLegalMove(position)) continue;
+    stream.follow(line);
+    const position = stream.toPlay;
+    if (!position || !hasLegalMove(position)) continue;
     const request: SearchRequest = {
       columns: position.columns,
       rows: position.rows,
@@ -52,6 +43,6 @@ export async function playClobberBot(io: BotIO, limits: BotLimits, env: BotEnv):
     const reply = await env.compute.run<SearchReply>(SEARCH_MODULE, 'searchClobber', [request]);
     if (!reply.move) continue;
     io.write(`${formatMove(position, reply.move)}\n`);
-    position = apply(position, reply.move);
+    stream.position = apply(position, reply.move);
   }
 }
