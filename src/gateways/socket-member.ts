@@ -12,6 +12,7 @@ export const SOCKET_MAX_BUFFERED_BYTES = 16 << 20;
  */
 export class SocketMember implements MatchMember {
   private readonly early: Buffer[] = [];
+  private earlyBytes = 0;
   private seat: Seat | null = null;
   private ended = false;
 
@@ -21,10 +22,14 @@ export class SocketMember implements MatchMember {
     private readonly onGone: () => void,
   ) {
     if (firstBytes.length > 0) this.early.push(firstBytes);
+    this.earlyBytes = firstBytes.length;
     socket.on('data', (chunk: Buffer) => {
       if (this.seat) this.seat.receive(chunk);
-      else if (this.early.reduce((n, b) => n + b.length, 0) + chunk.length > SOCKET_MAX_BUFFERED_BYTES) socket.destroy();
-      else this.early.push(chunk);
+      else if (this.earlyBytes + chunk.length > SOCKET_MAX_BUFFERED_BYTES) socket.destroy();
+      else {
+        this.early.push(chunk);
+        this.earlyBytes += chunk.length;
+      }
     });
     // 'end' comes alone when the server allows half-open sockets (the player stopped sending but
     // still reads what is left, as Software-Challenge clients do after the result).

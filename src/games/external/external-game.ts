@@ -64,7 +64,7 @@ export function createExternalGame(
       const param = instantiateParam(manifest.param, { players: ctx.seats.length, timeout: ctx.timeout, args: config.args });
       return runExternalMatch(ctx, { manifest, folder, param, hooks });
     },
-    playBot: async (io, config, env) => {
+    playBot: async (io, _config, env) => {
       if (bots.length === 0) return;
       await runProgramBot(io, env.random.pick(bots));
     },
