@@ -76,7 +76,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // directory the game registers them in.
   const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
   if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
-  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore() : new SqliteHistoryStore(options.database);
+  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore() : await SqliteHistoryStore.open(options.database);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
     games,

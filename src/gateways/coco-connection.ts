@@ -264,7 +264,7 @@ export class CocoConnection {
     const record = normal.ok ? await this.store.get(normal.value) : null;
     if (!record) return this.reply({ type: 'VisSubscribed', info: { Err: live.error } });
     this.reply({ type: 'VisSubscribed', info: { Ok: null } });
-    batch = [...record.vis];
+    batch = JSON.parse(record.visJson) as VisEvent[];
     finish();
   }
 

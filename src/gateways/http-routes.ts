@@ -61,12 +61,13 @@ export class HttpRoutes {
     const normal = normalizeMatchId(id);
     const record = normal.ok ? await this.store.get(normal.value) : null;
     if (!record) return sendJson(response, 404, { error: `no finished match "${id}"` });
-    sendJson(response, 200, {
+    const fields = JSON.stringify({
       ...summaryJson(record),
       spectator_stream: record.spectatorStream.toString('utf8'),
-      vis: record.vis,
       artifacts: Object.keys(record.artifacts),
     });
+    // The events are stored as JSON text; they go out as they are, not parsed and written again.
+    sendJsonText(response, 200, `${fields.slice(0, -1)},"vis":${record.visJson}}`);
   }
 
   private async artifact(id: string, name: string, response: ServerResponse): Promise<void> {
@@ -123,6 +124,10 @@ function summaryJson(match: MatchSummary): Record<string, unknown> {
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  sendJsonText(response, status, JSON.stringify(body));
+}
+
+function sendJsonText(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  response.end(JSON.stringify(body));
+  response.end(text);
 }

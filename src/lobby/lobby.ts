@@ -417,7 +417,7 @@ export class Lobby {
         startedAt: outcome.startedAt,
         endedAt: outcome.endedAt,
         spectatorStream: match.feed.history(),
-        vis: match.running?.vis.all() ?? [],
+        visJson: match.running?.vis.json() ?? '[]',
         artifacts: outcome.artifacts,
       });
     } catch (failure) {

@@ -1,3 +1,5 @@
+import { ByteLog } from '../util/byte-log.js';
+
 /** Someone watching a match's spectator stream: a WebSocket, a TCP observer, a test. */
 export interface SpectatorSink {
   /** Live bytes of the spectator stream. */
@@ -11,28 +13,22 @@ export interface SpectatorSink {
  * catches up with, and the record stored at the end) and forwarded to every live spectator.
  */
 export class SpectatorFeed {
-  private readonly chunks: Buffer[] = [];
-  private bytes = 0;
+  private readonly log = new ByteLog();
   private readonly sinks = new Set<SpectatorSink>();
   private ended = false;
 
   write(data: string | Uint8Array): void {
     if (this.ended) return;
-    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data);
-    if (chunk.length === 0) return;
-    this.chunks.push(chunk);
-    this.bytes += chunk.length;
+    if (data.length === 0) return;
+    this.log.append(data);
+    if (this.sinks.size === 0) return;
+    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     for (const sink of this.sinks) sink.data(chunk);
   }
 
   /** The whole stream so far as one buffer. */
   history(): Buffer {
-    if (this.chunks.length > 1) {
-      const whole = Buffer.concat(this.chunks, this.bytes);
-      this.chunks.length = 0;
-      this.chunks.push(whole);
-    }
-    return this.chunks[0] ?? Buffer.alloc(0);
+    return this.log.toBuffer();
   }
 
   /**

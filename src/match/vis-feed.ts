@@ -1,4 +1,5 @@
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
+import { ByteLog } from '../util/byte-log.js';
 import { VisValidator, type VisError, type VisLimits } from '../protocol/vis-validate.js';
 
 export interface VisSink {
@@ -15,9 +16,13 @@ export interface VisFeedOptions {
 /**
  * The visualizer events of one match: validated (protocol/vis-validate.ts), stamped with a time
  * that never decreases, kept for the record and forwarded to live web spectators.
+ *
+ * Events are kept as JSON text in a ByteLog, not as objects: a long match has thousands of them,
+ * and a server runs a thousand matches at once; text outside the heap is a fraction of the memory
+ * and costs the garbage collector nothing. It is also the form the record is stored in.
  */
 export class VisFeed {
-  private readonly events: VisEvent[] = [];
+  private readonly log = new ByteLog();
   private readonly sinks = new Set<VisSink>();
   private readonly validator: VisValidator;
   private ended = false;
@@ -44,17 +49,23 @@ export class VisFeed {
       this.options.onReject?.(result.error);
       return result.error;
     }
-    this.events.push(result.value);
+    this.log.append(this.log.length === 0 ? JSON.stringify(result.value) : `,${JSON.stringify(result.value)}`);
     for (const sink of this.sinks) sink.event(result.value);
     return null;
   }
 
-  all(): readonly VisEvent[] {
-    return this.events;
+  /** The events so far. */
+  all(): VisEvent[] {
+    return JSON.parse(this.json()) as VisEvent[];
+  }
+
+  /** The events so far as the text of one JSON array, as the record keeps them. */
+  json(): string {
+    return `[${this.log.toBuffer().toString('utf8')}]`;
   }
 
   subscribe(sink: VisSink): { history: readonly VisEvent[]; live: boolean; unsubscribe: () => void } {
-    const history = this.events.slice();
+    const history = this.all();
     if (this.ended) return { history, live: false, unsubscribe: () => {} };
     this.sinks.add(sink);
     return { history, live: true, unsubscribe: () => this.sinks.delete(sink) };

@@ -1,5 +1,3 @@
-import type { VisEvent } from '../protocol/vis-event.js';
-
 /** Everything kept about a finished match. */
 export interface MatchRecord {
   readonly id: string;
@@ -21,12 +19,13 @@ export interface MatchRecord {
   readonly endedAt: number;
   /** The whole spectator stream. */
   readonly spectatorStream: Buffer;
-  readonly vis: readonly VisEvent[];
+  /** The visualizer events, as the text of one JSON array (kept and served as text). */
+  readonly visJson: string;
   /** Texts the game attached (an external game's replay log...), by name. */
   readonly artifacts: Readonly<Record<string, string>>;
 }
 
-export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'vis' | 'artifacts'>;
+export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'visJson' | 'artifacts'>;
 
 export interface HistoryQuery {
   readonly game?: string;

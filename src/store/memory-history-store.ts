@@ -16,7 +16,7 @@ export class MemoryHistoryStore implements HistoryStore {
         && (query.before === undefined || r.endedAt < query.before))
       .sort((a, b) => b.endedAt - a.endedAt)
       .slice(0, limit)
-      .map(({ spectatorStream: _s, vis: _v, artifacts: _a, ...summary }) => summary);
+      .map(({ spectatorStream: _s, visJson: _v, artifacts: _a, ...summary }) => summary);
   }
 
   async ids(): Promise<string[]> {

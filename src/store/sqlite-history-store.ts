@@ -1,173 +1,89 @@
-import Database from 'better-sqlite3';
-import type { VisEvent } from '../protocol/vis-event.js';
-import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT, type HistoryQuery, type HistoryStore, type MatchRecord, type MatchSummary } from './history-store.js';
+import { Worker } from 'node:worker_threads';
+import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary } from './history-store.js';
+import type { StoreReply, StoreRequest } from './sqlite-store-messages.js';
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+type RequestBody = StoreRequest extends infer R ? (R extends StoreRequest ? Omit<R, 'id'> : never) : never;
 
 /**
- * Schema migrations, applied in order; `PRAGMA user_version` holds how many have run, so a file
- * written by an older server is upgraded in place.
+ * The history in an SQLite file (sqlite-history-db.ts), kept by a worker thread: SQLite calls are
+ * synchronous, and a thousand matches ending together would otherwise stall every running match
+ * while their records are written.
  */
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE matches (
-     id TEXT PRIMARY KEY,
-     game TEXT NOT NULL,
-     name TEXT NOT NULL,
-     args TEXT NOT NULL,
-     bots INTEGER NOT NULL,
-     scores TEXT,
-     reason TEXT NOT NULL,
-     error TEXT,
-     seed TEXT NOT NULL,
-     verified INTEGER NOT NULL,
-     started_at INTEGER NOT NULL,
-     ended_at INTEGER NOT NULL,
-     spectator_stream BLOB NOT NULL,
-     vis TEXT NOT NULL
-   );
-   CREATE TABLE match_players (
-     match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
-     seat INTEGER NOT NULL,
-     name TEXT NOT NULL,
-     PRIMARY KEY (match_id, seat)
-   );
-   CREATE INDEX matches_by_end ON matches(ended_at);
-   CREATE INDEX matches_by_game ON matches(game, ended_at);
-   CREATE INDEX players_by_name ON match_players(name);`,
-  `CREATE TABLE match_artifacts (
-     match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
-     name TEXT NOT NULL,
-     content TEXT NOT NULL,
-     PRIMARY KEY (match_id, name)
-   );`,
-];
-
-interface MatchRow {
-  id: string;
-  game: string;
-  name: string;
-  args: string;
-  bots: number;
-  scores: string | null;
-  reason: string;
-  error: string | null;
-  seed: string;
-  verified: number;
-  started_at: number;
-  ended_at: number;
-  players: string;
-}
-
-const SUMMARY_COLUMNS = `m.id, m.game, m.name, m.args, m.bots, m.scores, m.reason, m.error, m.seed, m.verified, m.started_at, m.ended_at,
-  (SELECT json_group_array(name) FROM (SELECT name FROM match_players WHERE match_id = m.id ORDER BY seat)) AS players`;
-
 export class SqliteHistoryStore implements HistoryStore {
-  private readonly db: Database.Database;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | null = null;
 
-  constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('foreign_keys = ON');
-    this.migrate();
+  private constructor(
+    private readonly worker: Worker,
+    /** The schema version of the open file. */
+    readonly schemaVersion: number,
+  ) {
+    worker.on('message', (reply: StoreReply) => this.settle(reply));
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`the history store's thread exited (code ${code})`)));
+    // The thread keeps the process alive only while it has work.
+    worker.unref();
   }
 
-  get schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
-  }
-
-  private migrate(): void {
-    const applied = this.schemaVersion;
-    if (applied > MIGRATIONS.length) {
-      throw new Error(`the history file has schema version ${applied}, newer than this server knows (${MIGRATIONS.length})`);
-    }
-    for (let version = applied; version < MIGRATIONS.length; version++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[version]!);
-        this.db.pragma(`user_version = ${version + 1}`);
-      })();
-    }
+  /** Opens (creating or upgrading) the file; rejects with SQLite's reason when it cannot. */
+  static async open(file: string): Promise<SqliteHistoryStore> {
+    const worker = new Worker(new URL('./sqlite-store-worker.js', import.meta.url), { workerData: { file } });
+    const version = await new Promise<number>((resolve, reject) => {
+      worker.once('message', (reply: StoreReply) => (reply.ok ? resolve(reply.value as number) : reject(new Error(`history file ${file}: ${reply.error}`))));
+      worker.once('error', reject);
+    });
+    return new SqliteHistoryStore(worker, version);
   }
 
   async record(match: MatchRecord): Promise<void> {
-    const insertMatch = this.db.prepare(
-      `INSERT OR REPLACE INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
-       VALUES (@id, @game, @name, @args, @bots, @scores, @reason, @error, @seed, @verified, @startedAt, @endedAt, @spectatorStream, @vis)`,
-    );
-    const insertPlayer = this.db.prepare('INSERT INTO match_players (match_id, seat, name) VALUES (?, ?, ?)');
-    const insertArtifact = this.db.prepare('INSERT INTO match_artifacts (match_id, name, content) VALUES (?, ?, ?)');
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM match_players WHERE match_id = ?').run(match.id);
-      this.db.prepare('DELETE FROM match_artifacts WHERE match_id = ?').run(match.id);
-      const { artifacts, ...fields } = match;
-      insertMatch.run({
-        ...fields,
-        args: JSON.stringify(match.args),
-        scores: match.scores ? JSON.stringify(match.scores) : null,
-        verified: match.verified ? 1 : 0,
-        vis: JSON.stringify(match.vis),
-      });
-      match.players.forEach((name, seat) => insertPlayer.run(match.id, seat, name));
-      for (const [name, content] of Object.entries(artifacts)) insertArtifact.run(match.id, name, content);
-    })();
+    await this.request({ op: 'record', record: match });
   }
 
   async list(query: HistoryQuery = {}): Promise<MatchSummary[]> {
-    const where: string[] = [];
-    const params: Record<string, string | number> = {};
-    if (query.game !== undefined) {
-      where.push('m.game = @game');
-      params['game'] = query.game;
-    }
-    if (query.player !== undefined) {
-      where.push('EXISTS (SELECT 1 FROM match_players p WHERE p.match_id = m.id AND p.name = @player)');
-      params['player'] = query.player;
-    }
-    if (query.before !== undefined) {
-      where.push('m.ended_at < @before');
-      params['before'] = query.before;
-    }
-    params['limit'] = Math.max(0, Math.min(query.limit ?? DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT));
-    const rows = this.db
-      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM matches m ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.ended_at DESC LIMIT @limit`)
-      .all(params) as MatchRow[];
-    return rows.map(toSummary);
+    return (await this.request({ op: 'list', query })) as MatchSummary[];
   }
 
   async ids(): Promise<string[]> {
-    return (this.db.prepare('SELECT id FROM matches ORDER BY ended_at').all() as { id: string }[]).map((row) => row.id);
+    return (await this.request({ op: 'ids' })) as string[];
   }
 
   async get(id: string): Promise<MatchRecord | null> {
-    const row = this.db
-      .prepare(`SELECT ${SUMMARY_COLUMNS}, m.spectator_stream, m.vis FROM matches m WHERE m.id = ?`)
-      .get(id) as (MatchRow & { spectator_stream: Buffer; vis: string }) | undefined;
-    if (!row) return null;
-    const artifacts = this.db.prepare('SELECT name, content FROM match_artifacts WHERE match_id = ? ORDER BY name').all(id) as { name: string; content: string }[];
-    return {
-      ...toSummary(row),
-      spectatorStream: row.spectator_stream,
-      vis: JSON.parse(row.vis) as VisEvent[],
-      artifacts: Object.fromEntries(artifacts.map((a) => [a.name, a.content])),
-    };
+    const record = (await this.request({ op: 'get', matchId: id })) as MatchRecord | null;
+    if (!record) return null;
+    const stream = record.spectatorStream;
+    return { ...record, spectatorStream: Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength) };
   }
 
   async close(): Promise<void> {
-    this.db.close();
+    if (this.failure) return;
+    await this.request({ op: 'close' });
+    await this.worker.terminate();
   }
-}
 
-function toSummary(row: MatchRow): MatchSummary {
-  return {
-    id: row.id,
-    game: row.game,
-    name: row.name,
-    args: JSON.parse(row.args) as Record<string, string>,
-    players: JSON.parse(row.players) as string[],
-    bots: row.bots,
-    scores: row.scores === null ? null : (JSON.parse(row.scores) as number[]),
-    reason: row.reason,
-    error: row.error,
-    seed: row.seed,
-    verified: row.verified === 1,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-  };
+  private request(body: RequestBody): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...body, id } as StoreRequest);
+    });
+  }
+
+  private settle(reply: StoreReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(new Error(reply.error));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(this.failure);
+    this.pending.clear();
+  }
 }

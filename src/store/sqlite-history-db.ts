@@ -1,0 +1,200 @@
+import Database from 'better-sqlite3';
+import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT, type HistoryQuery, type MatchRecord, type MatchSummary } from './history-store.js';
+
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` holds how many have run, so a file
+ * written by an older server is upgraded in place.
+ */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE matches (
+     id TEXT PRIMARY KEY,
+     game TEXT NOT NULL,
+     name TEXT NOT NULL,
+     args TEXT NOT NULL,
+     bots INTEGER NOT NULL,
+     scores TEXT,
+     reason TEXT NOT NULL,
+     error TEXT,
+     seed TEXT NOT NULL,
+     verified INTEGER NOT NULL,
+     started_at INTEGER NOT NULL,
+     ended_at INTEGER NOT NULL,
+     spectator_stream BLOB NOT NULL,
+     vis TEXT NOT NULL
+   );
+   CREATE TABLE match_players (
+     match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+     seat INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     PRIMARY KEY (match_id, seat)
+   );
+   CREATE INDEX matches_by_end ON matches(ended_at);
+   CREATE INDEX matches_by_game ON matches(game, ended_at);
+   CREATE INDEX players_by_name ON match_players(name);`,
+  `CREATE TABLE match_artifacts (
+     match_id TEXT NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     content TEXT NOT NULL,
+     PRIMARY KEY (match_id, name)
+   );`,
+];
+
+interface MatchRow {
+  id: string;
+  game: string;
+  name: string;
+  args: string;
+  bots: number;
+  scores: string | null;
+  reason: string;
+  error: string | null;
+  seed: string;
+  verified: number;
+  started_at: number;
+  ended_at: number;
+  players: string;
+}
+
+const SUMMARY_COLUMNS = `m.id, m.game, m.name, m.args, m.bots, m.scores, m.reason, m.error, m.seed, m.verified, m.started_at, m.ended_at,
+  (SELECT json_group_array(name) FROM (SELECT name FROM match_players WHERE match_id = m.id ORDER BY seat)) AS players`;
+
+/**
+ * The history in an SQLite file, synchronously (better-sqlite3). The server uses it from a worker
+ * thread through SqliteHistoryStore, so that writing records never stalls the matches.
+ */
+export class SqliteHistoryDb {
+  private readonly db: Database.Database;
+  private readonly insertMatch: Database.Statement;
+  private readonly insertPlayer: Database.Statement;
+  private readonly insertArtifact: Database.Statement;
+  private readonly deletePlayers: Database.Statement;
+  private readonly deleteArtifacts: Database.Statement;
+  private readonly recordAll: (records: readonly MatchRecord[]) => void;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL never corrupts the file; a power cut may lose the last commits, not a crash.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.migrate();
+    this.insertMatch = this.db.prepare(
+      `INSERT OR REPLACE INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
+       VALUES (@id, @game, @name, @args, @bots, @scores, @reason, @error, @seed, @verified, @startedAt, @endedAt, @spectatorStream, @vis)`,
+    );
+    this.insertPlayer = this.db.prepare('INSERT INTO match_players (match_id, seat, name) VALUES (?, ?, ?)');
+    this.insertArtifact = this.db.prepare('INSERT INTO match_artifacts (match_id, name, content) VALUES (?, ?, ?)');
+    this.deletePlayers = this.db.prepare('DELETE FROM match_players WHERE match_id = ?');
+    this.deleteArtifacts = this.db.prepare('DELETE FROM match_artifacts WHERE match_id = ?');
+    this.recordAll = this.db.transaction((records: readonly MatchRecord[]) => {
+      for (const match of records) this.insert(match);
+    });
+  }
+
+  get schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  private migrate(): void {
+    const applied = this.schemaVersion;
+    if (applied > MIGRATIONS.length) {
+      throw new Error(`the history file has schema version ${applied}, newer than this server knows (${MIGRATIONS.length})`);
+    }
+    for (let version = applied; version < MIGRATIONS.length; version++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[version]!);
+        this.db.pragma(`user_version = ${version + 1}`);
+      })();
+    }
+  }
+
+  /** Writes the records in one transaction: all of them or, on an error, none. */
+  record(records: readonly MatchRecord[]): void {
+    this.recordAll(records);
+  }
+
+  private insert(match: MatchRecord): void {
+    this.deletePlayers.run(match.id);
+    this.deleteArtifacts.run(match.id);
+    this.insertMatch.run({
+      id: match.id,
+      game: match.game,
+      name: match.name,
+      args: JSON.stringify(match.args),
+      bots: match.bots,
+      scores: match.scores ? JSON.stringify(match.scores) : null,
+      reason: match.reason,
+      error: match.error,
+      seed: match.seed,
+      verified: match.verified ? 1 : 0,
+      startedAt: match.startedAt,
+      endedAt: match.endedAt,
+      spectatorStream: match.spectatorStream,
+      vis: match.visJson,
+    });
+    match.players.forEach((name, seat) => this.insertPlayer.run(match.id, seat, name));
+    for (const [name, content] of Object.entries(match.artifacts)) this.insertArtifact.run(match.id, name, content);
+  }
+
+  list(query: HistoryQuery = {}): MatchSummary[] {
+    const where: string[] = [];
+    const params: Record<string, string | number> = {};
+    if (query.game !== undefined) {
+      where.push('m.game = @game');
+      params['game'] = query.game;
+    }
+    if (query.player !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM match_players p WHERE p.match_id = m.id AND p.name = @player)');
+      params['player'] = query.player;
+    }
+    if (query.before !== undefined) {
+      where.push('m.ended_at < @before');
+      params['before'] = query.before;
+    }
+    params['limit'] = Math.max(0, Math.min(query.limit ?? DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT));
+    const rows = this.db
+      .prepare(`SELECT ${SUMMARY_COLUMNS} FROM matches m ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY m.ended_at DESC LIMIT @limit`)
+      .all(params) as MatchRow[];
+    return rows.map(toSummary);
+  }
+
+  ids(): string[] {
+    return (this.db.prepare('SELECT id FROM matches ORDER BY ended_at').all() as { id: string }[]).map((row) => row.id);
+  }
+
+  get(id: string): MatchRecord | null {
+    const row = this.db
+      .prepare(`SELECT ${SUMMARY_COLUMNS}, m.spectator_stream, m.vis FROM matches m WHERE m.id = ?`)
+      .get(id) as (MatchRow & { spectator_stream: Buffer; vis: string }) | undefined;
+    if (!row) return null;
+    const artifacts = this.db.prepare('SELECT name, content FROM match_artifacts WHERE match_id = ? ORDER BY name').all(id) as { name: string; content: string }[];
+    return {
+      ...toSummary(row),
+      spectatorStream: row.spectator_stream,
+      visJson: row.vis,
+      artifacts: Object.fromEntries(artifacts.map((a) => [a.name, a.content])),
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function toSummary(row: MatchRow): MatchSummary {
+  return {
+    id: row.id,
+    game: row.game,
+    name: row.name,
+    args: JSON.parse(row.args) as Record<string, string>,
+    players: JSON.parse(row.players) as string[],
+    bots: row.bots,
+    scores: row.scores === null ? null : (JSON.parse(row.scores) as number[]),
+    reason: row.reason,
+    error: row.error,
+    seed: row.seed,
+    verified: row.verified === 1,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}

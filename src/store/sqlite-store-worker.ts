@@ -1,0 +1,87 @@
+/**
+ * The worker thread that owns the SQLite history file (see SqliteHistoryStore). Records that
+ * arrive together are written in one transaction: when a thousand matches end at once, that is
+ * one commit instead of a thousand. A read first writes what is pending, so it sees every record
+ * sent before it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MatchRecord } from './history-store.js';
+import { SqliteHistoryDb } from './sqlite-history-db.js';
+import type { StoreReply, StoreRequest } from './sqlite-store-messages.js';
+
+const port = parentPort!;
+const { file } = workerData as { file: string };
+
+let db: SqliteHistoryDb;
+try {
+  db = new SqliteHistoryDb(file);
+  port.postMessage({ id: 0, ok: true, value: db.schemaVersion } satisfies StoreReply);
+} catch (error) {
+  port.postMessage({ id: 0, ok: false, error: message(error) } satisfies StoreReply);
+  process.exit(0);
+}
+
+let pending: { id: number; record: MatchRecord }[] = [];
+let flushScheduled = false;
+
+function flush(): void {
+  flushScheduled = false;
+  if (pending.length === 0) return;
+  const batch = pending;
+  pending = [];
+  try {
+    db.record(batch.map((entry) => entry.record));
+    for (const { id } of batch) port.postMessage({ id, ok: true, value: null } satisfies StoreReply);
+  } catch (error) {
+    // One bad record must not lose the others: write them one at a time to find it.
+    for (const { id, record } of batch) {
+      try {
+        db.record([record]);
+        port.postMessage({ id, ok: true, value: null } satisfies StoreReply);
+      } catch (single) {
+        port.postMessage({ id, ok: false, error: message(single ?? error) } satisfies StoreReply);
+      }
+    }
+  }
+}
+
+port.on('message', (request: StoreRequest) => {
+  if (request.op === 'record') {
+    // A structured clone turns the Buffer into a plain Uint8Array; SQLite wants a Buffer for a BLOB.
+    const stream = request.record.spectatorStream;
+    const record = { ...request.record, spectatorStream: Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength) };
+    pending.push({ id: request.id, record });
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+    return;
+  }
+  flush();
+  let reply: StoreReply;
+  try {
+    switch (request.op) {
+      case 'list':
+        reply = { id: request.id, ok: true, value: db.list(request.query) };
+        break;
+      case 'ids':
+        reply = { id: request.id, ok: true, value: db.ids() };
+        break;
+      case 'get':
+        reply = { id: request.id, ok: true, value: db.get(request.matchId) };
+        break;
+      case 'close':
+        db.close();
+        reply = { id: request.id, ok: true, value: null };
+        break;
+    }
+  } catch (error) {
+    reply = { id: request.id, ok: false, error: message(error) };
+  }
+  port.postMessage(reply);
+  if (request.op === 'close') port.close();
+});
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Random } from '../match/random.js';
+import { ByteLog } from './byte-log.js';
+
+test('a byte log gives back exactly what was appended, across chunk boundaries and multi-byte characters', () => {
+  const random = Random.fromSeed('byte-log');
+  const log = new ByteLog(8, 64);
+  const expected: Buffer[] = [];
+  const pieces = ['', 'a', 'line\n', 'è', '日本語テキスト', '🙂 emoji', 'x'.repeat(200)];
+  for (let i = 0; i < 2000; i++) {
+    const piece = pieces[random.int(pieces.length)]!;
+    const asBytes = random.int(2) === 0;
+    const bytes = Buffer.from(piece, 'utf8');
+    log.append(asBytes ? new Uint8Array(bytes) : piece);
+    expected.push(bytes);
+    if (i % 250 === 0) assert.deepEqual(log.toBuffer(), Buffer.concat(expected));
+  }
+  const whole = Buffer.concat(expected);
+  assert.equal(log.length, whole.length);
+  assert.deepEqual(log.toBuffer(), whole);
+});
+
+test('an empty byte log is an empty buffer', () => {
+  assert.equal(new ByteLog().toBuffer().length, 0);
+});

@@ -1,0 +1,61 @@
+/**
+ * An append-only byte log kept outside the JavaScript heap: written into fixed-size chunks, read
+ * back whole. A server with a thousand matches keeps every match's spectator stream and
+ * visualizer events until the match ends; as many small strings or Buffers they would be millions
+ * of heap objects for the garbage collector to visit, as chunks they are a few hundred.
+ */
+export class ByteLog {
+  private readonly full: Buffer[] = [];
+  private chunk: Buffer;
+  private used = 0;
+  private bytes = 0;
+
+  /** Chunks start small (most logs are short) and double up to `maxChunkBytes`. */
+  constructor(
+    firstChunkBytes = 1024,
+    private readonly maxChunkBytes = 64 * 1024,
+  ) {
+    this.chunk = Buffer.allocUnsafe(firstChunkBytes);
+  }
+
+  get length(): number {
+    return this.bytes;
+  }
+
+  append(data: string | Uint8Array): void {
+    if (typeof data === 'string') {
+      // Most appends are short and fit the current chunk: written in place, without a copy.
+      if (data.length * 3 <= this.chunk.length - this.used) {
+        const written = this.chunk.write(data, this.used, 'utf8');
+        this.used += written;
+        this.bytes += written;
+        return;
+      }
+      data = Buffer.from(data, 'utf8');
+    }
+    let offset = 0;
+    while (offset < data.length) {
+      if (this.used === this.chunk.length) this.seal();
+      const count = Math.min(data.length - offset, this.chunk.length - this.used);
+      this.chunk.set(data.subarray(offset, offset + count), this.used);
+      this.used += count;
+      offset += count;
+    }
+    this.bytes += data.length;
+  }
+
+  /** Everything appended so far, as one new buffer. */
+  toBuffer(): Buffer {
+    const whole = Buffer.allocUnsafe(this.bytes);
+    let offset = 0;
+    for (const chunk of this.full) offset += chunk.copy(whole, offset);
+    this.chunk.copy(whole, offset, 0, this.used);
+    return whole;
+  }
+
+  private seal(): void {
+    this.full.push(this.chunk);
+    this.chunk = Buffer.allocUnsafe(Math.min(this.maxChunkBytes, this.chunk.length * 2));
+    this.used = 0;
+  }
+}
