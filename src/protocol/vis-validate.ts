@@ -99,10 +99,6 @@ class Invalid extends Error {
   }
 }
 
-function fail(code: VisErrorCode, path: string, message: string): never {
-  throw new Invalid({ code, message: path ? `${path}: ${message}` : message });
-}
-
 function show(value: unknown): string {
   if (value === undefined) return 'missing';
   try {
@@ -132,190 +128,239 @@ function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
   return kinds.filter((kind) => field(record, kind) !== undefined);
 }
 
-/** Checks the shape of one event, without the sequence rules (time order, ids). */
+/**
+ * Checks the shape of one event, without the sequence rules (time order, ids), and returns it
+ * normalized: only the known fields, absent optional fields left out. The path to the field being
+ * checked is kept as a stack and turned into text only for an error message, so that a valid
+ * event (the common case, thousands a second on a busy server) builds no strings.
+ */
 class EventChecker {
+  private readonly path: (string | number)[] = [];
+
   constructor(private readonly limits: VisLimits) {}
 
   event(value: unknown, requireTime: boolean): VisEventInput {
-    if (!isRecord(value)) fail('vis/bad-event', '', `an event must be an object, got ${show(value)}`);
+    this.path.length = 0;
+    if (!isRecord(value)) this.fail('vis/bad-event', `an event must be an object, got ${show(value)}`);
     const kinds = kindsIn(value, VIS_EVENT_KINDS);
     if (kinds.length !== 1) {
-      fail('vis/bad-event', '', `an event needs exactly one of ${VIS_EVENT_KINDS.join(', ')}; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
+      this.fail('vis/bad-event', `an event needs exactly one of ${VIS_EVENT_KINDS.join(', ')}; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
     }
     const rawT = field(value, 't');
     let t: number | undefined;
     if (rawT === undefined) {
-      if (requireTime) fail('vis/bad-time', 't', 'every event needs a time t (seconds)');
+      if (requireTime) this.failAt('t', 'vis/bad-time', 'every event needs a time t (seconds)');
     } else {
       if (typeof rawT !== 'number' || !Number.isFinite(rawT) || rawT < 0) {
-        fail('vis/bad-time', 't', `${show(rawT)} is not a time in seconds (a number >= 0)`);
+        this.failAt('t', 'vis/bad-time', `${show(rawT)} is not a time in seconds (a number >= 0)`);
       }
       t = rawT;
     }
-    const withTime = <E extends object>(event: E): E & { t?: number } => (t === undefined ? event : { t, ...event });
     const kind = kinds[0]!;
     const body = field(value, kind);
-    if (!isRecord(body)) fail('vis/bad-event', kind, `must be an object, got ${show(body)}`);
+    this.path.push(kind);
+    if (!isRecord(body)) this.fail('vis/bad-event', `must be an object, got ${show(body)}`);
+    let event: VisEventInput;
     switch (kind) {
       case 'create':
-        return withTime({ create: this.create(body) });
+        event = { create: this.create(body) };
+        break;
       case 'destroy':
-        return withTime({ destroy: { id: this.id(body, 'destroy.id') } });
+        event = { destroy: { id: this.id(body) } };
+        break;
       case 'transform':
-        return withTime({ transform: this.transform(body) });
+        event = { transform: this.transform(body) };
+        break;
       case 'log':
-        return withTime({ log: { line: this.text(field(body, 'line'), 'log.line') } });
+        event = { log: { line: this.text(field(body, 'line'), 'line') } };
+        break;
     }
+    return t === undefined ? event : { t, ...event };
   }
 
   private create(body: Fields): CreateBody {
-    const id = this.id(body, 'create.id');
-    const p = this.optionalPoint(field(body, 'p'), 'create.p');
+    const id = this.id(body);
+    const p = this.optionalPoint(field(body, 'p'), 'p');
     const rawZ = field(body, 'z');
-    let z: number | undefined;
-    if (rawZ !== undefined) {
-      if (typeof rawZ !== 'number' || !Number.isInteger(rawZ) || rawZ < 0 || rawZ > 255) {
-        fail('vis/bad-number', 'create.z', `${show(rawZ)} is not a layer from 0 to 255`);
-      }
-      z = rawZ;
+    if (rawZ !== undefined && (typeof rawZ !== 'number' || !Number.isInteger(rawZ) || rawZ < 0 || rawZ > 255)) {
+      this.failAt('z', 'vis/bad-number', `${show(rawZ)} is not a layer from 0 to 255`);
     }
     const rawGeom = field(body, 'geom') ?? [];
-    if (!Array.isArray(rawGeom)) fail('vis/bad-shape', 'create.geom', `must be a list of shapes, got ${show(rawGeom)}`);
+    if (!Array.isArray(rawGeom)) this.failAt('geom', 'vis/bad-shape', `must be a list of shapes, got ${show(rawGeom)}`);
     if (rawGeom.length > this.limits.maxShapesPerObject) {
-      fail('vis/too-many-shapes', 'create.geom', `${rawGeom.length} shapes, at most ${this.limits.maxShapesPerObject}`);
+      this.failAt('geom', 'vis/too-many-shapes', `${rawGeom.length} shapes, at most ${this.limits.maxShapesPerObject}`);
     }
-    const geom = rawGeom.map((shape, i) => this.shape(shape, `create.geom[${i}]`));
+    this.path.push('geom', 0);
+    const geom: Shape[] = [];
+    for (let i = 0; i < rawGeom.length; i++) {
+      this.path[this.path.length - 1] = i;
+      geom.push(this.shape(rawGeom[i]));
+    }
+    this.path.length -= 2;
     const create: { id: number; p?: Vec2; z?: number; geom: Shape[] } = { id, geom };
     if (p !== undefined) create.p = p;
-    if (z !== undefined) create.z = z;
+    if (rawZ !== undefined) create.z = rawZ as number;
     return create;
   }
 
-  private shape(value: unknown, path: string): Shape {
-    if (!isRecord(value)) fail('vis/bad-shape', path, `a shape must be an object, got ${show(value)}`);
+  private shape(value: unknown): Shape {
+    if (!isRecord(value)) this.fail('vis/bad-shape', `a shape must be an object, got ${show(value)}`);
     const kinds = kindsIn(value, SHAPE_KINDS);
     if (kinds.length !== 1) {
-      fail('vis/bad-shape', path, `a shape needs exactly one of ${SHAPE_KINDS.join(', ')}; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
+      this.fail('vis/bad-shape', `a shape needs exactly one of ${SHAPE_KINDS.join(', ')}; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
     }
     const kind = kinds[0]!;
-    const at = `${path}.${kind}`;
     const body = field(value, kind);
-    if (!isRecord(body)) fail('vis/bad-shape', at, `must be an object, got ${show(body)}`);
-    const s = this.optionalColor(field(body, 's'), `${at}.s`);
-    const t = this.optionalSize(field(body, 't'), `${at}.t`);
+    this.path.push(kind);
+    if (!isRecord(body)) this.fail('vis/bad-shape', `must be an object, got ${show(body)}`);
+    const s = this.optionalColor(field(body, 's'), 's');
+    const t = this.optionalSize(field(body, 't'), 't');
+    let shape: Shape;
     switch (kind) {
       case 'line': {
-        const p1 = this.requiredPoint(field(body, 'p1'), `${at}.p1`);
-        const p2 = this.requiredPoint(field(body, 'p2'), `${at}.p2`);
-        return { line: compact({ p1, p2, t, s }) };
+        const line: { p1: Vec2; p2: Vec2; t?: number; s?: Color } = { p1: this.point(field(body, 'p1'), 'p1'), p2: this.point(field(body, 'p2'), 'p2') };
+        if (t !== undefined) line.t = t;
+        if (s !== undefined) line.s = s;
+        shape = { line };
+        break;
       }
       case 'circle': {
-        const p = this.optionalPoint(field(body, 'p'), `${at}.p`);
-        const r = this.optionalSize(field(body, 'r'), `${at}.r`);
-        const f = this.optionalColor(field(body, 'f'), `${at}.f`);
-        return { circle: compact({ p, r, f, s, t }) };
+        const circle: { p?: Vec2; r?: number; f?: Color; s?: Color; t?: number } = {};
+        const p = this.optionalPoint(field(body, 'p'), 'p');
+        const r = this.optionalSize(field(body, 'r'), 'r');
+        const f = this.optionalColor(field(body, 'f'), 'f');
+        if (p !== undefined) circle.p = p;
+        if (r !== undefined) circle.r = r;
+        if (f !== undefined) circle.f = f;
+        if (s !== undefined) circle.s = s;
+        if (t !== undefined) circle.t = t;
+        shape = { circle };
+        break;
       }
       case 'poly': {
         const rawVs = field(body, 'vs');
-        if (!Array.isArray(rawVs)) fail('vis/bad-shape', `${at}.vs`, `a polygon needs a list of vertices, got ${show(rawVs)}`);
+        if (!Array.isArray(rawVs)) this.failAt('vs', 'vis/bad-shape', `a polygon needs a list of vertices, got ${show(rawVs)}`);
         if (rawVs.length > this.limits.maxPolygonVertices) {
-          fail('vis/too-many-vertices', `${at}.vs`, `${rawVs.length} vertices, at most ${this.limits.maxPolygonVertices}`);
+          this.failAt('vs', 'vis/too-many-vertices', `${rawVs.length} vertices, at most ${this.limits.maxPolygonVertices}`);
         }
-        const vs = rawVs.map((v, i) => this.requiredPoint(v, `${at}.vs[${i}]`));
-        const f = this.optionalColor(field(body, 'f'), `${at}.f`);
-        return { poly: compact({ vs, f, s, t }) };
+        this.path.push('vs');
+        const vs: Vec2[] = [];
+        for (let i = 0; i < rawVs.length; i++) vs.push(this.point(rawVs[i], i));
+        this.path.pop();
+        const poly: { vs: Vec2[]; f?: Color; s?: Color; t?: number } = { vs };
+        const f = this.optionalColor(field(body, 'f'), 'f');
+        if (f !== undefined) poly.f = f;
+        if (s !== undefined) poly.s = s;
+        if (t !== undefined) poly.t = t;
+        shape = { poly };
+        break;
       }
       case 'text': {
-        const v = this.text(field(body, 'v'), `${at}.v`);
-        const p = this.optionalPoint(field(body, 'p'), `${at}.p`);
-        return { text: compact({ v, p, t, s }) };
+        const text: { v: string; p?: Vec2; t?: number; s?: Color } = { v: this.text(field(body, 'v'), 'v') };
+        const p = this.optionalPoint(field(body, 'p'), 'p');
+        if (p !== undefined) text.p = p;
+        if (t !== undefined) text.t = t;
+        if (s !== undefined) text.s = s;
+        shape = { text };
+        break;
       }
     }
+    this.path.pop();
+    return shape;
   }
 
   private transform(body: Fields): TransformBody {
-    const id = this.id(body, 'transform.id');
+    const transform: { id: number; d?: number; f?: Easing; mv?: Vec2; rot?: number; scale?: number } = { id: this.id(body) };
     const rawD = field(body, 'd');
-    const d = rawD === undefined ? undefined : this.size(rawD, 'transform.d');
+    if (rawD !== undefined) transform.d = this.size(rawD, 'd');
     const rawF = field(body, 'f');
-    let f: Easing | undefined;
     if (rawF !== undefined) {
       if (typeof rawF !== 'string' || !(EASINGS as readonly string[]).includes(rawF)) {
-        fail('vis/bad-easing', 'transform.f', `${show(rawF)} is not one of ${EASINGS.join(', ')}`);
+        this.failAt('f', 'vis/bad-easing', `${show(rawF)} is not one of ${EASINGS.join(', ')}`);
       }
-      f = rawF as Easing;
+      transform.f = rawF as Easing;
     }
     const kinds = kindsIn(body, ['mv', 'rot', 'scale'] as const);
     if (kinds.length !== 1) {
-      fail('vis/bad-transform', 'transform', `needs exactly one of mv, rot, scale; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
+      this.fail('vis/bad-transform', `needs exactly one of mv, rot, scale; found ${kinds.length === 0 ? 'none' : kinds.join(', ')}`);
     }
-    const base = compact({ id, d, f });
     switch (kinds[0]!) {
       case 'mv':
-        return { ...base, mv: this.requiredPoint(field(body, 'mv'), 'transform.mv') };
+        transform.mv = this.point(field(body, 'mv'), 'mv');
+        break;
       case 'rot':
-        return { ...base, rot: this.number(field(body, 'rot'), 'transform.rot') };
+        transform.rot = this.number(field(body, 'rot'), 'rot');
+        break;
       case 'scale':
-        return { ...base, scale: this.number(field(body, 'scale'), 'transform.scale') };
+        transform.scale = this.number(field(body, 'scale'), 'scale');
+        break;
     }
+    return transform;
   }
 
-  private id(body: Fields, path: string): number {
+  private id(body: Fields): number {
     const id = field(body, 'id');
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
-      fail('vis/bad-id', path, `${show(id)} is not an object id (an integer >= 0)`);
+      this.failAt('id', 'vis/bad-id', `${show(id)} is not an object id (an integer >= 0)`);
     }
     return id;
   }
 
-  private number(value: unknown, path: string): number {
+  private number(value: unknown, key: string | number): number {
     if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > this.limits.maxMagnitude) {
-      fail('vis/bad-number', path, `${show(value)} is not a number within +-${this.limits.maxMagnitude}`);
+      this.failAt(key, 'vis/bad-number', `${show(value)} is not a number within +-${this.limits.maxMagnitude}`);
     }
     return value;
   }
 
-  private size(value: unknown, path: string): number {
-    const n = this.number(value, path);
-    if (n < 0) fail('vis/bad-number', path, `${n} is negative`);
+  private size(value: unknown, key: string): number {
+    const n = this.number(value, key);
+    if (n < 0) this.failAt(key, 'vis/bad-number', `${n} is negative`);
     return n;
   }
 
-  private optionalSize(value: unknown, path: string): number | undefined {
-    return value === undefined ? undefined : this.size(value, path);
+  private optionalSize(value: unknown, key: string): number | undefined {
+    return value === undefined ? undefined : this.size(value, key);
   }
 
-  private requiredPoint(value: unknown, path: string): Vec2 {
-    if (!Array.isArray(value) || value.length !== 2) fail('vis/bad-number', path, `${show(value)} is not a point [x, y]`);
-    return [this.number(value[0], `${path}[0]`), this.number(value[1], `${path}[1]`)];
+  private point(value: unknown, key: string | number): Vec2 {
+    if (!Array.isArray(value) || value.length !== 2) this.failAt(key, 'vis/bad-number', `${show(value)} is not a point [x, y]`);
+    this.path.push(key);
+    const point: Vec2 = [this.number(value[0], 0), this.number(value[1], 1)];
+    this.path.pop();
+    return point;
   }
 
-  private optionalPoint(value: unknown, path: string): Vec2 | undefined {
-    return value === undefined ? undefined : this.requiredPoint(value, path);
+  private optionalPoint(value: unknown, key: string): Vec2 | undefined {
+    return value === undefined ? undefined : this.point(value, key);
   }
 
-  private optionalColor(value: unknown, path: string): Color | undefined {
+  private optionalColor(value: unknown, key: string): Color | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || !COLOR.test(value)) {
-      fail('vis/bad-color', path, `${show(value)} is not a colour of exactly 8 hex digits RRGGBBAA`);
+      this.failAt(key, 'vis/bad-color', `${show(value)} is not a colour of exactly 8 hex digits RRGGBBAA`);
     }
     return value;
   }
 
-  private text(value: unknown, path: string): string {
-    if (typeof value !== 'string') fail('vis/bad-text', path, `${show(value)} is not a string`);
+  private text(value: unknown, key: string): string {
+    if (typeof value !== 'string') this.failAt(key, 'vis/bad-text', `${show(value)} is not a string`);
     if (value.length > this.limits.maxTextLength) {
-      fail('vis/bad-text', path, `${value.length} characters, at most ${this.limits.maxTextLength}`);
+      this.failAt(key, 'vis/bad-text', `${value.length} characters, at most ${this.limits.maxTextLength}`);
     }
     return value;
   }
-}
 
-/** Drops the absent optional fields, so that a validated event holds only what was given. */
-function compact<T extends Record<string, unknown>>(fields: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
-  return out as { [K in keyof T]: Exclude<T[K], undefined> };
+  private failAt(key: string | number, code: VisErrorCode, message: string): never {
+    this.path.push(key);
+    this.fail(code, message);
+  }
+
+  /** Throws the error, naming the field being checked (`create.geom[1].circle.f`). */
+  private fail(code: VisErrorCode, message: string): never {
+    const where = this.path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+    throw new Invalid({ code, message: where ? `${where}: ${message}` : message });
+  }
 }
 
 /** Parses the text after `vis ` into a plain value, without checking it is an event. */
