@@ -10,6 +10,8 @@ const ids = idList.split(',');
 const rounds = Number(roundsText);
 const GESTURES = ['ROCK', 'PAPER', 'SCISSORS'];
 const latencies: number[] = [];
+/** When each measured round ended, in seconds since the players started. */
+const endedAt: number[] = [];
 let roundsPlayed = 0;
 
 function play(id: string, seat: number): Promise<void> {
@@ -46,7 +48,9 @@ function play(id: string, seat: number): Promise<void> {
         if (lines === 3) move();
         else if (lines > 3) {
           if (seat === 0) {
-            latencies.push(performance.now() - sentAt);
+            const now = performance.now();
+            latencies.push(now - sentAt);
+            endedAt.push((now - started) / 1000);
             roundsPlayed++;
           }
           move();
@@ -60,4 +64,4 @@ function play(id: string, seat: number): Promise<void> {
 const started = performance.now();
 await Promise.all(ids.flatMap((id) => [play(id, 0), play(id, 1)]));
 const cpu = process.cpuUsage();
-process.stdout.write(`${JSON.stringify({ roundsPlayed, seconds: (performance.now() - started) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, latencies })}\n`);
+process.stdout.write(`${JSON.stringify({ roundsPlayed, seconds: (performance.now() - started) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, latencies, endedAt })}\n`);

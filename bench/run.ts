@@ -4,7 +4,9 @@
  * percentiles, and the server's peak memory and CPU time. Not a test: numbers go to
  * bench/README.md.
  *
- * Options (environment): BENCH_MATCHES (default 1000), BENCH_ROUNDS (default 200).
+ * Options (environment): BENCH_MATCHES (default 1000), BENCH_ROUNDS (default 200),
+ * BENCH_SERVER=relay (measure the baseline of bench/relay.ts instead of cocod), BENCH_NODE_FLAGS
+ * (more Node.js flags for the server, e.g. --trace-gc), BENCH_PROFILE=DIR (a CPU profile of it).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,9 +28,32 @@ function procStats(pid: number): { rssKiB: number; peakKiB: number; cpuSeconds: 
   return { rssKiB: kib('VmRSS'), peakKiB: kib('VmHWM'), cpuSeconds: ticks / 100 };
 }
 
-const server = spawn(process.execPath, [...(process.env['BENCH_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']] : []), join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench'], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
+/** CPU time of the whole machine so far, in clock ticks (/proc/stat). */
+function machineTicks(): { total: number; busy: number; steal: number; cores: number } {
+  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+  // user nice system idle iowait irq softirq steal
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = lines[0]!.split(/\s+/).slice(1, 9).map(Number) as number[];
+  const busy = user! + nice! + system! + irq! + softirq!;
+  return { total: busy + idle! + iowait! + steal!, busy, steal: steal!, cores: lines.filter((line) => /^cpu\d/.test(line)).length };
+}
+
+function percentiles(latencies: number[]): { p50: number; p99: number; max: number } {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (p: number): number => Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0).toFixed(2));
+  return { p50: at(0.5), p99: at(0.99), max: Number((sorted.at(-1) ?? 0).toFixed(2)) };
+}
+
+/** The Node.js flags `npm start` gives cocod (package.json), so that the benchmark measures the server users run. */
+function startFlags(): string[] {
+  const packageJson = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8')) as { scripts: { start: string } };
+  return packageJson.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+const nodeFlags = [...startFlags(), ...(process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean)];
+if (process.env['BENCH_PROFILE']) nodeFlags.push('--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']);
+const relay = process.env['BENCH_SERVER'] === 'relay';
+const serverArgs = relay ? [join(here, 'relay.js'), String(rounds)] : [join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench'];
+const server = spawn(process.execPath, [...nodeFlags, ...serverArgs], { stdio: ['ignore', 'inherit', 'pipe'] });
 const url = await new Promise<string>((resolve, reject) => {
   let log = '';
   server.stderr!.on('data', (chunk: Buffer) => {
@@ -40,9 +65,9 @@ const url = await new Promise<string>((resolve, reject) => {
 });
 
 try {
-  const client = await CocoClient.connect(url);
-  const ids: string[] = [];
-  for (let i = 0; i < matches; i++) {
+  const ids: string[] = relay ? Array.from({ length: matches }, (_, i) => `m${i}`) : [];
+  const client = relay ? null : await CocoClient.connect(url);
+  for (let i = 0; client && i < matches; i++) {
     const reply = await client.request(
       { type: 'GameNew', name: `bench ${i}`, game: 'roshambo', params: { players: 2, bots: 0, timeout: 60 }, args: { rounds: String(rounds), pace: '0' }, password: null, verification: null },
       'GameNew',
@@ -50,8 +75,9 @@ try {
     if ('Err' in reply.id) throw new Error(reply.id.Err);
     ids.push(reply.id.Ok);
   }
-  client.close();
+  client?.close();
   const before = procStats(server.pid!);
+  const machineBefore = machineTicks();
   const players = spawn(process.execPath, [join(here, 'players.js'), url, ids.join(','), String(rounds)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let peakKiB = before.peakKiB;
   const sampler = setInterval(() => {
@@ -63,21 +89,31 @@ try {
   clearInterval(sampler);
   if (code !== 0) throw new Error(`the player process failed with ${code}`);
   const after = procStats(server.pid!);
-  const result = JSON.parse(output) as { roundsPlayed: number; seconds: number; cpuSeconds: number; latencies: number[] };
-  const sorted = result.latencies.sort((a, b) => a - b);
-  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  const machineAfter = machineTicks();
+  const result = JSON.parse(output) as { roundsPlayed: number; seconds: number; cpuSeconds: number; latencies: number[]; endedAt: number[] };
+  // Steady state: the rounds that ended in the middle 80 % of the run, without the start (2000
+  // connections and 1000 matches starting at once) and the end (matches finishing and recorded).
+  const steady = result.latencies.filter((_, i) => result.endedAt[i]! >= 0.1 * result.seconds && result.endedAt[i]! <= 0.9 * result.seconds);
+  const machineTotal = machineAfter.total - machineBefore.total;
   const report = {
     matches,
     roundsPerMatch: rounds,
     rounds: result.roundsPlayed,
     seconds: Number(result.seconds.toFixed(2)),
     roundsPerSecond: Math.round(result.roundsPlayed / result.seconds),
-    latencyMs: { p50: Number(pct(50).toFixed(2)), p99: Number(pct(99).toFixed(2)), max: Number(sorted.at(-1)!.toFixed(2)) },
+    latencyMs: percentiles(result.latencies),
+    steadyLatencyMs: percentiles(steady),
     playersCpuPercent: Math.round((100 * result.cpuSeconds) / result.seconds),
     server: {
       peakRssMiB: Number((Math.max(peakKiB, after.peakKiB) / 1024).toFixed(1)),
       cpuSeconds: Number((after.cpuSeconds - before.cpuSeconds).toFixed(2)),
       cpuPercent: Math.round((100 * (after.cpuSeconds - before.cpuSeconds)) / result.seconds),
+    },
+    // Of all cores during the run: how busy they were, and how much time the hypervisor took away.
+    machine: {
+      cores: machineAfter.cores,
+      busyPercent: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / machineTotal),
+      stealPercent: Math.round((100 * (machineAfter.steal - machineBefore.steal)) / machineTotal),
     },
   };
   console.log(JSON.stringify(report, null, 2));

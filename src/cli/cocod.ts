@@ -1,4 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
+// The flag (also in `npm start`): a busy server keeps each round's promises and buffers for as
+// long as a player takes to answer; with V8's default 16 MiB semi-space they outlive a scavenge
+// and are copied again and again. 64 MiB cut the time spent in scavenges by 60 % in the benchmark.
 import { parseArgs } from 'node:util';
 import { startCocod } from '../app/cocod-app.js';
 import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';

@@ -1,0 +1,62 @@
+/**
+ * The benchmark's baseline (`BENCH_SERVER=relay npm run bench`): the least a server can do for
+ * the benchmark's players, with the same WebSocket library and the same wire traffic as cocod
+ * (handshake, join, MatchStarted, the three header lines, one frame to each player per round,
+ * MatchEnded) and nothing else: no lobby, no rules, no spectators, no visualizer, no history.
+ * What it reaches on a machine is the ceiling for cocod there.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+const [roundsText] = process.argv.slice(2) as [string];
+const rounds = Number(roundsText);
+
+interface Pairing {
+  readonly players: [WebSocket, WebSocket];
+  readonly moves: [Buffer | null, Buffer | null];
+  round: number;
+}
+
+const waiting = new Map<string, WebSocket>();
+const http = createServer();
+const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
+
+wss.on('connection', (ws) => {
+  let pairing: Pairing | null = null;
+  let seat = 0;
+  ws.on('message', (data: Buffer, isBinary) => {
+    if (!isBinary) {
+      const join = /"LobbyJoinMatch":\{"id":"([^"]+)"/.exec(data.toString());
+      if (!join) return;
+      const other = waiting.get(join[1]!);
+      if (!other) {
+        waiting.set(join[1]!, ws);
+        return;
+      }
+      waiting.delete(join[1]!);
+      const shared: Pairing = { players: [other, ws], moves: [null, null], round: 0 };
+      pairing = shared;
+      seat = 1;
+      other.emit('paired', shared);
+      for (const player of shared.players) {
+        player.send('{"MatchStarted":{}}');
+        player.send(Buffer.from(`a\nb\n${rounds}\n`), { binary: true });
+      }
+      return;
+    }
+    if (!pairing) return;
+    pairing.moves[seat] = data;
+    const [first, second] = pairing.moves;
+    if (!first || !second) return;
+    pairing.players[0].send(second, { binary: true });
+    pairing.players[1].send(first, { binary: true });
+    pairing.moves[0] = pairing.moves[1] = null;
+    if (++pairing.round === rounds) for (const player of pairing.players) player.send('{"MatchEnded":{}}');
+  });
+  ws.on('paired', (shared: Pairing) => (pairing = shared));
+});
+
+http.listen(0, '127.0.0.1', () => {
+  process.stderr.write(`listening on ws://127.0.0.1:${(http.address() as AddressInfo).port}/\n`);
+});
