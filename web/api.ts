@@ -52,6 +52,11 @@ export async function fetchHistory(query: HistoryQuery): Promise<HistorySummary[
   return Array.isArray(matches) ? matches.map(readHistorySummary) : [];
 }
 
+/** Where a file kept with a finished match is downloaded. */
+export function artifactPath(id: string, name: string): string {
+  return `/api/history/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(name)}`;
+}
+
 export async function fetchHistoryMatch(id: string): Promise<HistoryMatch> {
   return readHistoryMatch(await getJson(`/api/history/${encodeURIComponent(id)}`));
 }

@@ -36,6 +36,8 @@ export interface HistorySummary {
 export interface HistoryMatch extends HistorySummary {
   readonly spectatorStream: string;
   readonly vis: readonly VisEvent[];
+  /** Names of the files kept with the match (a replay log, one transcript per seat). */
+  readonly artifacts: readonly string[];
 }
 
 type Loose = Record<string, unknown>;
@@ -115,6 +117,7 @@ export function readHistoryMatch(value: unknown): HistoryMatch {
     ...readHistorySummary(value),
     spectatorStream: str(r['spectator_stream']),
     vis: readVisEvents(r['vis']),
+    artifacts: strings(r['artifacts']),
   };
 }
 

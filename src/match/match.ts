@@ -5,6 +5,7 @@ import type { GameDefinition, MatchContext, MatchResult, MatchSettings } from '.
 import { MatchClock } from './match-clock.js';
 import { Random } from './random.js';
 import { Seat, type SeatCloseReason } from './seat.js';
+import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
 import type { VisError } from '../protocol/vis-validate.js';
@@ -61,6 +62,11 @@ export interface MatchOutcome {
   readonly artifacts: Readonly<Record<string, string>>;
 }
 
+/** The artifact holding what passed between the game and seat `index` (seat-transcript.ts). */
+export function transcriptName(index: number): string {
+  return `transcript-${index}.txt`;
+}
+
 export function botName(index: number): string {
   return `ServerBot$${index}`;
 }
@@ -77,6 +83,7 @@ export class Match<C> {
   private readonly random: Random;
   private startMark = 0;
   private readonly artifacts = new Map<string, string>();
+  private readonly transcripts: SeatTranscript[];
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
@@ -85,9 +92,11 @@ export class Match<C> {
     if (lineup.length !== settings.players || bots !== settings.bots) {
       throw new Error(`a lineup of ${lineup.length} seats with ${bots} bots does not fit ${settings.players} seats with ${settings.bots} bots`);
     }
+    this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed()));
     this.seats = lineup.map(
       ({ name, isBot }, index) =>
         new Seat({
+          transcript: this.transcripts[index]!,
           index,
           name,
           isBot,
@@ -142,6 +151,7 @@ export class Match<C> {
     spectators.end();
     this.vis.end();
     await Promise.all(botRuns);
+    this.transcripts.forEach((transcript, index) => this.attach(transcriptName(index), transcript.text()));
     return { result, error, seed: this.options.seed, startedAt, endedAt: Date.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
   }
 

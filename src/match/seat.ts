@@ -1,6 +1,7 @@
 import { LineSplitter, type LineError } from '../protocol/line-splitter.js';
 import { LineQueue } from './line-queue.js';
 import type { MatchClock } from './match-clock.js';
+import type { SeatTranscript } from './seat-transcript.js';
 
 /** The connection behind a seat: a WebSocket, a TCP socket, a child process or an in-process bot. */
 export interface SeatTransport {
@@ -39,6 +40,8 @@ export interface SeatOptions {
   readonly maxLineBytes: number;
   readonly clock: MatchClock;
   readonly framing?: SeatFraming;
+  /** Where what passes through the seat is written down, if anywhere. */
+  readonly transcript?: SeatTranscript;
 }
 
 /** What a game sees of one player: a line stream in, a byte stream out. */
@@ -72,6 +75,7 @@ export class Seat implements PlayerSeat {
   private queuedBytes = 0;
   private readonly timeoutSeconds: number;
   private readonly clock: MatchClock;
+  private readonly transcript: SeatTranscript | null;
   private transport: SeatTransport | null = null;
   private reason: SeatCloseReason | null = null;
   private inputEnded = false;
@@ -84,10 +88,17 @@ export class Seat implements PlayerSeat {
     this.isBot = options.isBot;
     this.timeoutSeconds = options.timeoutSeconds;
     this.clock = options.clock;
+    this.transcript = options.transcript ?? null;
     const framing = options.framing ?? 'lines';
     this.splitter =
       framing === 'lines'
-        ? new LineSplitter(options.maxLineBytes, { line: (text) => this.enqueue(text, Buffer.byteLength(text)), error: (code) => this.close(code) })
+        ? new LineSplitter(options.maxLineBytes, {
+            line: (text) => {
+              this.transcript?.lineFromPlayer(text);
+              this.enqueue(text, Buffer.byteLength(text));
+            },
+            error: (code) => this.close(code),
+          })
         : null;
     this.textDecoder = framing === 'text' ? new TextDecoder('utf-8', { fatal: true }) : null;
   }
@@ -118,7 +129,10 @@ export class Seat implements PlayerSeat {
     } catch {
       return this.close('line/invalid-utf8');
     }
-    if (text.length > 0) this.enqueue(text, chunk.length);
+    if (text.length > 0) {
+      this.transcript?.fromPlayer(text);
+      this.enqueue(text, chunk.length);
+    }
   }
 
   private enqueue(text: string, bytes: number): void {
@@ -131,11 +145,15 @@ export class Seat implements PlayerSeat {
   receiveEnd(): void {
     if (this.inputEnded) return;
     this.inputEnded = true;
+    if (!this.reason) this.transcript?.note('the player closed its end (disconnected or exited)');
     if (this.splitter) this.splitter.end();
     else {
       try {
         const rest = this.textDecoder!.decode();
-        if (rest.length > 0) this.enqueue(rest, Buffer.byteLength(rest));
+        if (rest.length > 0) {
+          this.transcript?.fromPlayer(rest);
+          this.enqueue(rest, Buffer.byteLength(rest));
+        }
       } catch {
         this.close('line/invalid-utf8');
       }
@@ -162,6 +180,7 @@ export class Seat implements PlayerSeat {
 
   write(text: string): void {
     if (this.reason) return;
+    this.transcript?.fromGame(text);
     const bytes = Buffer.from(text, 'utf8');
     if (this.transport) this.transport.send(bytes);
     else this.early.push(bytes);
@@ -170,6 +189,7 @@ export class Seat implements PlayerSeat {
   close(reason: SeatCloseReason = 'removed'): void {
     if (this.reason) return;
     this.reason = reason;
+    this.transcript?.note(reason === 'match-over' ? 'the match is over' : `the seat was closed: ${reason}`);
     this.input.close();
     this.transport?.close(reason);
   }

@@ -86,6 +86,11 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   const lastLine = await page.locator('.log-lines li').last().innerText();
   assert.match(lastLine, / wins: /, 'the replay reaches the final position');
   await screenshot(page, 'replay-end');
+  // Each seat's transcript is offered for download, named after its player.
+  const transcriptLink = page.locator('.files-card a', { hasText: 'Transcript of human' });
+  const transcript = await (await fetch(new URL((await transcriptLink.getAttribute('href'))!, base))).text();
+  assert.match(transcript, /^# seat \d, human: /);
+  assert.match(transcript, /\n\d+\.\d{3} > \S/, 'what the bot sent');
 
   await page.goto(`${base}#/history?game=royalur`);
   await page.locator(`a[href="#/replay/${id}"]`).waitFor();

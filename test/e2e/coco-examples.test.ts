@@ -53,7 +53,13 @@ test('an external game registered with --games is listed and played through coco
   assert.deepEqual([...record.players].sort(), ['ServerBot$0', 'me']);
   assert.equal(record.scores?.length, 2);
   assert.ok(record.vis.length > 0, 'the game drew itself');
-  assert.deepEqual(record.artifacts, ['replay.log']);
+  assert.deepEqual(record.artifacts, ['replay.log', 'transcript-0.txt', 'transcript-1.txt']);
+  const mine = record.players.indexOf('me');
+  const transcript = await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}/artifacts/transcript-${mine}.txt`)).text();
+  assert.match(transcript, new RegExp(`^# seat ${mine}, me: `), transcript);
+  assert.match(transcript, /\n\d+\.\d{3} > \d+\n/, transcript);
+  // How the seat ended depends on who noticed first (the game over, or coco closing): either way a note.
+  assert.match(transcript, /\n\d+\.\d{3} # [^\n]+\n$/, transcript);
   const log = await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}/artifacts/replay.log`)).text();
   assert.match(log, /^\d{3}\.\d{6} > vis inline\n\d{3}\.\d{6} > param 2 7 6 10\n/);
   assert.match(log, /\n\d{3}\.\d{6} > start\n/);

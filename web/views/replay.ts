@@ -1,9 +1,9 @@
 import type { VisEvent } from '../../src/protocol/vis-event.js';
-import { ApiError, fetchHistoryMatch } from '../api.js';
+import { ApiError, artifactPath, fetchHistoryMatch } from '../api.js';
 import { h } from '../dom.js';
 import { Player } from '../player.js';
 import { href } from '../routes.js';
-import { readVisEvents } from '../wire.js';
+import { readVisEvents, type HistoryMatch } from '../wire.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -14,6 +14,21 @@ function replayPlayer(resources: Resources, events: readonly VisEvent[], autopla
   player.append(events);
   if (events.length === 0) player.setStatus('This match has no visualization.');
   return player;
+}
+
+/** The files kept with a match, to download: each seat's transcript and whatever the game attached. */
+function filesCard(match: HistoryMatch): HTMLElement {
+  const label = (name: string): string => {
+    const seat = /^transcript-(\d+)\.txt$/.exec(name);
+    const player = seat ? match.players[Number(seat[1])] : undefined;
+    return player === undefined ? name : `Transcript of ${player} (what it received and sent)`;
+  };
+  return h(
+    'section',
+    { class: 'card files-card' },
+    h('h2', {}, 'Files'),
+    h('ul', {}, ...match.artifacts.map((name) => h('li', {}, h('a', { href: artifactPath(match.id, name), download: '' }, label(name))))),
+  );
 }
 
 /** `#/replay/<id>`: a finished match from the history, its result, picture and spectator stream. */
@@ -36,6 +51,7 @@ export const replayView = (id: string): View => (root) => {
         h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match), matchFacts(match))),
         h('section', { class: 'card player-card' }, player.element),
         stream.element,
+        ...(match.artifacts.length > 0 ? [filesCard(match)] : []),
       );
     } catch (e) {
       if (resources.isReleased) return;

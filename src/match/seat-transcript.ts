@@ -1,0 +1,96 @@
+import { ByteLog } from '../util/byte-log.js';
+
+export const TRANSCRIPT_LIMITS = {
+  /** Bytes of one seat's transcript; what comes after is left out, and the transcript says so. */
+  maxBytes: 4 << 20,
+} as const;
+
+/** `<` the player received it from the game, `>` the player sent it. */
+type Direction = '<' | '>';
+
+/**
+ * What passed between the game and one seat, line by line in the order it happened, each line
+ * stamped with the match time: the first thing a bot's author reads when a match went wrong.
+ *
+ *     # seat 0, alice: "<" received from the game, ">" sent by the player; seconds since the start
+ *     0.000 < alice
+ *     0.012 > ROCK
+ *
+ * A line is written when it is complete; text without a final newline is written at the end.
+ */
+export class SeatTranscript {
+  private readonly log = new ByteLog();
+  private readonly pending = { '<': '', '>': '' };
+  private full = false;
+
+  constructor(
+    header: string,
+    private readonly now: () => number,
+  ) {
+    this.log.append(`# ${header}: "<" received from the game, ">" sent by the player; seconds since the match started\n`);
+  }
+
+  /** Text the game sent to the player. */
+  fromGame(text: string): void {
+    this.add('<', text);
+  }
+
+  /** Text the player sent to the game. */
+  fromPlayer(text: string): void {
+    this.add('>', text);
+  }
+
+  /** One line the player sent, its newline already taken off. */
+  lineFromPlayer(line: string): void {
+    if (this.full) return;
+    this.line(`${this.stamp()} > ${line}\n`);
+  }
+
+  /** Something the runtime saw happen to the seat (closed, and why). */
+  note(text: string): void {
+    if (this.full) return;
+    this.line(`${this.stamp()} # ${text}\n`);
+  }
+
+  /** The transcript so far, with any unfinished line. */
+  text(): string {
+    const tail = (['<', '>'] as const)
+      .filter((direction) => this.pending[direction] !== '')
+      .map((direction) => `${this.stamp()} ${direction} ${this.pending[direction]} (no newline)\n`)
+      .join('');
+    return this.log.toBuffer().toString('utf8') + (this.full ? '' : tail);
+  }
+
+  private add(direction: Direction, text: string): void {
+    if (this.full) return;
+    let start = 0;
+    let newline = text.indexOf('\n');
+    if (newline === -1) {
+      this.pending[direction] += text;
+      return;
+    }
+    const time = this.stamp();
+    while (newline !== -1) {
+      const line = this.pending[direction] + text.slice(start, newline);
+      this.pending[direction] = '';
+      this.line(`${time} ${direction} ${line}\n`);
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
+    this.pending[direction] = text.slice(start);
+  }
+
+  private line(text: string): void {
+    // Characters times 3 bounds the UTF-8 size: the exact size is needed only near the limit.
+    if (this.log.length + 3 * text.length > TRANSCRIPT_LIMITS.maxBytes && this.log.length + Buffer.byteLength(text) > TRANSCRIPT_LIMITS.maxBytes) {
+      this.full = true;
+      this.log.append(`# the transcript stops here: it reached ${TRANSCRIPT_LIMITS.maxBytes} bytes\n`);
+      return;
+    }
+    this.log.append(text);
+  }
+
+  private stamp(): string {
+    return this.now().toFixed(3);
+  }
+}
