@@ -19,12 +19,13 @@ interface Pairing {
 }
 
 const waiting = new Map<string, WebSocket>();
+/** Each connection's match and seat, once both players of the match are there. */
+const seats = new Map<WebSocket, { pairing: Pairing; seat: 0 | 1 }>();
 const http = createServer();
 const wss = new WebSocketServer({ server: http, perMessageDeflate: false });
 
 wss.on('connection', (ws) => {
-  let pairing: Pairing | null = null;
-  let seat = 0;
+  ws.on('close', () => seats.delete(ws));
   ws.on('message', (data: Buffer, isBinary) => {
     if (!isBinary) {
       const join = /"LobbyJoinMatch":\{"id":"([^"]+)"/.exec(data.toString());
@@ -35,17 +36,18 @@ wss.on('connection', (ws) => {
         return;
       }
       waiting.delete(join[1]!);
-      const shared: Pairing = { players: [other, ws], moves: [null, null], round: 0 };
-      pairing = shared;
-      seat = 1;
-      other.emit('paired', shared);
-      for (const player of shared.players) {
+      const pairing: Pairing = { players: [other, ws], moves: [null, null], round: 0 };
+      seats.set(other, { pairing, seat: 0 });
+      seats.set(ws, { pairing, seat: 1 });
+      for (const player of pairing.players) {
         player.send('{"MatchStarted":{}}');
         player.send(Buffer.from(`a\nb\n${rounds}\n`), { binary: true });
       }
       return;
     }
-    if (!pairing) return;
+    const found = seats.get(ws);
+    if (!found) return;
+    const { pairing, seat } = found;
     pairing.moves[seat] = data;
     const [first, second] = pairing.moves;
     if (!first || !second) return;
@@ -54,7 +56,6 @@ wss.on('connection', (ws) => {
     pairing.moves[0] = pairing.moves[1] = null;
     if (++pairing.round === rounds) for (const player of pairing.players) player.send('{"MatchEnded":{}}');
   });
-  ws.on('paired', (shared: Pairing) => (pairing = shared));
 });
 
 http.listen(0, '127.0.0.1', () => {
