@@ -1,5 +1,5 @@
 import type { BotEnv, BotIO } from '../../match/game.js';
-import { QtpEngine, type SearchRequest } from './qtp-engine.js';
+import { QtpEngine, serveQtpLines, type SearchRequest } from './qtp-engine.js';
 import type { SearchBudget, SearchReport } from './search.js';
 
 /** Thinking time of the server bot per move, in seconds (the controller allows 30). */
@@ -18,11 +18,5 @@ export async function playQuoridorBot(io: BotIO, env: BotEnv, budget: SearchBudg
     search: (request: SearchRequest) =>
       env.compute.run<SearchReport>(SEARCH_MODULE, 'searchMove', [request.snapshot, request.side, request.budget, request.seed, request.history]),
   });
-  for (;;) {
-    const line = await io.readLine();
-    if (line === null) return;
-    const response = await engine.execute(line);
-    if (response !== null) io.write(response);
-    if (engine.hasQuit) return;
-  }
+  await serveQtpLines(engine, io);
 }

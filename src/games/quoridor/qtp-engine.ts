@@ -1,3 +1,4 @@
+import type { BotIO } from '../../match/game.js';
 import type { Readable, Writable } from 'node:stream';
 import { QuoridorBoard, type BoardSnapshot } from './board.js';
 import { DEFAULT_SIZE, colorSide, defaultWalls, isValidSize, type Move, type Side } from './geometry.js';
@@ -205,6 +206,17 @@ function frame(reply: Reply, id: string): string {
   const head = `${reply.ok ? '=' : '?'}${id}`;
   if (reply.text === '') return `${head}\n\n`;
   return reply.text.startsWith('\n') ? `${head}${reply.text}\n\n` : `${head} ${reply.text}\n\n`;
+}
+
+/** Answers the commands read from an in-process line stream (a server bot, a test's engine) until `quit` or its end. */
+export async function serveQtpLines(engine: QtpEngine, io: Pick<BotIO, 'readLine' | 'write'>): Promise<void> {
+  for (;;) {
+    const line = await io.readLine();
+    if (line === null) return;
+    const response = await engine.execute(line);
+    if (response !== null) io.write(response);
+    if (engine.hasQuit) return;
+  }
 }
 
 /**

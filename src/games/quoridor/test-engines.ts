@@ -4,7 +4,7 @@ import { Random } from '../../match/random.js';
 import { QuoridorBoard } from './board.js';
 import { colorSide, isValidSize, isWallMove, type Move, type Side } from './geometry.js';
 import { formatMove, parseColor, parseMove } from './notation.js';
-import { QtpEngine } from './qtp-engine.js';
+import { QtpEngine, serveQtpLines } from './qtp-engine.js';
 import { preprocessCommand } from './qtp-lines.js';
 import type { SearchBudget } from './search.js';
 
@@ -16,14 +16,7 @@ import type { SearchBudget } from './search.js';
 /** Our engine, answering over the player's line stream. */
 export function builtInEngine(budget: SearchBudget, seed = 'engine'): LocalPlayer {
   return async (io) => {
-    const engine = new QtpEngine({ budget, seed });
-    for (;;) {
-      const line = await io.readLine();
-      if (line === null) return;
-      const response = await engine.execute(line);
-      if (response !== null) io.write(response);
-      if (engine.hasQuit) return;
-    }
+    await serveQtpLines(new QtpEngine({ budget, seed }), io);
   };
 }
 
