@@ -1,5 +1,5 @@
 import { num, shapeElement } from './svg-shapes.js';
-import type { ObjectState, SceneObject, Timeline } from './timeline.js';
+import { lowerBound, type ObjectState, type SceneObject, type Timeline } from './timeline.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -106,7 +106,7 @@ export class SvgScene {
   }
 
   private layer(z: number): Layer {
-    const lo = firstAtLeast(this.layerZs, z);
+    const lo = lowerBound(this.layerZs, z);
     const found = this.layers[lo];
     if (found && found.z === z) return found;
     const group = document.createElementNS(SVG_NS, 'g');
@@ -120,7 +120,7 @@ export class SvgScene {
 
   private attach(drawn: Drawn): void {
     const layer = this.layer(drawn.object.z);
-    const index = firstAtLeast(layer.orders, drawn.object.order);
+    const index = lowerBound(layer.orders, drawn.object.order);
     layer.group.insertBefore(drawn.group, layer.nodes[index] ?? null);
     layer.orders.splice(index, 0, drawn.object.order);
     layer.nodes.splice(index, 0, drawn.group);
@@ -129,7 +129,7 @@ export class SvgScene {
 
   private detach(drawn: Drawn): void {
     const layer = this.layer(drawn.object.z);
-    const index = firstAtLeast(layer.orders, drawn.object.order);
+    const index = lowerBound(layer.orders, drawn.object.order);
     if (layer.nodes[index] === drawn.group) {
       layer.orders.splice(index, 1);
       layer.nodes.splice(index, 1);
@@ -137,15 +137,4 @@ export class SvgScene {
     drawn.group.remove();
     drawn.attached = false;
   }
-}
-
-function firstAtLeast(values: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
