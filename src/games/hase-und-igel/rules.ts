@@ -221,17 +221,25 @@ export function isValidToPlayHurryAhead(board: Board, me: PlayerState, other: Pl
     case 'SALAD':
       return me.salads > 0;
     case 'HARE':
-      return canPlayAnyCard(board, {
-        ...me,
-        index: target,
-        lastNonSkipAction: { type: 'card', order: 0, card: 'HURRY_AHEAD', value: 0 },
-        cards: withoutCard(me.cards, 'HURRY_AHEAD'),
-      }, other);
+      return canPlayCardAfter(board, me, other, 'HURRY_AHEAD', target);
     case 'GOAL':
       return canEnterGoal(me);
     default:
       return true;
   }
+}
+
+/**
+ * A card that moves the player onto a hare field is only valid if another card can then be
+ * played there (the player is on the field, without the card just played).
+ */
+function canPlayCardAfter(board: Board, me: PlayerState, other: PlayerState, card: 'HURRY_AHEAD' | 'FALL_BACK', target: number): boolean {
+  return canPlayAnyCard(board, {
+    ...me,
+    index: target,
+    lastNonSkipAction: { type: 'card', order: 0, card, value: 0 },
+    cards: withoutCard(me.cards, card),
+  }, other);
 }
 
 export function isValidToPlayFallBack(board: Board, me: PlayerState, other: PlayerState): boolean {
@@ -246,12 +254,7 @@ export function isValidToPlayFallBack(board: Board, me: PlayerState, other: Play
     case 'SALAD':
       return me.salads > 0;
     case 'HARE':
-      return canPlayAnyCard(board, {
-        ...me,
-        index: target,
-        lastNonSkipAction: { type: 'card', order: 0, card: 'FALL_BACK', value: 0 },
-        cards: withoutCard(me.cards, 'FALL_BACK'),
-      }, other);
+      return canPlayCardAfter(board, me, other, 'FALL_BACK', target);
     default:
       return true;
   }
