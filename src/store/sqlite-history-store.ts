@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary } from './history-store.js';
-import type { StoreReply, StoreRequest } from './sqlite-store-messages.js';
+import { asBuffer, type StoreReply, type StoreRequest } from './sqlite-store-messages.js';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
 type RequestBody = StoreRequest extends infer R ? (R extends StoreRequest ? Omit<R, 'id'> : never) : never;
@@ -52,8 +52,7 @@ export class SqliteHistoryStore implements HistoryStore {
   async get(id: string): Promise<MatchRecord | null> {
     const record = (await this.request({ op: 'get', matchId: id })) as MatchRecord | null;
     if (!record) return null;
-    const stream = record.spectatorStream;
-    return { ...record, spectatorStream: Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength) };
+    return { ...record, spectatorStream: asBuffer(record.spectatorStream) };
   }
 
   async close(): Promise<void> {

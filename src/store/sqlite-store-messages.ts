@@ -1,5 +1,13 @@
 import type { HistoryQuery, MatchRecord } from './history-store.js';
 
+/**
+ * A structured clone turns a Buffer into a plain Uint8Array; this views it as a Buffer again
+ * (SQLite binds a BLOB from a Buffer, and MatchRecord promises one), without copying.
+ */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** What SqliteHistoryStore asks its worker thread (sqlite-store-worker.ts). */
 export type StoreRequest =
   | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord }

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MatchRecord } from './history-store.js';
 import { SqliteHistoryDb } from './sqlite-history-db.js';
-import type { StoreReply, StoreRequest } from './sqlite-store-messages.js';
+import { asBuffer, type StoreReply, type StoreRequest } from './sqlite-store-messages.js';
 
 const port = parentPort!;
 const { file } = workerData as { file: string };
@@ -47,9 +47,7 @@ function flush(): void {
 
 port.on('message', (request: StoreRequest) => {
   if (request.op === 'record') {
-    // A structured clone turns the Buffer into a plain Uint8Array; SQLite wants a Buffer for a BLOB.
-    const stream = request.record.spectatorStream;
-    const record = { ...request.record, spectatorStream: Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength) };
+    const record = { ...request.record, spectatorStream: asBuffer(request.record.spectatorStream) };
     pending.push({ id: request.id, record });
     if (!flushScheduled) {
       flushScheduled = true;
