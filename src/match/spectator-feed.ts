@@ -20,9 +20,10 @@ export class SpectatorFeed {
   write(data: string | Uint8Array): void {
     if (this.ended) return;
     if (data.length === 0) return;
-    this.log.append(data);
-    if (this.sinks.size === 0) return;
+    if (this.sinks.size === 0) return this.log.append(data);
+    // Encoded once, for the log and for every live spectator.
     const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    this.log.append(chunk);
     for (const sink of this.sinks) sink.data(chunk);
   }
 
