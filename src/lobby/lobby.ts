@@ -7,6 +7,7 @@ import { SpectatorFeed } from '../match/spectator-feed.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo, Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { err, ok, type Result } from '../util/result.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
 import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
@@ -31,6 +32,8 @@ export interface LobbyOptions {
   readonly log?: (line: string) => void;
   /** Seeds of new matches; fresh entropy by default. */
   readonly seeds?: () => string;
+  /** Where time comes from (expiry, match times); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 /** A GameNew request, plus what front doors other than coco may ask for. */
@@ -85,7 +88,7 @@ interface LobbyMatch {
   readonly watchers: Map<MatchWatcher, () => void>;
   readonly visWatchers: Map<VisSink, () => void>;
   expiresAt: number;
-  expiryTimer: NodeJS.Timeout | null;
+  cancelExpiry: (() => void) | null;
   running: Match<unknown> | null;
   startedAt: number;
 }
@@ -103,9 +106,11 @@ export class Lobby {
   private readonly options: LobbyOptions;
   private readonly expiryMs: number;
   private readonly maxMatches: number;
+  private readonly clock: Clock;
 
   constructor(options: LobbyOptions) {
     this.options = options;
+    this.clock = options.clock ?? systemClock;
     this.games = new Map(options.games.map((game) => [game.name, game]));
     this.expiryMs = (options.expirySeconds ?? LOBBY_DEFAULTS.expirySeconds) * 1000;
     this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
@@ -181,7 +186,7 @@ export class Lobby {
       watchers: new Map(),
       visWatchers: new Map(),
       expiresAt: 0,
-      expiryTimer: null,
+      cancelExpiry: null,
       running: null,
       startedAt: 0,
     };
@@ -322,15 +327,14 @@ export class Lobby {
   }
 
   private resetExpiry(match: LobbyMatch): void {
-    if (match.expiryTimer) clearTimeout(match.expiryTimer);
-    match.expiresAt = Date.now() + this.expiryMs;
-    match.expiryTimer = setTimeout(() => this.expire(match), this.expiryMs);
-    match.expiryTimer.unref();
+    match.cancelExpiry?.();
+    match.expiresAt = this.clock.now() + this.expiryMs;
+    match.cancelExpiry = this.clock.setTimer(this.expiryMs, () => this.expire(match), { weak: true });
   }
 
   private expire(match: LobbyMatch): void {
     if (match.running || this.matches.get(match.id) !== match) return;
-    if (match.expiryTimer) clearTimeout(match.expiryTimer);
+    match.cancelExpiry?.();
     this.matches.delete(match.id);
     this.options.log?.(`match ${match.id} expired`);
     for (const member of match.members.values()) member.expired(match.id);
@@ -342,7 +346,7 @@ export class Lobby {
   private start(match: LobbyMatch): void {
     if (match.running || this.matches.get(match.id) !== match) return;
     if (match.members.size + match.settings.bots !== match.settings.players) return;
-    if (match.expiryTimer) clearTimeout(match.expiryTimer);
+    match.cancelExpiry?.();
     // The reference hands the game its players in no particular order; we shuffle the seats with
     // the match's seed, so who moves first is fair and a recorded match can be replayed.
     const lineup: SeatSpec[] = [
@@ -363,10 +367,11 @@ export class Lobby {
       seed: match.seed,
       spectators: match.feed,
       compute: this.options.compute,
+      clock: this.clock,
       log: (line) => this.options.log?.(`match ${match.id}: ${line}`),
     });
     match.running = running;
-    match.startedAt = Date.now();
+    match.startedAt = this.clock.now();
     this.options.log?.(`match ${match.id} of ${match.game.name} started: ${lineup.map((s) => s.name).join(', ')}`);
     for (const seat of running.seats) {
       if (!seat.isBot) match.members.get(seat.name)!.started(seat);

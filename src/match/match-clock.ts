@@ -1,23 +1,32 @@
+import { systemClock, type Clock } from '../util/clock.js';
+
 /**
  * The timers of one match. Every wait of a match goes through here, so that when the match ends
  * `dispose()` cancels them all and no timer outlives it.
  */
 export class MatchClock {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly cancels = new Set<() => void>();
   private readonly sleepers = new Set<() => void>();
   private disposed = false;
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** Milliseconds on the underlying clock's monotonic scale. */
+  monotonic(): number {
+    return this.clock.monotonic();
+  }
 
   /** Calls `callback` after `ms` milliseconds; returns a function that cancels it. */
   after(ms: number, callback: () => void): () => void {
     if (this.disposed) return () => {};
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    const cancel = this.clock.setTimer(Math.max(0, ms), () => {
+      this.cancels.delete(cancel);
       callback();
-    }, Math.max(0, ms));
-    this.timers.add(timer);
+    });
+    this.cancels.add(cancel);
     return () => {
-      clearTimeout(timer);
-      this.timers.delete(timer);
+      cancel();
+      this.cancels.delete(cancel);
     };
   }
 
@@ -37,8 +46,8 @@ export class MatchClock {
 
   dispose(): void {
     this.disposed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    for (const cancel of this.cancels) cancel();
+    this.cancels.clear();
     for (const wake of [...this.sleepers]) wake();
   }
 }

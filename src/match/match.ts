@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { connectBot } from './bot-connection.js';
 import type { Compute } from './compute.js';
 import type { GameDefinition, MatchContext, MatchResult, MatchSettings } from './game.js';
@@ -9,6 +8,7 @@ import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
 import type { VisError } from '../protocol/vis-validate.js';
+import { systemClock, type Clock } from '../util/clock.js';
 
 export interface MatchOptions<C> {
   readonly game: GameDefinition<C>;
@@ -21,6 +21,8 @@ export interface MatchOptions<C> {
   readonly log?: (line: string) => void;
   /** Told about each visualizer event the validator refused (logged by default). */
   readonly onVisReject?: (error: VisError) => void;
+  /** Where the match's time comes from (timeouts, pace, transcripts); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 /** A seat to fill: a joined player (its transport is attached before `run`) or a server bot. */
@@ -78,7 +80,8 @@ export function botName(index: number): string {
 export class Match<C> {
   readonly seats: readonly Seat[];
   readonly vis: VisFeed;
-  private readonly clock = new MatchClock();
+  private readonly clock: MatchClock;
+  private readonly time: Clock;
   private readonly options: MatchOptions<C>;
   private readonly random: Random;
   private startMark = 0;
@@ -87,6 +90,8 @@ export class Match<C> {
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
+    this.time = options.clock ?? systemClock;
+    this.clock = new MatchClock(this.time);
     const { settings, lineup, game } = options;
     const bots = lineup.filter((spec) => spec.isBot).length;
     if (lineup.length !== settings.players || bots !== settings.bots) {
@@ -115,8 +120,8 @@ export class Match<C> {
   /** Runs the match to its end. Attach every human seat's transport first. */
   async run(): Promise<MatchOutcome> {
     const { game, settings, spectators, compute } = this.options;
-    const startedAt = Date.now();
-    this.startMark = performance.now();
+    const startedAt = this.time.now();
+    this.startMark = this.time.monotonic();
     const botRuns = this.seats
       .filter((seat) => seat.isBot)
       .map((seat) =>
@@ -152,7 +157,7 @@ export class Match<C> {
     this.vis.end();
     await Promise.all(botRuns);
     this.transcripts.forEach((transcript, index) => this.attach(transcriptName(index), transcript.text()));
-    return { result, error, seed: this.options.seed, startedAt, endedAt: Date.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
+    return { result, error, seed: this.options.seed, startedAt, endedAt: this.time.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
   }
 
   private attach(name: string, text: string): void {
@@ -170,7 +175,7 @@ export class Match<C> {
   }
 
   elapsed(): number {
-    return (performance.now() - this.startMark) / 1000;
+    return (this.time.monotonic() - this.startMark) / 1000;
   }
 }
 
