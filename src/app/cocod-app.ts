@@ -11,6 +11,7 @@ import { Lobby } from '../lobby/lobby.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
 import type { HistoryStore } from '../store/history-store.js';
+import type { Log } from '../util/log.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
 
@@ -34,7 +35,7 @@ export interface CocodOptions {
   /** Time limits of the matches made through that port, in seconds (default 2 and 10). */
   readonly sochaSoftTimeout?: number;
   readonly sochaHardTimeout?: number;
-  readonly log: (line: string) => void;
+  readonly log: Log;
 }
 
 export interface RunningCocod {
@@ -59,7 +60,7 @@ async function gamesOf(options: CocodOptions): Promise<GameDefinition<any>[]> {
   }
   const all = applyBotsFor([...games, ...catalog.value.games], catalog.value.botsFor);
   if (!all.ok) throw new Error(all.error);
-  options.log(`games from ${options.gamesDir}: ${catalog.value.games.map((g) => g.name).join(', ') || 'none'}${catalog.value.botsFor.length ? ` (+ bot programs for ${catalog.value.botsFor.map((b) => b.game).join(', ')})` : ''}`);
+  options.log.info(`games from ${options.gamesDir}: ${catalog.value.games.map((g) => g.name).join(', ') || 'none'}${catalog.value.botsFor.length ? ` (+ bot programs for ${catalog.value.botsFor.map((b) => b.game).join(', ')})` : ''}`);
   return all.value;
 }
 
@@ -69,7 +70,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   let verificationPassword = options.verificationPassword;
   if (verificationPassword === null) {
     verificationPassword = randomBytes(12).toString('base64url');
-    log(`verification password: ${verificationPassword}`);
+    log.info(`verification password: ${verificationPassword}`);
   }
   let games = await gamesOf(options);
   // The Software-Challenge port's administrators reach the rooms (pause, step, cancel) through the
@@ -100,7 +101,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   if (options.clobberPort !== undefined) {
     clobber = new ClobberTcpGateway(lobby, log);
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
-    log(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
+    log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
   let socha: SochaTcpGateway | null = null;
   let sochaPort: number | null = null;
@@ -114,11 +115,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       log,
     });
     sochaPort = (await socha.listen(options.sochaPort, options.bindAddress)).port;
-    log(`socha port listening on ${options.bindAddress}:${sochaPort}${options.sochaPassword ? '' : ' (admin commands off: no --socha-password)'}`);
+    log.info(`socha port listening on ${options.bindAddress}:${sochaPort}${options.sochaPassword ? '' : ' (admin commands off: no --socha-password)'}`);
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `ws://${host}:${address.port}/`;
-  log(`listening on ${url} (history: ${options.database})`);
+  log.info(`listening on ${url} (history: ${options.database})`);
   return {
     url,
     port: address.port,

@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Lobby } from '../lobby/lobby.js';
+import type { Log } from '../util/log.js';
 import { isValidUserName } from '../lobby/names.js';
 import { parsePlayLine } from '../games/clobber/clobber.js';
 import { SocketMember } from './socket-member.js';
@@ -26,7 +27,7 @@ export class ClobberTcpGateway {
 
   constructor(
     private readonly lobby: Lobby,
-    private readonly log: (line: string) => void,
+    private readonly log: Log,
   ) {
     this.server = createServer((socket) => this.accept(socket));
   }
@@ -48,11 +49,11 @@ export class ClobberTcpGateway {
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    socket.on('error', (error) => this.log(`clobber port ${peer}: ${error.message}`));
+    socket.on('error', (error) => this.log.info(`clobber port ${peer}: ${error.message}`));
     socket.setNoDelay(true);
     let received = Buffer.alloc(0);
     const refuse = (why: string): void => {
-      this.log(`clobber port ${peer}: ${why}`);
+      this.log.info(`clobber port ${peer}: ${why}`);
       socket.end('error\n');
     };
     const timer = setTimeout(() => refuse('no "play clobber <name>" line in time'), CLOBBER_TCP_LIMITS.helloSeconds * 1000);
@@ -85,7 +86,7 @@ export class ClobberTcpGateway {
         { name: 'clobber port', game: 'clobber', params: { players: 2, bots: 0, timeout: null }, args: { pace: '0' }, password: null, verification: null },
         ORIGIN,
       );
-      if (!created.ok) return void socket.end('error\n', () => this.log(`clobber port ${peer}: cannot create a match: ${created.error}`));
+      if (!created.ok) return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot create a match: ${created.error}`));
       id = created.value;
     }
     const taken = new Set(this.lobby.find(id)?.connected ?? []);
@@ -95,7 +96,7 @@ export class ClobberTcpGateway {
     const matchId = id;
     const member: SocketMember = new SocketMember(socket, firstBytes, () => this.lobby.leave(matchId, member));
     const joined = this.lobby.join(matchId, name, null, member);
-    if (!joined.ok) return void socket.end('error\n', () => this.log(`clobber port ${peer}: cannot join: ${joined.error}`));
-    this.log(`clobber port ${peer}: ${name} joined match ${matchId}`);
+    if (!joined.ok) return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot join: ${joined.error}`));
+    this.log.info(`clobber port ${peer}: ${name} joined match ${matchId}`);
   }
 }

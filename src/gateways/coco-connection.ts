@@ -6,6 +6,7 @@ import { encodeHistoryMatchReply } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
 import { PROTOCOL_MAGIC, type Reply, type Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
+import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 
 /** Named limits of one coco connection. */
@@ -46,11 +47,11 @@ export class CocoConnection {
     private readonly lobby: Lobby,
     private readonly store: HistoryStore,
     private readonly peer: string,
-    private readonly log: (line: string) => void,
+    private readonly log: Log,
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary));
     ws.on('close', () => this.onClose());
-    ws.on('error', (error) => this.log(`${this.peer}: connection error: ${error.message}`));
+    ws.on('error', (error) => this.log.warn(`${this.peer}: connection error: ${error.message}`));
   }
 
   private onMessage(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
@@ -116,7 +117,7 @@ export class CocoConnection {
         return this.reply({ type: 'GameDescription', description: this.lobby.gameDescription(request.name) });
       case 'GameNew': {
         const created = this.lobby.create(request);
-        if (!created.ok) this.log(`${this.peer}: GameNew refused: ${created.error}`);
+        if (!created.ok) this.log.info(`${this.peer}: GameNew refused: ${created.error}`);
         return this.reply({ type: 'GameNew', id: created.ok ? { Ok: created.value } : { Err: created.error } });
       }
       case 'LobbyList':
@@ -176,7 +177,7 @@ export class CocoConnection {
 
   private seatClosed(seat: Seat, reason: SeatCloseReason): void {
     if (this.state.kind !== 'playing' || this.state.seat !== seat) return;
-    if (reason !== 'match-over') this.log(`${this.peer}: player ${seat.name} left the game: ${reason}`);
+    if (reason !== 'match-over') this.log.info(`${this.peer}: player ${seat.name} left the game: ${reason}`);
     this.flush();
     this.state = { kind: 'idle' };
     this.reply({ type: 'MatchEnded' });
@@ -302,7 +303,7 @@ export class CocoConnection {
   /** Closes this connection because of what the client did (or failed to do). */
   private abort(why: string): void {
     if (this.state.kind === 'closed') return;
-    this.log(`${this.peer}: closing connection: ${why}`);
+    this.log.warn(`${this.peer}: closing connection: ${why}`);
     this.flush();
     this.leaveState();
     this.ws.close();

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Lobby } from '../lobby/lobby.js';
+import type { Log } from '../util/log.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { CocoConnection } from './coco-connection.js';
 import { HttpRoutes } from './http-routes.js';
@@ -19,7 +20,7 @@ export interface ServerOptions {
   readonly host: string;
   readonly port: number;
   readonly webRoot: string;
-  readonly log: (line: string) => void;
+  readonly log: Log;
 }
 
 /**
@@ -36,7 +37,7 @@ export class CocoServer {
     const routes = new HttpRoutes(options.store, options.webRoot);
     this.http = createServer((request, response) => {
       routes.handle(request, response).catch((error: unknown) => {
-        options.log(`http ${request.url}: ${String(error)}`);
+        options.log.error(`http ${request.url}: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);
         response.end();
       });

@@ -5,6 +5,7 @@ import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
 import { STREAM_CLOSING, STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
 import type { Lobby, MatchWatcher } from '../lobby/lobby.js';
+import type { Log } from '../util/log.js';
 import type { SochaOpening } from './socha-opening.js';
 import type { SochaRoomBook } from './socha-rooms.js';
 import { SOCKET_MAX_BUFFERED_BYTES } from './socket-member.js';
@@ -13,7 +14,7 @@ export interface AdminDeps {
   readonly lobby: Lobby;
   readonly book: SochaRoomBook;
   readonly rooms: RoomDirectory;
-  readonly log: (line: string) => void;
+  readonly log: Log;
 }
 
 const OPENING = Buffer.from(STREAM_OPENING);
@@ -98,7 +99,7 @@ export class SochaAdminSession {
         case 'message': {
           const request = parseClientRequest(event.element);
           if (request.ok) this.request(request.value);
-          else this.deps.log(`socha port ${this.peer}: admin request <${event.element.name}> ignored (${request.error})`);
+          else this.deps.log.info(`socha port ${this.peer}: admin request <${event.element.name}> ignored (${request.error})`);
           break;
         }
         case 'error':
@@ -116,10 +117,10 @@ export class SochaAdminSession {
     const { book, rooms, log } = this.deps;
     switch (request.kind) {
       case 'prepare': {
-        if (request.gameType !== GAME_TYPE) return log(`socha port ${this.peer}: cannot prepare unknown game type "${request.gameType}"`);
+        if (request.gameType !== GAME_TYPE) return log.info(`socha port ${this.peer}: cannot prepare unknown game type "${request.gameType}"`);
         const prepared = book.prepare(request.slots);
-        if (!prepared.ok) return log(`socha port ${this.peer}: cannot prepare a room: ${prepared.error}`);
-        log(`socha port ${this.peer}: prepared room ${prepared.value.roomId}`);
+        if (!prepared.ok) return log.info(`socha port ${this.peer}: cannot prepare a room: ${prepared.error}`);
+        log.info(`socha port ${this.peer}: prepared room ${prepared.value.roomId}`);
         return this.write(renderPrepared(prepared.value.roomId, prepared.value.codes));
       }
       case 'observe':
@@ -129,36 +130,36 @@ export class SochaAdminSession {
         if (gate) return gate.pause(request.pause);
         // A room that has not begun yet starts paused; it cannot be told to start unpaused.
         if (request.pause && book.matchOf(request.roomId)) return rooms.preparePaused(request.roomId);
-        return log(`socha port ${this.peer}: pause of unknown or waiting room ${request.roomId} ignored`);
+        return log.info(`socha port ${this.peer}: pause of unknown or waiting room ${request.roomId} ignored`);
       }
       case 'step': {
         const gate = rooms.get(request.roomId);
         if (gate) return gate.step();
-        return log(`socha port ${this.peer}: step in unknown or waiting room ${request.roomId} ignored`);
+        return log.info(`socha port ${this.peer}: step in unknown or waiting room ${request.roomId} ignored`);
       }
       case 'cancel': {
         const gate = rooms.get(request.roomId);
         if (gate) {
-          log(`socha port ${this.peer}: cancelled room ${request.roomId}`);
+          log.info(`socha port ${this.peer}: cancelled room ${request.roomId}`);
           return gate.cancel();
         }
         // The lobby cannot end a waiting match early: void its codes; it expires as any waiting match.
         const dropped = book.dropReservations(request.roomId);
-        return log(`socha port ${this.peer}: cancel of room ${request.roomId} that has not begun: ${dropped} reservations voided`);
+        return log.info(`socha port ${this.peer}: cancel of room ${request.roomId} that has not begun: ${dropped} reservations voided`);
       }
       case 'close':
         return this.end(null);
       case 'authenticate':
         return;
       default:
-        return log(`socha port ${this.peer}: <${request.kind}> is not an admin request; ignored`);
+        return log.info(`socha port ${this.peer}: <${request.kind}> is not an admin request; ignored`);
     }
   }
 
   private observe(roomId: string): void {
     const { lobby, book, log } = this.deps;
     const matchId = book.matchOf(roomId);
-    if (matchId === null) return log(`socha port ${this.peer}: observe of unknown room ${roomId} ignored`);
+    if (matchId === null) return log.info(`socha port ${this.peer}: observe of unknown room ${roomId} ignored`);
     const observer: RoomObserver = new RoomObserver(
       (bytes) => this.write(bytes),
       (ended) => this.observing.delete(ended),
@@ -167,7 +168,7 @@ export class SochaAdminSession {
     const watched = lobby.spectate(matchId, observer);
     if (!watched.ok) {
       this.observing.delete(observer);
-      return log(`socha port ${this.peer}: cannot observe room ${roomId}: ${watched.error}`);
+      return log.info(`socha port ${this.peer}: cannot observe room ${roomId}: ${watched.error}`);
     }
   }
 
@@ -180,7 +181,7 @@ export class SochaAdminSession {
 
   private end(why: string | null): void {
     if (!this.open) return;
-    if (why) this.deps.log(`socha port ${this.peer}: admin connection ended: ${why}`);
+    if (why) this.deps.log.info(`socha port ${this.peer}: admin connection ended: ${why}`);
     this.write(STREAM_CLOSING);
     this.socket.end();
     this.closed();

@@ -6,6 +6,7 @@ import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import type { XmlElement } from '../games/hase-und-igel/xml/xml-element.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
 import type { Lobby } from '../lobby/lobby.js';
+import type { Log } from '../util/log.js';
 import { SochaAdminSession } from './socha-admin.js';
 import { SochaOpening } from './socha-opening.js';
 import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-rooms.js';
@@ -31,7 +32,7 @@ export interface SochaTcpOptions extends SochaTimeLimits {
   readonly rooms: RoomDirectory;
   /** The administrators' passphrase; null refuses every `authenticate`. */
   readonly adminPassword: string | null;
-  readonly log: (line: string) => void;
+  readonly log: Log;
   readonly limits?: Partial<SochaTcpLimits>;
 }
 
@@ -80,7 +81,7 @@ export class SochaTcpGateway {
   }
 
   private log(peer: string, line: string): void {
-    this.options.log(`socha port ${peer}: ${line}`);
+    this.options.log.info(`socha port ${peer}: ${line}`);
   }
 
   private accept(socket: Socket): void {

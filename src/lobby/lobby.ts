@@ -8,6 +8,7 @@ import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo, Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { prefixedLog, silentLog, type Log } from '../util/log.js';
 import { err, ok, type Result } from '../util/result.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
 import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
@@ -29,7 +30,7 @@ export interface LobbyOptions {
   readonly verificationPassword: string;
   readonly expirySeconds?: number;
   readonly maxMatches?: number;
-  readonly log?: (line: string) => void;
+  readonly log?: Log;
   /** Seeds of new matches; fresh entropy by default. */
   readonly seeds?: () => string;
   /** Where time comes from (expiry, match times); the system clock by default. */
@@ -192,7 +193,7 @@ export class Lobby {
     };
     this.matches.set(id, match);
     this.resetExpiry(match);
-    this.options.log?.(`match ${id} of ${game.name} created`);
+    this.options.log?.info(`match ${id} of ${game.name} created`);
     const info = this.info(match);
     this.later(() => {
       for (const listener of this.listeners) listener.created(info);
@@ -310,7 +311,7 @@ export class Lobby {
       try {
         task();
       } catch (error) {
-        this.options.log?.(`lobby notification failed: ${error instanceof Error ? error.stack : String(error)}`);
+        this.options.log?.error(`lobby notification failed: ${error instanceof Error ? error.stack : String(error)}`);
       }
     });
   }
@@ -336,7 +337,7 @@ export class Lobby {
     if (match.running || this.matches.get(match.id) !== match) return;
     match.cancelExpiry?.();
     this.matches.delete(match.id);
-    this.options.log?.(`match ${match.id} expired`);
+    this.options.log?.info(`match ${match.id} expired`);
     for (const member of match.members.values()) member.expired(match.id);
     for (const watcher of match.watchers.keys()) watcher.ended();
     for (const sink of match.visWatchers.keys()) sink.end();
@@ -368,11 +369,11 @@ export class Lobby {
       spectators: match.feed,
       compute: this.options.compute,
       clock: this.clock,
-      log: (line) => this.options.log?.(`match ${match.id}: ${line}`),
+      log: prefixedLog(this.options.log ?? silentLog, `match ${match.id}: `),
     });
     match.running = running;
     match.startedAt = this.clock.now();
-    this.options.log?.(`match ${match.id} of ${match.game.name} started: ${lineup.map((s) => s.name).join(', ')}`);
+    this.options.log?.info(`match ${match.id} of ${match.game.name} started: ${lineup.map((s) => s.name).join(', ')}`);
     for (const seat of running.seats) {
       if (!seat.isBot) match.members.get(seat.name)!.started(seat);
     }
@@ -382,7 +383,7 @@ export class Lobby {
     const done = running
       .run()
       .then((outcome) => this.finish(match, outcome))
-      .catch((error: unknown) => this.options.log?.(`match ${match.id} could not finish: ${String(error)}`))
+      .catch((error: unknown) => this.options.log?.error(`match ${match.id} could not finish: ${String(error)}`))
       .finally(() => this.finishing.delete(done));
     this.finishing.add(done);
   }
@@ -405,7 +406,7 @@ export class Lobby {
 
   private async finish(match: LobbyMatch, outcome: MatchOutcome): Promise<void> {
     const { result, error } = outcome;
-    this.options.log?.(`match ${match.id} ended: ${result ? `${result.scores.join(' ')} (${result.reason})` : `error: ${error}`}`);
+    this.options.log?.info(`match ${match.id} ended: ${result ? `${result.scores.join(' ')} (${result.reason})` : `error: ${error}`}`);
     try {
       await this.options.store.record({
         id: match.id,
@@ -426,7 +427,7 @@ export class Lobby {
         artifacts: outcome.artifacts,
       });
     } catch (failure) {
-      this.options.log?.(`match ${match.id} could not be recorded: ${String(failure)}`);
+      this.options.log?.error(`match ${match.id} could not be recorded: ${String(failure)}`);
     }
     this.matches.delete(match.id);
     for (const listener of this.listeners) listener.deleted(match.id);

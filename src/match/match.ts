@@ -9,6 +9,7 @@ import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
 import type { VisError } from '../protocol/vis-validate.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import type { Log } from '../util/log.js';
 
 export interface MatchOptions<C> {
   readonly game: GameDefinition<C>;
@@ -18,7 +19,7 @@ export interface MatchOptions<C> {
   readonly seed: string;
   readonly spectators: SpectatorFeed;
   readonly compute: Compute;
-  readonly log?: (line: string) => void;
+  readonly log?: Log;
   /** Told about each visualizer event the validator refused (logged by default). */
   readonly onVisReject?: (error: VisError) => void;
   /** Where the match's time comes from (timeouts, pace, transcripts); the system clock by default. */
@@ -113,7 +114,7 @@ export class Match<C> {
     );
     this.random = Random.fromSeed(options.seed);
     this.vis = new VisFeed(() => this.elapsed(), {
-      onReject: options.onVisReject ?? ((error) => options.log?.(`visualizer event refused: ${error.code}: ${error.message}`)),
+      onReject: options.onVisReject ?? ((error) => options.log?.warn(`visualizer event refused: ${error.code}: ${error.message}`)),
     });
   }
 
@@ -127,7 +128,7 @@ export class Match<C> {
       .map((seat) =>
         game
           .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute })
-          .catch((error: unknown) => this.options.log?.(`bot ${seat.name} failed: ${describe(error)}`))
+          .catch((error: unknown) => this.options.log?.error(`bot ${seat.name} failed: ${describe(error)}`))
           // A bot that stopped playing has nothing more to say: the game sees it leave.
           .finally(() => seat.receiveEnd()),
       );
@@ -148,7 +149,7 @@ export class Match<C> {
       result = checkResult(await game.play(context, settings.config), this.seats.length);
     } catch (failure) {
       error = describe(failure);
-      this.options.log?.(`game ${game.name} failed: ${error}`);
+      this.options.log?.error(`game ${game.name} failed: ${error}`);
     }
     const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
     for (const seat of this.seats) seat.close('match-over');

@@ -8,6 +8,7 @@ import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { JOIN, SochaPeer, randomMoves } from '../support/socha-peer.js';
 import { seatNames } from '../../src/gateways/socha-rooms.js';
 import { SochaTcpGateway } from '../../src/gateways/socha-tcp.js';
+import { lineLog } from '../../src/util/log.js';
 
 const rooms = new RoomDirectory();
 const store = new MemoryHistoryStore();
@@ -25,7 +26,7 @@ const gateway = new SochaTcpGateway({
   adminPassword: 'pw',
   softTimeout: 2,
   hardTimeout: 10,
-  log: (line) => logs.push(line),
+  log: lineLog((line) => logs.push(line)),
   limits: { firstRequestSeconds: 0.2, firstRequestBytes: 4096, closeGraceSeconds: 0.5 },
 });
 let port = 0;

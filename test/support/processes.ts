@@ -13,8 +13,10 @@ export interface ServerProcess {
   readonly url: string;
   readonly port: number;
   readonly databaseFile: string;
-  /** Everything the server logged so far. */
+  /** The messages the server logged so far, one a line. */
   log(): string;
+  /** Its stderr as written (JSON lines). */
+  rawLog(): string;
   /** Resolves when the log contains `pattern`. */
   waitForLog(pattern: RegExp): Promise<RegExpMatchArray>;
   stop(): Promise<void>;
@@ -28,10 +30,16 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
+  let raw = '';
+  let partial = '';
   const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => {
-    log += chunk;
+    // cocod logs one JSON object a line; the tests read the messages as plain lines.
+    raw += chunk;
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) log += `${plainLogLine(line)}\n`;
     for (const waiter of [...waiters]) {
       const found = log.match(waiter.pattern);
       if (found) {
@@ -55,6 +63,7 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
     port: Number(port),
     databaseFile: database,
     log: () => log,
+    rawLog: () => raw,
     waitForLog,
     stop: async () => {
       child.kill('SIGTERM');
@@ -62,6 +71,17 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
       if (!databaseFile) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** `msg` of a pino JSON line, or the line as it is when it is not one. */
+export function plainLogLine(line: string): string {
+  try {
+    const event = JSON.parse(line) as { msg?: unknown };
+    if (typeof event.msg === 'string') return event.msg;
+  } catch {
+    // Not JSON: a line Node.js itself wrote (a warning, a crash).
+  }
+  return line;
 }
 
 export interface Finished {
