@@ -11,7 +11,10 @@ import { Lobby } from '../lobby/lobby.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
 import type { HistoryStore } from '../store/history-store.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
+import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js';
+import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
 
@@ -22,7 +25,10 @@ export interface CocodOptions {
   readonly verificationPassword: string | null;
   /** SQLite file of the history, or ':memory:' for none kept. */
   readonly database: string;
-  readonly expirySeconds: number;
+  /** The limits on peers (server-limits.ts); the defaults where absent. */
+  readonly limits?: ServerLimits;
+  /** Where the server's time comes from; the system clock by default. */
+  readonly clock?: Clock;
   readonly extraGames?: readonly GameDefinition<any>[];
   /** Folder of external game registrations (one folder per game, see src/games/external/README.md). */
   readonly gamesDir?: string;
@@ -42,10 +48,16 @@ export interface RunningCocod {
   readonly url: string;
   readonly port: number;
   readonly lobby: Lobby;
+  readonly limits: ServerLimits;
   /** The clobber TCP port actually listened on, when enabled. */
   readonly clobberPort: number | null;
   /** The Software-Challenge TCP port actually listened on, when enabled. */
   readonly sochaPort: number | null;
+  /**
+   * Stops the server: no new connections; waiting matches are removed and running ones end as
+   * "server shutdown", each recorded before its players are told; every client gets 1001; the
+   * store is flushed and closed.
+   */
   stop(): Promise<void>;
 }
 
@@ -67,6 +79,11 @@ async function gamesOf(options: CocodOptions): Promise<GameDefinition<any>[]> {
 /** Wires the server together: store, compute pool, lobby, front doors. */
 export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const { log } = options;
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const clock = options.clock ?? systemClock;
+  const addresses = new AddressLimits(limits, clock);
+  const refusals = new Map<RefusalReason, number>();
+  const refused = (reason: RefusalReason): void => void refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
   let verificationPassword = options.verificationPassword;
   if (verificationPassword === null) {
     verificationPassword = randomBytes(12).toString('base64url');
@@ -84,7 +101,12 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     store,
     compute,
     verificationPassword,
-    expirySeconds: options.expirySeconds,
+    expirySeconds: limits['match-expiry-seconds'],
+    maxMatches: limits['max-matches'],
+    maxWaitingPerOwner: limits['waiting-matches-per-address'],
+    maxSpectators: limits['spectators-per-match'],
+    maxGameArgs: limits['game-args'],
+    clock,
     log,
   });
   const server = new CocoServer({
@@ -94,12 +116,16 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     port: options.port,
     webRoot: fileURLToPath(new URL('../../web', import.meta.url)),
     log,
+    limits,
+    clock,
+    addresses,
+    refused,
   });
   const address = await server.listen();
   let clobber: ClobberTcpGateway | null = null;
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
-    clobber = new ClobberTcpGateway(lobby, log);
+    clobber = new ClobberTcpGateway(lobby, { addresses, log, refused, limits });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
@@ -113,6 +139,9 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       softTimeout: options.sochaSoftTimeout ?? DEFAULT_SOFT_TIMEOUT,
       hardTimeout: options.sochaHardTimeout ?? DEFAULT_HARD_TIMEOUT,
       log,
+      addresses,
+      refused,
+      serverLimits: limits,
     });
     sochaPort = (await socha.listen(options.sochaPort, options.bindAddress)).port;
     log.info(`socha port listening on ${options.bindAddress}:${sochaPort}${options.sochaPassword ? '' : ' (admin commands off: no --socha-password)'}`);
@@ -124,13 +153,17 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     url,
     port: address.port,
     lobby,
+    limits,
     clobberPort,
     sochaPort,
     async stop() {
+      server.stopAccepting();
+      clobber?.stopAccepting();
+      socha?.stopAccepting();
+      await lobby.shutdown();
       await server.close();
       await clobber?.close();
       await socha?.close();
-      await lobby.shutdown();
       await compute.close();
       await store.close();
     },

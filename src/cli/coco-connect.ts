@@ -16,6 +16,12 @@ export interface ConnectOptions {
 
 /** How long a program may take to finish after its match ended before it is stopped. */
 const EXIT_GRACE_MS = 10_000;
+/**
+ * How long coco waits for the end of the match after the program exited while playing: a bot
+ * usually exits right after the last move, and the server announces the end once its record is
+ * kept, a moment later.
+ */
+const END_GRACE_MS = 5_000;
 
 function players(info: MatchInfo): string {
   return `${info.connected.length + info.bots}/${info.players}`;
@@ -47,10 +53,14 @@ export async function connectProgram(options: ConnectOptions): Promise<number> {
   program.exited.then(
     (code) => {
       programExit = code;
-      if (!ended) {
+      if (ended) return;
+      const giveUp = (): void => {
+        if (ended) return;
         status(`program exited with ${code === null ? 'a signal' : `code ${code}`} before the match ended`);
         client.close();
-      }
+      };
+      if (playing && code === 0) setTimeout(giveUp, END_GRACE_MS).unref();
+      else giveUp();
     },
     (error: unknown) => {
       programExit = 127;

@@ -4,6 +4,8 @@ import type { Lobby } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import { isValidUserName } from '../lobby/names.js';
 import { parsePlayLine } from '../games/clobber/clobber.js';
+import { admitConnection, type Admission } from './address-limits.js';
+import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
 
 export const CLOBBER_TCP_LIMITS = {
@@ -25,10 +27,13 @@ export class ClobberTcpGateway {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
 
+  private readonly log: Log;
+
   constructor(
     private readonly lobby: Lobby,
-    private readonly log: Log,
+    private readonly admission: Admission & { readonly limits: ServerLimits },
   ) {
+    this.log = admission.log;
     this.server = createServer((socket) => this.accept(socket));
   }
 
@@ -40,12 +45,22 @@ export class ClobberTcpGateway {
     return this.server.address() as AddressInfo;
   }
 
+  /** Stops accepting connections; those open stay until `close`. */
+  stopAccepting(): void {
+    if (this.server.listening) this.server.close();
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.once('close', () => resolve()));
+    const wasListening = this.server.listening;
+    this.stopAccepting();
+    if (wasListening) await closed;
   }
 
   private accept(socket: Socket): void {
+    const key = admitConnection(socket, 'clobber port', this.admission);
+    if (key === null) return;
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
@@ -72,19 +87,24 @@ export class ClobberTcpGateway {
       clearTimeout(timer);
       const hello = parsePlayLine(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
       if (!hello.ok) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
-      this.seat(socket, peer, hello.value.name ?? 'player', received);
+      this.seat(socket, peer, key, hello.value.name ?? 'player', received);
     };
     socket.on('data', onData);
     socket.on('close', () => clearTimeout(timer));
   }
 
-  private seat(socket: Socket, peer: string, wanted: string, firstBytes: Buffer): void {
+  private seat(socket: Socket, peer: string, key: string, wanted: string, firstBytes: Buffer): void {
     let id = this.lobby.oldestWaiting('clobber', ORIGIN)?.id;
     if (!id) {
+      if (!this.admission.addresses.takeGameNew(key)) {
+        this.admission.refused?.('game-new-per-minute');
+        return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot create a match: more than ${this.admission.limits['game-new-per-minute']} a minute from this address`));
+      }
       const created = this.lobby.create(
         // Programs on a tournament port need no pause between moves for people to follow.
         { name: 'clobber port', game: 'clobber', params: { players: 2, bots: 0, timeout: null }, args: { pace: '0' }, password: null, verification: null },
         ORIGIN,
+        { owner: key },
       );
       if (!created.ok) return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot create a match: ${created.error}`));
       id = created.value;

@@ -1,23 +1,45 @@
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import type { Lobby, MatchMember, MatchWatcher } from '../lobby/lobby.js';
+import type { Lobby, MatchMember, MatchWatcher, Requester } from '../lobby/lobby.js';
 import type { Seat, SeatCloseReason } from '../match/seat.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import { encodeHistoryMatchReply } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
 import { PROTOCOL_MAGIC, type Reply, type Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
+import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
+import type { AddressLimits, RefusalReason } from './address-limits.js';
+import type { ServerLimits } from './server-limits.js';
 
-/** Named limits of one coco connection. */
-export const CONNECTION_LIMITS = {
+/** How one coco connection cuts what it sends (the limits on peers are in server-limits.ts). */
+export const CONNECTION_CHUNKS = {
   /** Spectator history is sent in binary frames of at most this size. */
   historyChunkBytes: 1 << 20,
-  /** A client whose unsent data passes this is too slow and is disconnected. */
-  maxBufferedBytes: 64 << 20,
   /** Visualizer events per VisEvents message. */
   visBatch: 500,
 } as const;
+
+/** WebSocket close codes (RFC 6455) the server closes with. */
+export const CLOSE_CODES = {
+  goingAway: 1001,
+  policy: 1008,
+  tooBig: 1009,
+  internal: 1011,
+} as const;
+
+/** What a connection needs besides its socket. */
+export interface ConnectionDeps {
+  readonly lobby: Lobby;
+  readonly store: HistoryStore;
+  readonly log: Log;
+  readonly limits: ServerLimits;
+  readonly clock: Clock;
+  readonly addresses: AddressLimits;
+  /** Told about every request refused by a limit (for /metrics). */
+  readonly refused?: (reason: RefusalReason) => void;
+}
 
 type State =
   | { readonly kind: 'handshake' }
@@ -37,21 +59,56 @@ type State =
 export class CocoConnection {
   private state: State = { kind: 'handshake' };
   private version = 2;
-  private requests: Promise<void> = Promise.resolve();
+  /** Requests received and not yet handled; they are handled one at a time, in order. */
+  private readonly requests: string[] = [];
+  private handling = false;
   /** Game bytes waiting to go out in one binary frame (flushed at the end of the current turn). */
   private outgoing: Buffer[] = [];
   private flushScheduled = false;
+  private cancelHandshakeTimer: (() => void) | null;
+  private readonly lobby: Lobby;
+  private readonly store: HistoryStore;
+  private readonly log: Log;
+  private readonly limits: ServerLimits;
+  private readonly requester: Requester;
 
   constructor(
     private readonly ws: WebSocket,
-    private readonly lobby: Lobby,
-    private readonly store: HistoryStore,
+    /** The TCP socket under the WebSocket: its 'drain' says when queued output has gone out. */
+    private readonly socket: Socket,
+    /** The per-address key of the peer (address-limits.ts). */
+    private readonly address: string,
     private readonly peer: string,
-    private readonly log: Log,
+    private readonly deps: ConnectionDeps,
   ) {
+    ({ lobby: this.lobby, store: this.store, log: this.log, limits: this.limits } = deps);
+    const { addresses } = deps;
+    this.requester = {
+      owner: address,
+      passwords: {
+        refusal: () => {
+          const wait = addresses.passwordWait(address);
+          if (wait === 0) return null;
+          this.refused('password-backoff');
+          return `Too many wrong passwords from your address: try again in ${wait} s`;
+        },
+        failed: () => addresses.passwordFailed(address),
+        succeeded: () => addresses.passwordSucceeded(address),
+      },
+    };
+    this.cancelHandshakeTimer = deps.clock.setTimer(this.limits['handshake-seconds'] * 1000, () => {
+      this.cancelHandshakeTimer = null;
+      if (this.state.kind === 'handshake') this.abort(CLOSE_CODES.policy, `no Handshake within ${this.limits['handshake-seconds']} s`, 'handshake-timeout');
+    });
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary));
     ws.on('close', () => this.onClose());
     ws.on('error', (error) => this.log.warn(`${this.peer}: connection error: ${error.message}`));
+  }
+
+  /** The server is stopping: say so with 1001 (its matches were ended and recorded first). */
+  goAway(): void {
+    this.leaveState();
+    this.ws.close(CLOSE_CODES.goingAway, 'server shutdown');
   }
 
   private onMessage(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
@@ -60,18 +117,59 @@ export class CocoConnection {
       if (this.state.kind === 'playing') this.state.seat.receive(bytes);
       return;
     }
-    if (this.state.kind === 'playing') return; // text frames from a playing client are ignored
-    const text = bytes.toString('utf8');
-    // Requests are handled one at a time, in order, even when one waits for the history store.
-    this.requests = this.requests.then(() => this.handle(text)).catch((error: unknown) => {
-      this.abort(`internal error: ${error instanceof Error ? error.stack : String(error)}`);
+    if (this.state.kind === 'playing' || this.state.kind === 'closed') return; // text frames from a playing client are ignored
+    const limit = this.limits['control-frame-bytes'];
+    if (bytes.length > limit) return this.abort(CLOSE_CODES.tooBig, `a request of ${bytes.length} bytes (at most ${limit})`, 'control-frame-bytes');
+    if (this.requests.length >= this.limits['pending-requests']) {
+      return this.abort(CLOSE_CODES.policy, `more than ${this.limits['pending-requests']} requests waiting for an answer`, 'pending-requests');
+    }
+    this.requests.push(bytes.toString('utf8'));
+    void this.handleRequests();
+  }
+
+  /**
+   * Handles the waiting requests in order. While the client has not read what was sent to it
+   * (past the high-water mark), nothing more is read from it: a client that stops reading stops
+   * being read, and its requests cannot pile up replies in memory.
+   */
+  private async handleRequests(): Promise<void> {
+    if (this.handling) return;
+    this.handling = true;
+    try {
+      while (this.requests.length > 0 && this.state.kind !== 'closed') {
+        if (this.ws.bufferedAmount > this.limits['outbound-high-water-bytes']) {
+          await this.drained();
+          continue;
+        }
+        await this.handle(this.requests.shift()!);
+      }
+    } catch (error) {
+      this.log.error(`${this.peer}: internal error: ${error instanceof Error ? error.stack : String(error)}`);
+      this.abort(CLOSE_CODES.internal, 'internal error');
+    } finally {
+      this.handling = false;
+    }
+  }
+
+  /** Resolves when the socket has sent what was queued (or closed); reading is paused meanwhile. */
+  private drained(): Promise<void> {
+    this.ws.pause();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.socket.off('drain', done);
+        this.socket.off('close', done);
+        if (this.state.kind !== 'closed') this.ws.resume();
+        resolve();
+      };
+      this.socket.on('drain', done);
+      this.socket.on('close', done);
     });
   }
 
   private async handle(text: string): Promise<void> {
     if (this.state.kind === 'closed') return;
     const decoded = decodeRequest(text);
-    if (!decoded.ok) return this.abort(`invalid request: ${decoded.error}`);
+    if (!decoded.ok) return this.abort(CLOSE_CODES.policy, `invalid request: ${decoded.error}`, 'invalid-request');
     const request = decoded.value;
     switch (this.state.kind) {
       case 'handshake':
@@ -79,33 +177,35 @@ export class CocoConnection {
       case 'idle':
         return this.idleRequest(request);
       case 'subscribed':
-        if (request.type !== 'LobbyUnsubscribe') return this.abort(`${request.type} is not valid while subscribed to the lobby`);
+        if (request.type !== 'LobbyUnsubscribe') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while subscribed to the lobby`);
         this.state.unsubscribe();
         this.state = { kind: 'idle' };
         return this.reply({ type: 'LobbyUnsubscribed' });
       case 'waiting':
-        if (request.type !== 'LobbyLeaveMatch') return this.abort(`${request.type} is not valid while waiting in a match`);
+        if (request.type !== 'LobbyLeaveMatch') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while waiting in a match`);
         this.lobby.leave(this.state.id, this.state.member);
         this.state = { kind: 'idle' };
         return this.reply({ type: 'LobbyLeavedMatch' });
       case 'spectating':
-        if (request.type !== 'SpectateLeave') return this.abort(`${request.type} is not valid while spectating`);
+        if (request.type !== 'SpectateLeave') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while spectating`);
         this.lobby.unspectate(this.state.id, this.state.watcher);
         this.state = { kind: 'idle' };
         return this.reply({ type: 'SpectateLeaved' });
       case 'vis':
-        return this.abort(`${request.type} is not valid while receiving visualizer events`);
+        return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while receiving visualizer events`);
       case 'playing':
         return;
     }
   }
 
   private handshake(request: Request): void {
-    if (request.type !== 'Handshake') return this.abort('the first message must be a Handshake');
+    if (request.type !== 'Handshake') return this.abort(CLOSE_CODES.policy, 'the first message must be a Handshake', 'invalid-request');
     const supported = request.magic === PROTOCOL_MAGIC && (request.version === 1 || request.version === 2);
     this.version = supported ? request.version : 2;
     this.reply({ type: 'Handshake', magic: PROTOCOL_MAGIC, version: this.version });
-    if (!supported) return this.abort(`unsupported handshake: magic "${request.magic}", version ${request.version}`);
+    if (!supported) return this.abort(CLOSE_CODES.policy, `unsupported handshake: magic "${request.magic}", version ${request.version}`, 'invalid-request');
+    this.cancelHandshakeTimer?.();
+    this.cancelHandshakeTimer = null;
     this.state = { kind: 'idle' };
   }
 
@@ -116,8 +216,13 @@ export class CocoConnection {
       case 'GameDescription':
         return this.reply({ type: 'GameDescription', description: this.lobby.gameDescription(request.name) });
       case 'GameNew': {
-        const created = this.lobby.create(request);
-        if (!created.ok) this.log.info(`${this.peer}: GameNew refused: ${created.error}`);
+        if (!this.deps.addresses.takeGameNew(this.address)) {
+          this.refused('game-new-per-minute');
+          return this.reply({ type: 'GameNew', id: { Err: `Too many new matches: at most ${this.limits['game-new-per-minute']} a minute per address` } });
+        }
+        const created = this.lobby.create(request, 'coco', this.requester);
+        // The error may quote what the client sent as a password: it goes back to the client, not to the log.
+        if (!created.ok) this.log.info(`${this.peer}: GameNew refused: ${redact(created.error, [request.password, request.verification])}`);
         return this.reply({ type: 'GameNew', id: created.ok ? { Ok: created.value } : { Err: created.error } });
       }
       case 'LobbyList':
@@ -136,15 +241,15 @@ export class CocoConnection {
       case 'SpectateJoin':
         return this.spectate(request.id);
       case 'HistoryMatchList':
-        if (this.version < 2) return this.abort('HistoryMatchList needs protocol version 2');
+        if (this.version < 2) return this.abort(CLOSE_CODES.policy, 'HistoryMatchList needs protocol version 2');
         return this.reply({ type: 'HistoryMatchList', ids: await this.store.ids() });
       case 'HistoryMatch':
-        if (this.version < 2) return this.abort('HistoryMatch needs protocol version 2');
+        if (this.version < 2) return this.abort(CLOSE_CODES.policy, 'HistoryMatch needs protocol version 2');
         return this.historyMatch(request.id);
       case 'VisSubscribe':
         return this.visSubscribe(request.id);
       default:
-        return this.abort(`${request.type} is not valid now`);
+        return this.abort(CLOSE_CODES.policy, `${request.type} is not valid now`);
     }
   }
 
@@ -157,7 +262,7 @@ export class CocoConnection {
       },
       started: (seat) => this.play(seat),
     };
-    const joined = this.lobby.join(id, name, password, member);
+    const joined = this.lobby.join(id, name, password, member, this.requester);
     this.reply({ type: 'LobbyJoinedMatch', info: joined.ok ? { Ok: joined.value } : { Err: joined.error } });
     if (joined.ok) this.state = { kind: 'waiting', id: joined.value.id, member };
   }
@@ -189,14 +294,14 @@ export class CocoConnection {
       updated: (info) => this.reply({ type: 'LobbyUpdate', info }),
       started: (history) => {
         this.reply({ type: 'SpectateStarted' });
-        for (let offset = 0; offset < history.length; offset += CONNECTION_LIMITS.historyChunkBytes) {
-          this.sendBinary(history.subarray(offset, offset + CONNECTION_LIMITS.historyChunkBytes));
+        for (let offset = 0; offset < history.length; offset += CONNECTION_CHUNKS.historyChunkBytes) {
+          this.sendBinary(history.subarray(offset, offset + CONNECTION_CHUNKS.historyChunkBytes));
         }
         this.reply({ type: 'SpectateSynced' });
         synced = true;
       },
       data: (bytes) => {
-        if (synced) this.sendBinary(bytes, true);
+        if (synced) this.sendBinary(bytes);
       },
       ended: () => {
         if (this.state.kind !== 'spectating' || this.state.watcher !== watcher) return;
@@ -235,8 +340,8 @@ export class CocoConnection {
     let ended = false;
     const flush = (): void => {
       scheduled = false;
-      for (let i = 0; i < batch.length; i += CONNECTION_LIMITS.visBatch) {
-        this.reply({ type: 'VisEvents', id, events: batch.slice(i, i + CONNECTION_LIMITS.visBatch) });
+      for (let i = 0; i < batch.length; i += CONNECTION_CHUNKS.visBatch) {
+        this.reply({ type: 'VisEvents', id, events: batch.slice(i, i + CONNECTION_CHUNKS.visBatch) });
       }
       batch = [];
     };
@@ -273,6 +378,7 @@ export class CocoConnection {
     if (this.state.kind === 'closed') return;
     this.flush();
     this.ws.send(encodeReply(reply, this.version));
+    this.checkOutbound();
   }
 
   private sendGameBytes(bytes: Uint8Array): void {
@@ -288,25 +394,41 @@ export class CocoConnection {
     if (this.outgoing.length === 0) return;
     const frame = this.outgoing.length === 1 ? this.outgoing[0]! : Buffer.concat(this.outgoing);
     this.outgoing = [];
-    this.sendBinary(frame, true);
+    this.sendBinary(frame);
   }
 
-  private sendBinary(bytes: Uint8Array, checkBackpressure = false): void {
+  private sendBinary(bytes: Uint8Array): void {
     if (this.state.kind === 'closed') return;
     this.ws.send(bytes, { binary: true });
-    if (checkBackpressure && this.ws.bufferedAmount > CONNECTION_LIMITS.maxBufferedBytes) {
-      this.abort(`too slow: more than ${CONNECTION_LIMITS.maxBufferedBytes} bytes unsent`);
-      this.ws.terminate();
-    }
+    this.checkOutbound();
   }
 
-  /** Closes this connection because of what the client did (or failed to do). */
-  private abort(why: string): void {
+  /**
+   * Everything sent counts against one budget: replies, lobby pushes, game and spectator bytes. A
+   * client that lets more than that pile up unread is dropped at once (a close frame would only
+   * queue behind the rest).
+   */
+  private checkOutbound(): void {
+    const limit = this.limits['outbound-max-bytes'];
+    if (this.ws.bufferedAmount <= limit) return;
+    this.log.warn(`${this.peer}: dropping connection: more than ${limit} bytes unsent (the client does not read)`);
+    this.refused('outbound-max-bytes');
+    this.leaveState();
+    this.ws.terminate();
+  }
+
+  private refused(reason: RefusalReason): void {
+    this.deps.refused?.(reason);
+  }
+
+  /** Closes this connection because of what the client did (or failed to do), saying why. */
+  private abort(code: number, why: string, reason?: RefusalReason): void {
     if (this.state.kind === 'closed') return;
     this.log.warn(`${this.peer}: closing connection: ${why}`);
+    if (reason) this.refused(reason);
     this.flush();
     this.leaveState();
-    this.ws.close();
+    this.ws.close(code, closeReason(why));
   }
 
   private onClose(): void {
@@ -317,6 +439,9 @@ export class CocoConnection {
     const state = this.state;
     this.state = { kind: 'closed' };
     this.outgoing = [];
+    this.requests.length = 0;
+    this.cancelHandshakeTimer?.();
+    this.cancelHandshakeTimer = null;
     switch (state.kind) {
       case 'subscribed':
         state.unsubscribe();
@@ -337,4 +462,17 @@ export class CocoConnection {
         break;
     }
   }
+}
+
+/** `text` with every non-empty secret replaced, so that it can be logged. */
+export function redact(text: string, secrets: readonly (string | null)[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('<password>');
+  return out;
+}
+
+/** A close frame's reason holds at most 123 bytes of UTF-8. */
+function closeReason(why: string): string {
+  const bytes = Buffer.from(why, 'utf8');
+  return bytes.length <= 123 ? why : `${bytes.subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '')}...`;
 }

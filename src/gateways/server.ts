@@ -1,18 +1,15 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
 import type { Lobby } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import type { HistoryStore } from '../store/history-store.js';
+import type { Clock } from '../util/clock.js';
+import { addressKey, admitConnection, type AddressLimits, type RefusalReason } from './address-limits.js';
 import { CocoConnection } from './coco-connection.js';
+import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
-
-export const SERVER_LIMITS = {
-  /** Largest WebSocket message a client may send. */
-  maxMessageBytes: 16 << 20,
-  /** A connection silent this long gets a WebSocket ping (the reference's 25 s). */
-  keepaliveSeconds: 25,
-} as const;
+import type { ServerLimits } from './server-limits.js';
 
 export interface ServerOptions {
   readonly lobby: Lobby;
@@ -21,37 +18,69 @@ export interface ServerOptions {
   readonly port: number;
   readonly webRoot: string;
   readonly log: Log;
+  readonly limits: ServerLimits;
+  readonly clock: Clock;
+  /** Shared with the other front doors: connections and rates count per address on all ports. */
+  readonly addresses: AddressLimits;
+  readonly refused?: (reason: RefusalReason) => void;
 }
+
+/** How long `close()` lets clients answer the 1001 close frame before cutting them off. */
+const CLOSE_GRACE_MS = 2000;
 
 /**
  * The main front door: HTTP for the web page and history JSON, and on the same port the coco
- * WebSocket protocol at any path.
+ * WebSocket protocol at any path. Connections count against the per-address limits from their
+ * first byte, whatever they turn out to be.
  */
 export class CocoServer {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
-  private readonly lastTraffic = new Map<WebSocket, number>();
-  private keepalive: NodeJS.Timeout | null = null;
+  private readonly connections = new Set<CocoConnection>();
+  private readonly heartbeat: Heartbeat;
 
   constructor(private readonly options: ServerOptions) {
+    const { limits, log } = options;
     const routes = new HttpRoutes(options.store, options.webRoot);
     this.http = createServer((request, response) => {
       routes.handle(request, response).catch((error: unknown) => {
-        options.log.error(`http ${request.url}: ${String(error)}`);
+        log.error(`http ${request.url}: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);
         response.end();
       });
     });
-    this.wss = new WebSocketServer({ server: this.http, maxPayload: SERVER_LIMITS.maxMessageBytes, perMessageDeflate: false });
+    // A request (the WebSocket upgrade included) must bring its headers within the handshake time.
+    this.http.headersTimeout = limits['handshake-seconds'] * 1000;
+    this.http.requestTimeout = Math.max(this.http.headersTimeout, 60_000);
+    this.http.on('connection', (socket: Socket) => void admitConnection(socket, 'http', options));
+    this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
+    this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     this.wss.on('connection', (ws, request) => {
-      const peer = `${request.socket.remoteAddress}:${request.socket.remotePort}`;
-      this.lastTraffic.set(ws, Date.now());
-      const touch = (): void => void this.lastTraffic.set(ws, Date.now());
-      ws.on('message', touch);
-      ws.on('pong', touch);
-      ws.on('close', () => this.lastTraffic.delete(ws));
-      new CocoConnection(ws, options.lobby, options.store, peer, options.log);
+      const socket = request.socket;
+      const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+      const connection = new CocoConnection(ws, socket, addressKey(socket.remoteAddress), peer, options);
+      this.connections.add(connection);
+      const beat = {
+        ping: () => ws.ping(),
+        dead: () => {
+          log.warn(`${peer}: dropping connection: no pong within ${limits['heartbeat-seconds']} s`);
+          options.refused?.('heartbeat');
+          ws.terminate();
+        },
+      };
+      this.heartbeat.add(beat);
+      ws.on('message', () => this.heartbeat.heard(beat));
+      ws.on('pong', () => this.heartbeat.heard(beat));
+      ws.on('close', () => {
+        this.heartbeat.remove(beat);
+        this.connections.delete(connection);
+      });
     });
+  }
+
+  /** Open coco WebSocket connections. */
+  get webSocketConnections(): number {
+    return this.connections.size;
   }
 
   async listen(): Promise<AddressInfo> {
@@ -59,24 +88,32 @@ export class CocoServer {
       this.http.once('error', reject);
       this.http.listen(this.options.port, this.options.host, () => resolve());
     });
-    const every = SERVER_LIMITS.keepaliveSeconds * 1000;
-    this.keepalive = setInterval(() => {
-      const now = Date.now();
-      for (const [ws, last] of this.lastTraffic) {
-        if (now - last >= every) {
-          ws.ping();
-          this.lastTraffic.set(ws, now);
-        }
-      }
-    }, every / 5);
-    this.keepalive.unref();
+    this.heartbeat.start();
     return this.http.address() as AddressInfo;
   }
 
+  /** Stops accepting connections; those open stay until `close`. */
+  stopAccepting(): void {
+    this.http.close();
+  }
+
+  /** Tells every client the server is going away (1001), then closes what is left. */
   async close(): Promise<void> {
-    if (this.keepalive) clearInterval(this.keepalive);
+    this.heartbeat.stop();
+    this.http.close();
+    for (const connection of this.connections) connection.goAway();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      const check = (): void => {
+        if (this.wss.clients.size > 0) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      for (const ws of this.wss.clients) ws.once('close', check);
+      check();
+    });
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
-    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    this.http.closeAllConnections();
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { preparedGameArgs, type PreparedSlot } from '../games/hase-und-igel/front-door.js';
 import { HASE_UND_IGEL } from '../games/hase-und-igel/hase-und-igel.js';
-import type { Lobby } from '../lobby/lobby.js';
+import type { Lobby, Requester } from '../lobby/lobby.js';
 import { isValidUserName } from '../lobby/names.js';
 import { err, ok, type Result } from '../util/result.js';
 
@@ -68,12 +68,17 @@ export class SochaRoomBook {
     this.stopFollowing = lobby.subscribe({ created: () => {}, updated: () => {}, deleted: (id) => this.forget(id) }).unsubscribe;
   }
 
-  /** The oldest waiting open room of the port, or a new one listed in the lobby. */
-  openRoom(): Result<OpenRoom> {
+  /**
+   * The oldest waiting open room of the port, or a new one listed in the lobby, made for
+   * `requester` if `mayCreate` (the per-address rate of new matches) says null.
+   */
+  openRoom(requester?: Requester, mayCreate: () => string | null = () => null): Result<OpenRoom> {
     const waiting = this.lobby.oldestWaiting(HASE_UND_IGEL, SOCHA_ORIGIN);
     const roomId = waiting && this.roomByMatch.get(waiting.id);
     if (waiting && roomId) return ok({ roomId, matchId: waiting.id, existing: true });
-    const made = this.create('socha port', SOCHA_ORIGIN, [], null, undefined);
+    const refusal = mayCreate();
+    if (refusal) return err(refusal);
+    const made = this.create('socha port', SOCHA_ORIGIN, [], null, undefined, requester);
     return made.ok ? ok({ ...made.value, existing: false }) : made;
   }
 
@@ -133,6 +138,7 @@ export class SochaRoomBook {
     slots: readonly PreparedSlot[],
     password: string | null,
     seatOrder: readonly string[] | undefined,
+    requester?: Requester,
   ): Result<{ roomId: string; matchId: string }> {
     const roomId = randomUUID();
     const args: Record<string, string> = {
@@ -151,6 +157,7 @@ export class SochaRoomBook {
         ...(seatOrder && { seatOrder }),
       },
       origin,
+      requester,
     );
     if (!created.ok) return err(created.error);
     this.matchByRoom.set(roomId, created.value);

@@ -10,6 +10,8 @@ import type { Log } from '../util/log.js';
 import { SochaAdminSession } from './socha-admin.js';
 import { SochaOpening } from './socha-opening.js';
 import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-rooms.js';
+import { admitConnection, type Admission } from './address-limits.js';
+import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
 
 export const SOCHA_TCP_LIMITS = {
@@ -26,13 +28,14 @@ export type SochaTcpLimits = { readonly [K in keyof typeof SOCHA_TCP_LIMITS]: nu
 /** The port the real Software-Challenge 2018 server listened on. */
 export const SOCHA_DEFAULT_PORT = 13050;
 
-export interface SochaTcpOptions extends SochaTimeLimits {
+export interface SochaTcpOptions extends SochaTimeLimits, Admission {
+  /** The server's limits (per-address rates and password back-off). */
+  readonly serverLimits: ServerLimits;
   readonly lobby: Lobby;
   /** The directory the hase-und-igel game registers its rooms in (the game's factory got it too). */
   readonly rooms: RoomDirectory;
   /** The administrators' passphrase; null refuses every `authenticate`. */
   readonly adminPassword: string | null;
-  readonly log: Log;
   readonly limits?: Partial<SochaTcpLimits>;
 }
 
@@ -74,10 +77,18 @@ export class SochaTcpGateway {
     return this.sockets.size;
   }
 
+  /** Stops accepting connections; those open stay until `close`. */
+  stopAccepting(): void {
+    if (this.server.listening) this.server.close();
+  }
+
   async close(): Promise<void> {
     this.book.close();
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.once('close', () => resolve()));
+    const wasListening = this.server.listening;
+    this.stopAccepting();
+    if (wasListening) await closed;
   }
 
   private log(peer: string, line: string): void {
@@ -85,6 +96,8 @@ export class SochaTcpGateway {
   }
 
   private accept(socket: Socket): void {
+    const key = admitConnection(socket, 'socha port', this.options);
+    if (key === null) return;
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
@@ -114,7 +127,7 @@ export class SochaTcpGateway {
       if (step.kind === 'more') return;
       stop();
       if (step.kind === 'refused') return this.dismiss(socket, peer, step.why);
-      this.dispatch(socket, peer, opening, step.element, step.rest);
+      this.dispatch(socket, peer, key, opening, step.element, step.rest);
     };
     socket.on('data', onData);
     socket.on('end', onEnd);
@@ -127,25 +140,30 @@ export class SochaTcpGateway {
     socket.end();
   }
 
-  private dispatch(socket: Socket, peer: string, opening: SochaOpening, element: XmlElement, rest: readonly XmlEvent[]): void {
+  private dispatch(socket: Socket, peer: string, key: string, opening: SochaOpening, element: XmlElement, rest: readonly XmlEvent[]): void {
     const request = parseClientRequest(element);
     if (!request.ok) return this.dismiss(socket, peer, `first request <${element.name}> refused (${request.error})`);
     const { value } = request;
     switch (value.kind) {
       case 'join':
         if (value.gameType !== GAME_TYPE) return this.dismiss(socket, peer, `unknown game type "${value.gameType}"`);
-        return this.join(socket, peer, opening.received());
+        return this.join(socket, peer, key, opening.received());
       case 'joinPrepared':
         return this.joinPrepared(socket, peer, opening.received(), value.reservationCode);
       case 'authenticate':
-        return this.authenticate(socket, peer, opening, value.passphrase, rest);
+        return this.authenticate(socket, peer, key, opening, value.passphrase, rest);
       default:
         return this.dismiss(socket, peer, `expected join, joinPrepared or authenticate first, got <${element.name}>`);
     }
   }
 
-  private join(socket: Socket, peer: string, received: Buffer): void {
-    const room = this.book.openRoom();
+  private join(socket: Socket, peer: string, key: string, received: Buffer): void {
+    const { addresses, serverLimits, refused } = this.options;
+    const room = this.book.openRoom({ owner: key }, () => {
+      if (addresses.takeGameNew(key)) return null;
+      refused?.('game-new-per-minute');
+      return `more than ${serverLimits['game-new-per-minute']} new rooms a minute from this address`;
+    });
     if (!room.ok) return this.dismiss(socket, peer, `cannot open a room: ${room.error}`);
     const { roomId, matchId, existing } = room.value;
     const taken = new Set(this.options.lobby.find(matchId)?.connected ?? []);
@@ -172,10 +190,19 @@ export class SochaTcpGateway {
     this.log(peer, `${reservation.name} took a reserved seat in room ${reservation.roomId} (match ${reservation.matchId})`);
   }
 
-  private authenticate(socket: Socket, peer: string, opening: SochaOpening, passphrase: string, rest: readonly XmlEvent[]): void {
-    const { adminPassword } = this.options;
+  private authenticate(socket: Socket, peer: string, key: string, opening: SochaOpening, passphrase: string, rest: readonly XmlEvent[]): void {
+    const { adminPassword, addresses } = this.options;
     if (adminPassword === null) return this.dismiss(socket, peer, 'admin commands are off (no --socha-password)');
-    if (!timingSafeEqual(digest(passphrase), digest(adminPassword))) return this.dismiss(socket, peer, 'wrong admin password');
+    const wait = addresses.passwordWait(key);
+    if (wait > 0) {
+      this.options.refused?.('password-backoff');
+      return this.dismiss(socket, peer, `too many wrong admin passwords from this address: refused for ${wait} s more`);
+    }
+    if (!timingSafeEqual(digest(passphrase), digest(adminPassword))) {
+      addresses.passwordFailed(key);
+      return this.dismiss(socket, peer, 'wrong admin password');
+    }
+    addresses.passwordSucceeded(key);
     this.log(peer, 'administrator authenticated');
     const session = new SochaAdminSession(
       socket,

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Compute } from '../match/compute.js';
 import type { GameDefinition, MatchSettings } from '../match/game.js';
 import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
@@ -21,6 +22,12 @@ export const LOBBY_DEFAULTS = {
   maxTimeout: 600,
   /** A waiting match is removed this long after its creation or its last join or leave. */
   expirySeconds: 600,
+  /** Waiting matches one requester (a front door's peer address) may have at once. */
+  maxWaitingPerOwner: 10,
+  /** Spectators of one match, and visualizer subscribers of one match. */
+  maxSpectators: 100,
+  /** Game arguments of one GameNew. */
+  maxGameArgs: 64,
 } as const;
 
 export interface LobbyOptions {
@@ -30,6 +37,9 @@ export interface LobbyOptions {
   readonly verificationPassword: string;
   readonly expirySeconds?: number;
   readonly maxMatches?: number;
+  readonly maxWaitingPerOwner?: number;
+  readonly maxSpectators?: number;
+  readonly maxGameArgs?: number;
   readonly log?: Log;
   /** Seeds of new matches; fresh entropy by default. */
   readonly seeds?: () => string;
@@ -45,6 +55,27 @@ export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew'
    */
   readonly seatOrder?: readonly string[];
 }
+
+/**
+ * Who asks, for the limits that count per requester. Front doors pass their peer's address as the
+ * owner; the lobby never knows what the key means.
+ */
+export interface Requester {
+  /** The key the waiting-match limit counts by. */
+  readonly owner: string;
+  /** Consulted before a password (master or match) is checked, and told how it went. */
+  readonly passwords?: PasswordAttempts;
+}
+
+export interface PasswordAttempts {
+  /** Null when a password may be tried now, else the error text to answer with. */
+  refusal(): string | null;
+  failed(): void;
+  succeeded(): void;
+}
+
+/** The match ended early because the server is stopping (recorded as its reason). */
+export const SHUTDOWN_REASON = 'server shutdown';
 
 /** Someone following the whole lobby (LobbySubscribe). */
 export interface LobbyListener {
@@ -84,6 +115,8 @@ interface LobbyMatch {
   readonly verified: boolean;
   readonly seed: string;
   readonly seatOrder: readonly string[] | null;
+  /** Who made it (Requester.owner), for the waiting-match limit. */
+  readonly owner: string | null;
   readonly feed: SpectatorFeed;
   readonly members: Map<string, MatchMember>;
   readonly watchers: Map<MatchWatcher, () => void>;
@@ -107,6 +140,10 @@ export class Lobby {
   private readonly options: LobbyOptions;
   private readonly expiryMs: number;
   private readonly maxMatches: number;
+  private readonly maxWaitingPerOwner: number;
+  private readonly maxSpectators: number;
+  private readonly maxGameArgs: number;
+  private readonly verificationDigest: Buffer;
   private readonly clock: Clock;
 
   constructor(options: LobbyOptions) {
@@ -115,6 +152,10 @@ export class Lobby {
     this.games = new Map(options.games.map((game) => [game.name, game]));
     this.expiryMs = (options.expirySeconds ?? LOBBY_DEFAULTS.expirySeconds) * 1000;
     this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
+    this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
+    this.maxSpectators = options.maxSpectators ?? LOBBY_DEFAULTS.maxSpectators;
+    this.maxGameArgs = options.maxGameArgs ?? LOBBY_DEFAULTS.maxGameArgs;
+    this.verificationDigest = digest(options.verificationPassword);
   }
 
   gameList(): GameListEntry[] {
@@ -148,20 +189,32 @@ export class Lobby {
     return { seed: this.list(), unsubscribe: () => this.listeners.delete(listener) };
   }
 
-  /** GameNew, with the reference's checks in the reference's order and its error texts. */
-  create(request: NewMatchRequest, origin = 'coco'): Result<string> {
+  /**
+   * GameNew, with the reference's checks in the reference's order and its error texts; the limits
+   * of our own (waiting matches per requester, password back-off, argument count) where they fit.
+   */
+  create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
     if (this.matches.size >= this.maxMatches) return err('Server is at maximum capacity');
+    if (requester && this.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
+      return err(`Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`);
+    }
     if (!isValidMatchName(request.name)) return err(`"${request.name}" is not a valid game name`);
     if (request.password !== null && !isValidPassword(request.password)) return err(`"${request.password}" is not a valid password`);
     let verified = false;
     if (request.verification !== null) {
-      if (request.verification !== this.options.verificationPassword) {
+      const refusal = requester?.passwords?.refusal();
+      if (refusal) return err(refusal);
+      if (!timingSafeEqual(digest(request.verification), this.verificationDigest)) {
+        requester?.passwords?.failed();
         return err(`"${request.verification}" is the wrong verification password`);
       }
+      requester?.passwords?.succeeded();
       verified = true;
     }
     const game = this.games.get(request.game);
     if (!game) return err('Game not found');
+    const argCount = Object.keys(request.args).length;
+    if (argCount > this.maxGameArgs) return err(`Too many game arguments: ${argCount} > ${this.maxGameArgs}`);
     const configured = game.configure({ ...request.params, args: request.args });
     if (!configured.ok) return configured;
     const settings = configured.value;
@@ -182,6 +235,7 @@ export class Lobby {
       verified,
       seed: this.options.seeds?.() ?? freshSeed(),
       seatOrder: request.seatOrder ?? null,
+      owner: requester?.owner ?? null,
       feed: new SpectatorFeed(),
       members: new Map(),
       watchers: new Map(),
@@ -202,7 +256,7 @@ export class Lobby {
   }
 
   /** LobbyJoinMatch. On success the reply carries the match as it was before the join. */
-  join(id: string, name: string, password: string | null, member: MatchMember): Result<MatchInfo> {
+  join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Result<MatchInfo> {
     const normal = normalizeMatchId(id);
     if (!normal.ok) return normal;
     if (!isValidUserName(name)) return err(`"${name}" is not a valid username`);
@@ -211,7 +265,15 @@ export class Lobby {
     const match = found.value;
     if (match.running) return err(`Game "${id}" is already running`);
     if (match.members.has(name)) return err(`Username "${name}" already taken`);
-    if (match.password !== null && match.password !== password) return err('Wrong password');
+    if (match.password !== null) {
+      const refusal = requester?.passwords?.refusal();
+      if (refusal) return err(refusal);
+      if (match.password !== password) {
+        requester?.passwords?.failed();
+        return err('Wrong password');
+      }
+      requester?.passwords?.succeeded();
+    }
     const before = this.info(match);
     match.members.set(name, member);
     this.resetExpiry(match);
@@ -239,6 +301,7 @@ export class Lobby {
     const found = this.lookup(id);
     if (!found.ok) return found;
     const match = found.value;
+    if (match.watchers.size >= this.maxSpectators) return err(`Too many spectators: at most ${this.maxSpectators} per match`);
     match.watchers.set(watcher, () => {});
     if (match.running) this.later(() => this.startWatching(match, watcher));
     this.changed(match);
@@ -259,6 +322,7 @@ export class Lobby {
     const found = this.lookup(id);
     if (!found.ok) return found;
     const match = found.value;
+    if (match.visWatchers.size >= this.maxSpectators) return err(`Too many visualizer subscribers: at most ${this.maxSpectators} per match`);
     match.visWatchers.set(sink, () => {});
     if (match.running) this.later(() => this.startVis(match, sink));
     return ok(() => {
@@ -272,13 +336,30 @@ export class Lobby {
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
   }
 
-  /** Stops every match (server shutdown) and waits until they are recorded. */
+  /**
+   * Stops every match (server shutdown): waiting ones are removed, running ones end with the reason
+   * SHUTDOWN_REASON (no player's fault) and are recorded before their players are told. Resolves
+   * when all are recorded.
+   */
   async shutdown(): Promise<void> {
     for (const match of [...this.matches.values()]) {
-      if (match.running) match.running.abort();
+      if (match.running) match.running.abort(SHUTDOWN_REASON);
       else this.expire(match);
     }
     await this.idle();
+  }
+
+  /** Matches waiting and running, for /metrics. */
+  counts(): { waiting: number; running: number } {
+    let running = 0;
+    for (const match of this.matches.values()) if (match.running) running++;
+    return { waiting: this.matches.size - running, running };
+  }
+
+  private waitingOf(owner: string): number {
+    let count = 0;
+    for (const match of this.matches.values()) if (!match.running && match.owner === owner) count++;
+    return count;
   }
 
   private lookup(id: string): Result<LobbyMatch> {
@@ -381,8 +462,8 @@ export class Lobby {
     for (const sink of match.visWatchers.keys()) this.startVis(match, sink);
     this.changed(match);
     const done = running
-      .run()
-      .then((outcome) => this.finish(match, outcome))
+      .run((outcome) => this.record(match, outcome))
+      .then(() => this.finish(match))
       .catch((error: unknown) => this.options.log?.error(`match ${match.id} could not finish: ${String(error)}`))
       .finally(() => this.finishing.delete(done));
     this.finishing.add(done);
@@ -404,9 +485,10 @@ export class Lobby {
     if (!live) sink.end();
   }
 
-  private async finish(match: LobbyMatch, outcome: MatchOutcome): Promise<void> {
-    const { result, error } = outcome;
-    this.options.log?.info(`match ${match.id} ended: ${result ? `${result.scores.join(' ')} (${result.reason})` : `error: ${error}`}`);
+  /** Keeps the record of a match that ended (before its players are told). */
+  private async record(match: LobbyMatch, outcome: MatchOutcome): Promise<void> {
+    const { result, error, stopped } = outcome;
+    this.options.log?.info(`match ${match.id} ended: ${result ? `${result.scores.join(' ')} (${result.reason})` : stopped ?? `error: ${error}`}`);
     try {
       await this.options.store.record({
         id: match.id,
@@ -416,7 +498,7 @@ export class Lobby {
         players: outcome.seats.map((seat) => seat.name),
         bots: match.settings.bots,
         scores: result ? [...result.scores] : null,
-        reason: result?.reason ?? 'the game failed',
+        reason: result?.reason ?? stopped ?? 'the game failed',
         error,
         seed: outcome.seed,
         verified: match.verified,
@@ -429,7 +511,15 @@ export class Lobby {
     } catch (failure) {
       this.options.log?.error(`match ${match.id} could not be recorded: ${String(failure)}`);
     }
+  }
+
+  /** The match is recorded and its players told: it leaves the lobby. */
+  private finish(match: LobbyMatch): void {
     this.matches.delete(match.id);
     for (const listener of this.listeners) listener.deleted(match.id);
   }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }

@@ -52,8 +52,10 @@ export const MATCH_LIMITS = {
 } as const;
 
 export interface MatchOutcome {
-  /** Scores and reason, or null when the game itself failed. */
+  /** Scores and reason, or null when the game itself failed or the match was stopped. */
   readonly result: MatchResult | null;
+  /** Why the runtime stopped the match before the game ended it (`abort`), or null. */
+  readonly stopped: string | null;
   /** What went wrong with the game (not with a player), or null. */
   readonly error: string | null;
   readonly seed: string;
@@ -88,6 +90,7 @@ export class Match<C> {
   private startMark = 0;
   private readonly artifacts = new Map<string, string>();
   private readonly transcripts: SeatTranscript[];
+  private stopReason: string | null = null;
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
@@ -118,8 +121,12 @@ export class Match<C> {
     });
   }
 
-  /** Runs the match to its end. Attach every human seat's transport first. */
-  async run(): Promise<MatchOutcome> {
+  /**
+   * Runs the match to its end. Attach every human seat's transport first. `persist` (the lobby's
+   * record) runs before the players' transports are told that the match is over, so a player who
+   * saw the end can count on the record.
+   */
+  async run(persist?: (outcome: MatchOutcome) => Promise<void>): Promise<MatchOutcome> {
     const { game, settings, spectators, compute } = this.options;
     const startedAt = this.time.now();
     this.startMark = this.time.monotonic();
@@ -151,14 +158,25 @@ export class Match<C> {
       error = describe(failure);
       this.options.log?.error(`game ${game.name} failed: ${error}`);
     }
+    if (this.stopReason !== null) result = null;
     const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
-    for (const seat of this.seats) seat.close('match-over');
+    // Players are told the match is over once it is persisted (below); bots at once.
+    for (const seat of this.seats) {
+      seat.close('match-over', false);
+      if (seat.isBot) seat.release();
+    }
     this.clock.dispose();
     spectators.end();
     this.vis.end();
     await Promise.all(botRuns);
     this.transcripts.forEach((transcript, index) => this.attach(transcriptName(index), transcript.text()));
-    return { result, error, seed: this.options.seed, startedAt, endedAt: this.time.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
+    const outcome: MatchOutcome = { result, stopped: this.stopReason, error, seed: this.options.seed, startedAt, endedAt: this.time.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
+    try {
+      await persist?.(outcome);
+    } finally {
+      for (const seat of this.seats) seat.release();
+    }
+    return outcome;
   }
 
   private attach(name: string, text: string): void {
@@ -169,11 +187,16 @@ export class Match<C> {
     this.artifacts.set(name, Buffer.byteLength(text) <= room ? text : Buffer.from(text).subarray(0, room).toString());
   }
 
-  /** Ends the match early (server shutdown): every seat is closed, so the game sees its players leave. */
-  abort(): void {
-    for (const seat of this.seats) seat.close('removed');
+  /**
+   * Ends the match early (server shutdown): every seat is closed, so the game sees its players
+   * leave; the outcome has no result and `reason` as why it stopped.
+   */
+  abort(reason: string): void {
+    this.stopReason ??= reason;
+    for (const seat of this.seats) seat.close('shutdown', false);
     this.clock.dispose();
   }
+
 
   elapsed(): number {
     return (this.time.monotonic() - this.startMark) / 1000;

@@ -42,6 +42,19 @@ test('a transcript stops at its limit and says so', () => {
   assert.match(text, /# the transcript stops here: it reached \d+ bytes\n$/);
 });
 
+test('text that never ends its line is written in bounded pieces and the whole stays under the limit', () => {
+  const transcript = new SeatTranscript('seat 0, comments', () => 0);
+  const piece = '<!-- no newline, ever -->'.repeat(40);
+  // 32 MiB without a line break, as a hostile XML client sends it.
+  for (let sent = 0; sent < 32 << 20; sent += piece.length) transcript.fromPlayer(piece);
+  const text = transcript.text();
+  assert.ok(Buffer.byteLength(text) <= TRANSCRIPT_LIMITS.maxBytes + 200, `${Buffer.byteLength(text)} bytes`);
+  const lines = text.split('\n');
+  assert.ok(lines.every((line) => line.length < TRANSCRIPT_LIMITS.maxPendingChars + piece.length + 100));
+  assert.match(lines[1]!, /^0\.000 > (<!-- no newline, ever -->)+ \(the line goes on\)$/);
+  assert.match(text, /# the transcript stops here/);
+});
+
 test('a match keeps a transcript per seat with what the player received and sent', async () => {
   const record = await playLocalMatch({
     game: roshambo,

@@ -3,6 +3,11 @@ import { ByteLog } from '../util/byte-log.js';
 export const TRANSCRIPT_LIMITS = {
   /** Bytes of one seat's transcript; what comes after is left out, and the transcript says so. */
   maxBytes: 4 << 20,
+  /**
+   * Characters of a line still waiting for its newline; past it the piece is written as a line of
+   * its own that says it goes on, so a peer that never sends a newline cannot grow it.
+   */
+  maxPendingChars: 16 * 1024,
 } as const;
 
 /** `<` the player received it from the game, `>` the player sent it. */
@@ -52,13 +57,13 @@ export class SeatTranscript {
     this.line(`${this.stamp()} # ${text}\n`);
   }
 
-  /** The transcript so far, with any unfinished line. */
+  /** The transcript so far, with any unfinished line; never more than TRANSCRIPT_LIMITS.maxBytes. */
   text(): string {
-    const tail = (['<', '>'] as const)
-      .filter((direction) => this.pending[direction] !== '')
-      .map((direction) => `${this.stamp()} ${direction} ${this.pending[direction]} (no newline)\n`)
-      .join('');
-    return this.log.toBuffer().toString('utf8') + (this.full ? '' : tail);
+    for (const direction of ['<', '>'] as const) {
+      if (this.pending[direction] !== '') this.line(`${this.stamp()} ${direction} ${this.pending[direction]} (no newline)\n`);
+      this.pending[direction] = '';
+    }
+    return this.log.toBuffer().toString('utf8');
   }
 
   private add(direction: Direction, text: string): void {
@@ -67,6 +72,10 @@ export class SeatTranscript {
     let newline = text.indexOf('\n');
     if (newline === -1) {
       this.pending[direction] += text;
+      if (this.pending[direction].length > TRANSCRIPT_LIMITS.maxPendingChars) {
+        this.line(`${this.stamp()} ${direction} ${this.pending[direction]} (the line goes on)\n`);
+        this.pending[direction] = '';
+      }
       return;
     }
     const time = this.stamp();
@@ -81,6 +90,7 @@ export class SeatTranscript {
   }
 
   private line(text: string): void {
+    if (this.full) return;
     // Characters times 3 bounds the UTF-8 size: the exact size is needed only near the limit.
     if (this.log.length + 3 * text.length > TRANSCRIPT_LIMITS.maxBytes && this.log.length + Buffer.byteLength(text) > TRANSCRIPT_LIMITS.maxBytes) {
       this.full = true;

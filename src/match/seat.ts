@@ -18,6 +18,8 @@ export type SeatCloseReason =
   /** More unread input than SEAT_LIMITS.maxQueuedBytes: the player floods. */
   | 'flood'
   | 'removed'
+  /** The server is stopping: the match ends early, no player's fault. */
+  | 'shutdown'
   | 'match-over';
 
 /**
@@ -78,6 +80,8 @@ export class Seat implements PlayerSeat {
   private readonly transcript: SeatTranscript | null;
   private transport: SeatTransport | null = null;
   private reason: SeatCloseReason | null = null;
+  /** Whether the transport has been told that the seat is closed. */
+  private transportClosed = false;
   private inputEnded = false;
   /** Bytes sent by the game before a transport was attached. */
   private early: Uint8Array[] = [];
@@ -116,7 +120,7 @@ export class Seat implements PlayerSeat {
     this.transport = transport;
     for (const bytes of this.early) transport.send(bytes);
     this.early = [];
-    if (this.reason) transport.close(this.reason);
+    if (this.transportClosed && this.reason) transport.close(this.reason);
   }
 
   /** Bytes from the player. */
@@ -186,11 +190,22 @@ export class Seat implements PlayerSeat {
     else this.early.push(bytes);
   }
 
-  close(reason: SeatCloseReason = 'removed'): void {
+  /**
+   * Closes the seat: no more input is read. The transport is told now, unless `tellTransport` is
+   * false: then it is told by `release()` (the match is over, but its record is not kept yet).
+   */
+  close(reason: SeatCloseReason = 'removed', tellTransport = true): void {
     if (this.reason) return;
     this.reason = reason;
     this.transcript?.note(reason === 'match-over' ? 'the match is over' : `the seat was closed: ${reason}`);
     this.input.close();
-    this.transport?.close(reason);
+    if (tellTransport) this.release();
+  }
+
+  /** Tells the transport that the seat is closed (once), if it is. */
+  release(): void {
+    if (!this.reason || this.transportClosed) return;
+    this.transportClosed = true;
+    this.transport?.close(this.reason);
   }
 }

@@ -9,6 +9,9 @@ import { JOIN, SochaPeer, randomMoves } from '../support/socha-peer.js';
 import { seatNames } from '../../src/gateways/socha-rooms.js';
 import { SochaTcpGateway } from '../../src/gateways/socha-tcp.js';
 import { lineLog } from '../../src/util/log.js';
+import { AddressLimits } from '../../src/gateways/address-limits.js';
+import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
+import { systemClock } from '../../src/util/clock.js';
 
 const rooms = new RoomDirectory();
 const store = new MemoryHistoryStore();
@@ -27,6 +30,8 @@ const gateway = new SochaTcpGateway({
   softTimeout: 2,
   hardTimeout: 10,
   log: lineLog((line) => logs.push(line)),
+  serverLimits: DEFAULT_LIMITS,
+  addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
   limits: { firstRequestSeconds: 0.2, firstRequestBytes: 4096, closeGraceSeconds: 0.5 },
 });
 let port = 0;

@@ -52,6 +52,7 @@ const LEFT: Readonly<Record<SeatCloseReason, string>> = {
   'line/invalid-utf8': 'sent invalid UTF-8',
   flood: 'sent too much input',
   removed: 'was removed',
+  shutdown: 'was stopped by the server shutting down',
   'match-over': 'left',
 };
 

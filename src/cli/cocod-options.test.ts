@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveCocodOptions, type OptionSources } from './cocod-options.js';
+
+function sources(files: Record<string, string> = {}, env: Record<string, string> = {}): OptionSources {
+  return {
+    env,
+    readFile: (path) => {
+      const text = files[path];
+      if (text === undefined) throw new Error(`ENOENT: no such file, open '${path}'`);
+      return text;
+    },
+  };
+}
+
+function run(argv: string[], from = sources()) {
+  const resolved = resolveCocodOptions(argv, from);
+  if (!resolved.ok) return { error: resolved.error };
+  assert.equal(resolved.value.kind, 'run');
+  return resolved.value.kind === 'run' ? resolved.value.options : assert.fail();
+}
+
+test('defaults: loopback, port 8088, cocod.sqlite, a random master password, the default limits', () => {
+  const options = run([]);
+  assert.ok(!('error' in options));
+  assert.equal(options.bindAddress, '127.0.0.1');
+  assert.equal(options.port, 8088);
+  assert.equal(options.database, 'cocod.sqlite');
+  assert.equal(options.verificationPassword, null);
+  assert.equal(options.limits?.['connections-per-address'], 64);
+});
+
+test('passwords come from a flag, a file (first line) or the environment; flag and file together are refused', () => {
+  const files = { '/run/secrets/master': 'from-file\nsecond line\n', '/run/secrets/socha': 'admin-pw\n' };
+  const env = { COCOD_VERIFICATION_PASSWORD: 'from-env', COCOD_SOCHA_PASSWORD: 'socha-env' };
+  assert.equal((run(['-v', 'from-flag'], sources(files, env)) as { verificationPassword: string }).verificationPassword, 'from-flag');
+  assert.equal(
+    (run(['--verification-password-file', '/run/secrets/master'], sources(files, env)) as { verificationPassword: string }).verificationPassword,
+    'from-file',
+  );
+  assert.equal((run([], sources(files, env)) as { verificationPassword: string }).verificationPassword, 'from-env');
+  const socha = run(['--socha-port', '0', '--socha-password-file', '/run/secrets/socha'], sources(files, env)) as { sochaPassword: string };
+  assert.equal(socha.sochaPassword, 'admin-pw');
+  assert.equal((run(['--socha-port', '0'], sources(files, env)) as { sochaPassword: string }).sochaPassword, 'socha-env');
+  assert.deepEqual(run(['-v', 'a', '--verification-password-file', '/run/secrets/master'], sources(files)), {
+    error: 'give --verification-password or --verification-password-file, not both',
+  });
+  assert.match((run(['--verification-password-file', '/nope'], sources(files)) as { error: string }).error, /--verification-password-file \/nope: ENOENT/);
+});
+
+test('--limit and the config file set limits; flags win over the file; unknown names are refused', () => {
+  const files = { 'cocod.json': JSON.stringify({ limits: { 'connections-per-address': 8, 'spectators-per-match': 5 }, 'listen-port': 9000 }) };
+  const options = run(['--config', 'cocod.json', '--limit', 'connections-per-address=4', '--expiry', '30'], sources(files)) as {
+    port: number;
+    limits: Record<string, number>;
+  };
+  assert.equal(options.port, 9000);
+  assert.equal(options.limits['connections-per-address'], 4);
+  assert.equal(options.limits['spectators-per-match'], 5);
+  assert.equal(options.limits['match-expiry-seconds'], 30);
+  assert.deepEqual(run(['--limit', 'bogus=1']), { error: 'unknown limit "bogus" (see docs/limits.md)' });
+  assert.deepEqual(run(['--limit', 'nothing']), { error: '--limit takes NAME=VALUE, not "nothing"' });
+  assert.match((run(['--config', 'x.json'], sources({ 'x.json': '{"colour": 1}' })) as { error: string }).error, /unknown option "colour"/);
+  assert.match((run(['--config', 'x.json'], sources({ 'x.json': '[' })) as { error: string }).error, /^config file x.json: /);
+});

@@ -1,0 +1,192 @@
+import { parseArgs } from 'node:util';
+import type { CocodOptions } from '../app/cocod-app.js';
+import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';
+import { resolveLimits } from '../gateways/server-limits.js';
+import { err, ok, type Result } from '../util/result.js';
+
+export const COCOD_HELP = `cocod: the Code Colosseum server
+
+Usage: cocod [options]
+
+Options:
+  -b, --bind-address ADDR           address to listen on (default 127.0.0.1)
+  -p, --listen-port PORT            port for WebSocket and HTTP (default 8088)
+  -v, --verification-password PW    master password for verified matches (default: the
+                                    file or environment variable below, else a random one,
+                                    logged once); a flag shows in the process list: prefer
+      --verification-password-file FILE   the first line of FILE, or
+                                    COCOD_VERIFICATION_PASSWORD in the environment
+  -d, --database FILE               SQLite file of the match history (default cocod.sqlite;
+                                    ':memory:' keeps none)
+      --expiry SECONDS              lifetime of a waiting match (default 600; the same as
+                                    --limit match-expiry-seconds=SECONDS)
+      --games DIR                   register the external games (and bot programs) in
+                                    DIR, one folder each with a game.json
+      --clobber-port PORT           also serve the 2006 Clobber tournament protocol on
+                                    this TCP port (off unless given)
+      --socha-port PORT             also serve the Software-Challenge 2018 protocol (Hase und
+                                    Igel) on this TCP port (off unless given; the real
+                                    server used 13050)
+      --socha-password PW           administrator passphrase of that port (without one,
+      --socha-password-file FILE    authenticate is refused); or COCOD_SOCHA_PASSWORD
+      --socha-soft-timeout SECONDS  soft time limit of a move on that port (default 2)
+      --socha-hard-timeout SECONDS  hard time limit of a move on that port (default 10)
+      --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
+                                    its default and meaning: docs/limits.md
+      --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
+                                    and any long option above by name; flags win
+  -h, --help                        this text
+`;
+
+const OPTIONS = {
+  'bind-address': { type: 'string', short: 'b' },
+  'listen-port': { type: 'string', short: 'p' },
+  'verification-password': { type: 'string', short: 'v' },
+  'verification-password-file': { type: 'string' },
+  database: { type: 'string', short: 'd' },
+  expiry: { type: 'string' },
+  'clobber-port': { type: 'string' },
+  'socha-port': { type: 'string' },
+  'socha-password': { type: 'string' },
+  'socha-password-file': { type: 'string' },
+  'socha-soft-timeout': { type: 'string' },
+  'socha-hard-timeout': { type: 'string' },
+  games: { type: 'string' },
+  limit: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'config'>;
+
+/** What the command line, the config file and the environment make of the server's options. */
+export type CocodCommand = { readonly kind: 'help' } | { readonly kind: 'run'; readonly options: Omit<CocodOptions, 'log'> };
+
+export interface OptionSources {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Reads a file the options name (the config file, a password file). */
+  readFile(path: string): string;
+}
+
+/** Resolves the options; errors say which option and why, for `cocod: ...` and exit status 2. */
+export function resolveCocodOptions(argv: readonly string[], sources: OptionSources): Result<CocodCommand> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return err(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return ok({ kind: 'help' });
+  const config = readConfig(values.config, sources);
+  if (!config.ok) return config;
+  const option = (name: StringOption): string | undefined => {
+    const flag = values[name];
+    if (typeof flag === 'string') return flag;
+    const entry = config.value[name];
+    return entry === undefined || entry === null ? undefined : String(entry);
+  };
+
+  const port = parsePort('--listen-port', option('listen-port') ?? '8088');
+  if (!port.ok) return port;
+  const limitOverrides: Record<string, unknown> = { ...(config.value.limits as Record<string, unknown> | undefined) };
+  const expiry = option('expiry');
+  if (expiry !== undefined) limitOverrides['match-expiry-seconds'] = expiry;
+  for (const entry of values.limit ?? []) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) return err(`--limit takes NAME=VALUE, not "${entry}"`);
+    limitOverrides[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  const limits = resolveLimits(limitOverrides);
+  if (!limits.ok) return limits;
+
+  const verification = secret(option('verification-password'), option('verification-password-file'), 'COCOD_VERIFICATION_PASSWORD', '--verification-password', sources);
+  if (!verification.ok) return verification;
+  const sochaPassword = secret(option('socha-password'), option('socha-password-file'), 'COCOD_SOCHA_PASSWORD', '--socha-password', sources);
+  if (!sochaPassword.ok) return sochaPassword;
+
+  let clobberPort: number | undefined;
+  const clobberText = option('clobber-port');
+  if (clobberText !== undefined) {
+    const parsed = parsePort('--clobber-port', clobberText);
+    if (!parsed.ok) return parsed;
+    clobberPort = parsed.value;
+  }
+  let sochaPort: number | undefined;
+  const sochaText = option('socha-port');
+  if (sochaText !== undefined) {
+    const parsed = parsePort('--socha-port', sochaText);
+    if (!parsed.ok) return parsed;
+    sochaPort = parsed.value;
+  }
+  const soft = parseSeconds('--socha-soft-timeout', option('socha-soft-timeout'), DEFAULT_SOFT_TIMEOUT, 0.001, 300);
+  if (!soft.ok) return soft;
+  const hard = parseSeconds('--socha-hard-timeout', option('socha-hard-timeout'), DEFAULT_HARD_TIMEOUT, 0.1, 600);
+  if (!hard.ok) return hard;
+  const games = option('games');
+  return ok({
+    kind: 'run',
+    options: {
+      ...(clobberPort !== undefined && { clobberPort }),
+      ...(sochaPort !== undefined && { sochaPort, sochaPassword: sochaPassword.value, sochaSoftTimeout: soft.value, sochaHardTimeout: hard.value }),
+      ...(games !== undefined && { gamesDir: games }),
+      bindAddress: option('bind-address') ?? '127.0.0.1',
+      port: port.value,
+      verificationPassword: verification.value,
+      database: option('database') ?? 'cocod.sqlite',
+      limits: limits.value,
+    },
+  });
+}
+
+function readConfig(path: string | undefined, sources: OptionSources): Result<Readonly<Record<string, unknown>>> {
+  if (path === undefined) return ok({});
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(sources.readFile(path));
+  } catch (error) {
+    return err(`config file ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return err(`config file ${path}: not a JSON object`);
+  for (const key of Object.keys(parsed)) {
+    if (key !== 'limits' && (!Object.hasOwn(OPTIONS, key) || key === 'config' || key === 'help' || key === 'limit')) return err(`config file ${path}: unknown option "${key}"`);
+  }
+  const limits = (parsed as Record<string, unknown>).limits;
+  if (limits !== undefined && (typeof limits !== 'object' || limits === null || Array.isArray(limits))) return err(`config file ${path}: "limits" must be an object`);
+  return ok(parsed as Record<string, unknown>);
+}
+
+/**
+ * A password from its flag, its file (first line) or the environment, in that order; one source
+ * only among flag and file. Null when none is given.
+ */
+function secret(flag: string | undefined, file: string | undefined, envName: string, flagName: string, sources: OptionSources): Result<string | null> {
+  if (flag !== undefined && file !== undefined) return err(`give ${flagName} or ${flagName}-file, not both`);
+  if (flag !== undefined) return ok(flag);
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = sources.readFile(file);
+    } catch (error) {
+      return err(`${flagName}-file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const line = text.split(/\r?\n/)[0] ?? '';
+    if (line === '') return err(`${flagName}-file ${file}: the first line is empty`);
+    return ok(line);
+  }
+  const fromEnv = sources.env[envName];
+  return ok(fromEnv === undefined || fromEnv === '' ? null : fromEnv);
+}
+
+function parsePort(flag: string, text: string): Result<number> {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) return err(`invalid ${flag} "${text}"`);
+  return ok(port);
+}
+
+/** A number of seconds in [min, max], as the game arguments take it. */
+function parseSeconds(flag: string, text: string | undefined, fallback: number, min: number, max: number): Result<number> {
+  if (text === undefined) return ok(fallback);
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds < min || seconds > max) return err(`invalid ${flag} "${text}" (seconds from ${min} to ${max})`);
+  return ok(seconds);
+}

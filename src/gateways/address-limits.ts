@@ -1,0 +1,204 @@
+import { isIPv6, type Socket } from 'node:net';
+import type { Clock } from '../util/clock.js';
+import type { Log } from '../util/log.js';
+import type { ServerLimits } from './server-limits.js';
+
+/** Why a peer was refused; the label of the refusal counter in /metrics. */
+export type RefusalReason =
+  | 'max-connections'
+  | 'connections-per-address'
+  | 'game-new-per-minute'
+  | 'waiting-matches-per-address'
+  | 'password-backoff'
+  | 'handshake-timeout'
+  | 'heartbeat'
+  | 'control-frame-bytes'
+  | 'pending-requests'
+  | 'outbound-max-bytes'
+  | 'spectators-per-match'
+  | 'invalid-request';
+
+/** What one address has done lately. */
+interface AddressState {
+  connections: number;
+  /** GameNew token bucket: tokens left, as of `tokensAt`. */
+  tokens: number;
+  tokensAt: number;
+  /** Wrong passwords in a row, and until when the next attempt is refused. */
+  failures: number;
+  blockedUntil: number;
+  /** Last time anything happened, to forget the idlest first. */
+  seenAt: number;
+  /** Refusals not yet logged, and when one was last logged (one log line a minute per address). */
+  unloggedRefusals: number;
+  loggedAt: number;
+}
+
+/** The key per-address limits count by: an IPv4 address, or the /64 network of an IPv6 one. */
+export function addressKey(remoteAddress: string | undefined): string {
+  const address = remoteAddress ?? 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  // One host usually gets a whole /64: counting single IPv6 addresses would count nothing.
+  const [head] = address.split('%');
+  const halves = head!.split('::');
+  const left = halves[0] ? halves[0].split(':') : [];
+  const right = halves.length > 1 && halves[1] ? halves[1].split(':') : [];
+  const groups = halves.length > 1 ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => (g || '0').toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/**
+ * The limits that count per address, shared by every front door: open connections, GameNew rate,
+ * and wrong passwords with exponential back-off. Memory is bounded: an address with nothing open
+ * and nothing to remember is forgotten, and past `tracked-addresses` the idlest is dropped.
+ */
+export class AddressLimits {
+  private readonly states = new Map<string, AddressState>();
+  private total = 0;
+
+  constructor(
+    private readonly limits: ServerLimits,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Open connections on every port. */
+  get connections(): number {
+    return this.total;
+  }
+
+  /** Takes a connection slot for `key`; null when refused (and why). Call `release` once when it closes. */
+  openConnection(key: string): RefusalReason | null {
+    if (this.total >= this.limits['max-connections']) return 'max-connections';
+    const state = this.state(key);
+    if (state.connections >= this.limits['connections-per-address']) return 'connections-per-address';
+    state.connections++;
+    this.total++;
+    return null;
+  }
+
+  closeConnection(key: string): void {
+    const state = this.states.get(key);
+    if (!state || state.connections === 0) return;
+    state.connections--;
+    this.total--;
+    this.forgetIfIdle(key, state);
+  }
+
+  /** Takes one GameNew token: false when the address made too many matches in the last minute. */
+  takeGameNew(key: string): boolean {
+    const state = this.state(key);
+    const perMinute = this.limits['game-new-per-minute'];
+    const now = this.clock.monotonic();
+    state.tokens = Math.min(perMinute, state.tokens + ((now - state.tokensAt) * perMinute) / 60_000);
+    state.tokensAt = now;
+    if (state.tokens < 1) return false;
+    state.tokens -= 1;
+    return true;
+  }
+
+  /** Seconds until `key` may try a password again; 0 when it may now. */
+  passwordWait(key: string): number {
+    const state = this.states.get(key);
+    if (!state) return 0;
+    return Math.max(0, Math.ceil((state.blockedUntil - this.clock.monotonic()) / 1000));
+  }
+
+  /** A wrong password from `key`: past the free attempts, the wait doubles each time. */
+  passwordFailed(key: string): void {
+    const state = this.state(key);
+    state.failures++;
+    const over = state.failures - this.limits['password-free-attempts'];
+    if (over <= 0) return;
+    const seconds = Math.min(this.limits['password-backoff-max-seconds'], this.limits['password-backoff-seconds'] * 2 ** Math.min(over - 1, 40));
+    state.blockedUntil = this.clock.monotonic() + seconds * 1000;
+  }
+
+  passwordSucceeded(key: string): void {
+    const state = this.states.get(key);
+    if (!state) return;
+    state.failures = 0;
+    state.blockedUntil = 0;
+  }
+
+  /**
+   * Whether a refusal of `key` should be logged now: the first one, then at most one line a minute
+   * with the count of those not logged, so that an attacker cannot flood the log.
+   */
+  refusalToLog(key: string): number | null {
+    const state = this.state(key);
+    const now = this.clock.monotonic();
+    state.unloggedRefusals++;
+    if (now - state.loggedAt < 60_000) return null;
+    const count = state.unloggedRefusals;
+    state.unloggedRefusals = 0;
+    state.loggedAt = now;
+    return count;
+  }
+
+  /** Addresses remembered now (for tests and metrics). */
+  get tracked(): number {
+    return this.states.size;
+  }
+
+  private state(key: string): AddressState {
+    const now = this.clock.monotonic();
+    let state = this.states.get(key);
+    if (state) {
+      // Re-inserted so that the map's order is least recently seen first.
+      this.states.delete(key);
+    } else {
+      state = { connections: 0, tokens: this.limits['game-new-per-minute'], tokensAt: now, failures: 0, blockedUntil: 0, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY };
+      this.evictIfFull();
+    }
+    state.seenAt = now;
+    this.states.set(key, state);
+    return state;
+  }
+
+  /** An address with no connection, a full bucket and no back-off carries nothing worth keeping. */
+  private forgetIfIdle(key: string, state: AddressState): void {
+    if (state.connections > 0 || state.failures > 0) return;
+    const perMinute = this.limits['game-new-per-minute'];
+    const refilled = state.tokens + ((this.clock.monotonic() - state.tokensAt) * perMinute) / 60_000;
+    if (refilled >= perMinute) this.states.delete(key);
+  }
+
+  private evictIfFull(): void {
+    if (this.states.size < this.limits['tracked-addresses']) return;
+    for (const [key, state] of this.states) {
+      // Addresses with open connections are never forgotten: their count must stay right.
+      if (state.connections > 0) continue;
+      this.states.delete(key);
+      if (this.states.size < this.limits['tracked-addresses']) return;
+    }
+  }
+}
+
+/** What a TCP front door needs to count its connections against the per-address limits. */
+export interface Admission {
+  readonly addresses: AddressLimits;
+  readonly log: Log;
+  readonly refused?: (reason: RefusalReason) => void;
+}
+
+/**
+ * Counts a new connection against the limits of its address, on any port. A refused one is cut
+ * off at once (one log line a minute per address says how many were); an admitted one gives its
+ * slot back when it closes. Returns the address key, or null when refused.
+ */
+export function admitConnection(socket: Socket, door: string, admission: Admission): string | null {
+  const { addresses, log, refused } = admission;
+  const key = addressKey(socket.remoteAddress);
+  const refusal = addresses.openConnection(key);
+  if (refusal) {
+    refused?.(refusal);
+    const count = addresses.refusalToLog(key);
+    if (count !== null) log.warn(`${door} ${socket.remoteAddress}: connection refused (${refusal}; ${count} since the last such line)`);
+    socket.destroy();
+    return null;
+  }
+  socket.once('close', () => addresses.closeConnection(key));
+  return key;
+}

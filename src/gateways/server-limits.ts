@@ -1,0 +1,51 @@
+/**
+ * Every limit the server puts on what a peer may do, by name, with its default. One table, so that
+ * `--limit NAME=VALUE`, the config file and docs/limits.md speak of the same things; the modules
+ * that enforce a limit take its value from here through their options.
+ */
+export const LIMIT_SPECS = {
+  'max-matches': { default: 1000, min: 1, doc: 'matches waiting or running on the server at once' },
+  'match-expiry-seconds': { default: 600, min: 1, doc: 'a waiting match is removed this long after its creation or last join or leave' },
+  'max-connections': { default: 10_000, min: 1, doc: 'open connections on all ports together; past it new ones are closed at once' },
+  'connections-per-address': { default: 64, min: 1, doc: 'open connections from one address (IPv6: one /64) on all ports together' },
+  'handshake-seconds': { default: 10, min: 1, doc: 'a connection must finish its HTTP request or coco Handshake within this long' },
+  'heartbeat-seconds': { default: 25, min: 1, doc: 'an idle WebSocket gets a ping after this long and is dropped if the pong has not come this long after' },
+  'control-frame-bytes': { default: 64 * 1024, min: 1024, doc: 'largest coco text frame (a JSON request); a larger one closes with 1009' },
+  'game-frame-bytes': { default: 16 << 20, min: 1024, doc: 'largest coco binary frame (game bytes), as the reference server' },
+  'game-args': { default: 64, min: 0, doc: 'game arguments (-a KEY=VALUE) of one GameNew' },
+  'pending-requests': { default: 32, min: 1, doc: 'coco requests received and not yet answered; past it the connection closes with 1008' },
+  'outbound-high-water-bytes': { default: 1 << 20, min: 1024, doc: 'unsent bytes of a connection past which the server stops reading its requests until they drain' },
+  'outbound-max-bytes': { default: 64 << 20, min: 1 << 20, doc: 'unsent bytes of a connection (replies, lobby pushes, game and spectator bytes) past which it is dropped' },
+  'game-new-per-minute': { default: 30, min: 1, doc: 'matches one address may create per minute (GameNew, clobber and socha ports)' },
+  'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once' },
+  'spectators-per-match': { default: 100, min: 1, doc: 'spectators of one match (coco SpectateJoin, socha observe), and visualizer subscribers likewise' },
+  'password-free-attempts': { default: 3, min: 1, doc: 'wrong passwords (master, socha admin, match) from one address before back-off starts' },
+  'password-backoff-seconds': { default: 1, min: 0.001, doc: 'first back-off after the free attempts; it doubles with each further wrong password' },
+  'password-backoff-max-seconds': { default: 300, min: 1, doc: 'longest back-off' },
+  'shutdown-seconds': { default: 10, min: 1, doc: 'on SIGTERM or SIGINT, the time to end and record the running matches and close every connection before the process exits anyway' },
+  'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits; the idlest are forgotten first' },
+} as const satisfies Record<string, { readonly default: number; readonly min: number; readonly doc: string }>;
+
+export type LimitName = keyof typeof LIMIT_SPECS;
+export type ServerLimits = { readonly [K in LimitName]: number };
+
+export const DEFAULT_LIMITS: ServerLimits = Object.fromEntries(
+  Object.entries(LIMIT_SPECS).map(([name, spec]) => [name, spec.default]),
+) as unknown as ServerLimits;
+
+export function isLimitName(name: string): name is LimitName {
+  return Object.hasOwn(LIMIT_SPECS, name);
+}
+
+/** Validates overrides (from flags or a config file) and fills in the defaults. */
+export function resolveLimits(overrides: Readonly<Record<string, unknown>>): { ok: true; value: ServerLimits } | { ok: false; error: string } {
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const [name, raw] of Object.entries(overrides)) {
+    if (!isLimitName(name)) return { ok: false, error: `unknown limit "${name}" (see docs/limits.md)` };
+    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+    const { min } = LIMIT_SPECS[name];
+    if (!Number.isFinite(value) || value < min) return { ok: false, error: `limit "${name}" must be a number of at least ${min}, not "${String(raw)}"` };
+    limits[name] = value;
+  }
+  return { ok: true, value: limits as ServerLimits };
+}
