@@ -19,6 +19,10 @@ export interface ServerProcess {
   rawLog(): string;
   /** Resolves when the log contains `pattern`. */
   waitForLog(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Sends a signal to the server process. */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code (null after a signal) when the process has exited. */
+  readonly exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -48,7 +52,7 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
       }
     }
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const waitForLog = (pattern: RegExp): Promise<RegExpMatchArray> => {
     const found = log.match(pattern);
     if (found) return Promise.resolve(found);
@@ -65,6 +69,8 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
     log: () => log,
     rawLog: () => raw,
     waitForLog,
+    kill: (signal) => void child.kill(signal),
+    exited,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

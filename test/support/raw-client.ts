@@ -39,6 +39,14 @@ export class RawClient {
     return this.frames[index];
   }
 
+  /** Waits until the frames so far satisfy `done`; throws if the socket closes first. */
+  async until(done: (frames: readonly { text: string | null; bytes: Buffer }[]) => boolean): Promise<void> {
+    while (!done(this.frames)) {
+      if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`closed before the awaited frame; frames: ${JSON.stringify(this.frames.map((f) => f.text))}`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
   /** Sends a request and returns the text of the next frame. */
   async ask(text: string): Promise<string | null | undefined> {
     const index = this.frames.length;
