@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { killTaggedProcesses, newProcessTag, taggedEnvironment } from '../util/process-sweep.js';
 
 /**
  * The local end of `coco connect`: where the game stream goes to (the program's input) and
@@ -22,21 +23,36 @@ export interface ProgramChannel {
 export const CHANNELS = ['stdio', 'pipe'] as const;
 export type ChannelKind = (typeof CHANNELS)[number];
 
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve, reject) => {
+/**
+ * Starts the user's program with a tag of its own in its environment (COCO_PROCESS_TAG, see
+ * util/process-sweep.ts). When the program exits, whatever it started and left running (even
+ * in a session of its own) is killed before `exited` resolves, so a match leaves none of its
+ * processes behind. The program stays in coco's process group: Ctrl-C on the terminal reaches it.
+ */
+function startTagged(
+  argv: readonly string[],
+  stdio: StdioOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const tag = newProcessTag();
+  const child = spawn(argv[0]!, argv.slice(1), { stdio, env: taggedEnvironment(tag, env) });
+  const exited = new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => resolve(code));
+    child.once('exit', (code) => {
+      void killTaggedProcesses(tag).finally(() => resolve(code));
+    });
   });
+  return { child, exited };
 }
 
 /** The program's stdin and stdout carry the stream; its stderr stays on the terminal. */
 export function startStdioProgram(argv: readonly string[], spectating: boolean): ProgramChannel {
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', spectating ? 'inherit' : 'pipe', 'inherit'] });
+  const { child, exited } = startTagged(argv, ['pipe', spectating ? 'inherit' : 'pipe', 'inherit']);
   child.stdin!.on('error', () => {}); // the program may stop reading; that is its business
   return {
     input: child.stdin!,
     output: spectating ? null : child.stdout!,
-    exited: exitOf(child),
+    exited,
     dispose: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     },
@@ -60,8 +76,7 @@ export async function startPipeProgram(argv: readonly string[], spectating: bool
     throw new Error(`cannot create named pipes: ${made.stderr?.toString().trim() || made.error?.message}`);
   }
   const env = { ...process.env, COCO_PIPEIN: pipeIn, ...(spectating ? {} : { COCO_PIPEOUT: pipeOut }) };
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'inherit', env });
-  const exited = exitOf(child);
+  const { child, exited } = startTagged(argv, 'inherit', env);
   const cleanup = (): void => rmSync(folder, { recursive: true, force: true });
   // Opening a FIFO waits for the other end: both opens complete once the program opened its ends.
   const input = createWriteStream(pipeIn);

@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { killTaggedProcesses, newProcessTag, taggedEnvironment } from '../../util/process-sweep.js';
 
 /**
  * One local program (a game server or a bot) run as a child process without a shell, in a process
- * group of its own so that `stop()` also ends whatever the program started. Every path of its
- * owner ends in `stop()`; it is safe to call more than once.
+ * group of its own and with a tag of its own in its environment (COCO_PROCESS_TAG, inherited by
+ * everything it starts), so that `stop()` also ends whatever the program started, even processes
+ * that left the group with setsid or setpgid. Every path of its owner ends in `stop()`; it is
+ * safe to call more than once.
  */
 export interface ChildEvents {
   /** Bytes the program printed on stdout. */
@@ -21,8 +24,18 @@ export const STDERR_TAIL_BYTES = 4096;
 /** How long `stop()` waits for the exit after SIGKILL before giving up on the event. */
 const EXIT_WAIT_MS = 2000;
 
+/**
+ * How `stop()` ended: `closed` when the program exited and its output pipes reached their end,
+ * `gave-up` when that did not happen within EXIT_WAIT_MS (a process outside our reach still holds
+ * a pipe, or the program is stuck in the kernel); the pipes are destroyed on our side either way.
+ */
+export type StopOutcome = 'closed' | 'gave-up';
+
 export class ChildProgram {
+  /** The value of COCO_PROCESS_TAG in the environment of the program and of all it starts. */
+  readonly tag = newProcessTag();
   private readonly child: ChildProcess;
+  private stopping: Promise<StopOutcome> | null = null;
   private exited = false;
   /** The program and its output pipes are gone ('close'). */
   private closed = false;
@@ -36,6 +49,7 @@ export class ChildProgram {
       cwd,
       detached: true,
       shell: false,
+      env: taggedEnvironment(this.tag),
       stdio: ['pipe', 'pipe', options.keepStderr ? 'pipe' : 'ignore'],
     });
     const { stdin, stdout, stderr } = this.child;
@@ -101,10 +115,17 @@ export class ChildProgram {
   }
 
   /**
-   * Kills the program's whole process group and resolves once the program and its pipes are gone. Called on
+   * Kills the program and everything it started, and resolves once the program and its pipes are
+   * gone. First its process group (cheap, and it holds every process that stayed in it), then
+   * every process that carries its tag (those that left the group: setsid, setpgid). Called on
    * every path, even after the program exited by itself, because its children may live on.
    */
-  async stop(): Promise<void> {
+  stop(): Promise<StopOutcome> {
+    this.stopping ??= this.stopOnce();
+    return this.stopping;
+  }
+
+  private async stopOnce(): Promise<StopOutcome> {
     const pid = this.child.pid;
     this.child.stdin?.destroy();
     if (pid !== undefined) {
@@ -120,13 +141,22 @@ export class ChildProgram {
           // Already gone.
         }
       }
+      // Tidying must not keep the match from ending: a failing sweep is as good as none.
+      await killTaggedProcesses(this.tag).catch(() => undefined);
     }
-    if (this.closed) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, EXIT_WAIT_MS);
+    const outcome = this.closed ? 'closed' : await this.closedOrGaveUp();
+    // A process the sweep could not reach may still hold the other end: our ends must not stay open.
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    return outcome;
+  }
+
+  private closedOrGaveUp(): Promise<StopOutcome> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve('gave-up'), EXIT_WAIT_MS);
       this.exitWaiters.push(() => {
         clearTimeout(timer);
-        resolve();
+        resolve('closed');
       });
     });
   }

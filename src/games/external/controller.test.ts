@@ -1,11 +1,27 @@
-import { test, afterEach } from 'node:test';
+import { test, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import type { BotIO } from '../../match/game.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
-import { drain, fixtureGame, isAlive, listener, livingChildren, readUntil, scripted } from './test-support.js';
+import { killTaggedProcesses } from '../../util/process-sweep.js';
+import {
+  drain,
+  fixtureGame,
+  groupAndSession,
+  isAlive,
+  listener,
+  livingChildren,
+  markTestProcesses,
+  processesWithTag,
+  readUntil,
+  scripted,
+} from './test-support.js';
 
 afterEach(() => {
   assert.deepEqual(livingChildren(), [], 'a child process outlived its match');
 });
+
+// Whatever a failing test leaves running (an orphan in a session of its own) is killed at the end.
+after(markTestProcesses());
 
 function reasonOf(record: Awaited<ReturnType<typeof playLocalMatch>>): string {
   assert.equal(record.outcome.error, null, `unexpected match error: ${record.outcome.error}`);
@@ -225,6 +241,73 @@ test("the game server's own child processes are killed with it", async () => {
   assert.match(record.outcome.error!, /stalled/);
   const pids = [...record.spectatorStream.matchAll(/(self|child) (\d+)/g)].map((match) => Number(match[2]));
   assert.equal(pids.length, 2);
-  for (let i = 0; i < 50 && pids.some(isAlive); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  // stop() waits until every tagged process has exited, so none may be left when play returns.
   assert.deepEqual(pids.filter(isAlive), []);
+});
+
+/** A process that left its parent's process group and session, as orphan_maker.py reports it. */
+interface Orphan {
+  readonly pid: number;
+  /** The tag of the program that started it (the last of its COCO_PROCESS_TAG values). */
+  readonly tag: string;
+  readonly group: number;
+  readonly session: number;
+}
+
+/** Reads lines until `orphan PID TAGS`, and notes the orphan's group and session while it lives. */
+async function readOrphan(io: BotIO): Promise<Orphan | null> {
+  for (;;) {
+    const line = await io.readLine();
+    if (line === null) return null;
+    const match = /^orphan (\d+) (\S+)$/.exec(line);
+    if (match) {
+      const pid = Number(match[1]);
+      return { pid, tag: match[2]!.split(',').at(-1)!, ...groupAndSession(pid) };
+    }
+  }
+}
+
+/** A player that waits for the orphan line, then wins; `seen.orphan` is the orphan it saw. */
+function orphanWatcher(seen: { orphan?: Orphan | null }): LocalPlayer {
+  return async (io) => {
+    io.write('ready\n');
+    seen.orphan = await readOrphan(io);
+    io.write('over\n');
+    await drain(io);
+  };
+}
+
+function assertOrphanGone(orphan: Orphan | null | undefined): void {
+  assert.ok(orphan, 'the orphan was not reported');
+  // It had left every group and session of the match: the process-group kill could not reach it.
+  assert.deepEqual({ group: orphan.group, session: orphan.session }, { group: orphan.pid, session: orphan.pid });
+  assert.equal(isAlive(orphan.pid), false, 'the orphan outlived its match');
+  assert.deepEqual(processesWithTag(orphan.tag), [], 'processes with the match tag outlived it');
+}
+
+test('a process the game server started in a session of its own (setsid) is killed when the match ends', async () => {
+  const { game, reports } = fixtureGame('setsid-child');
+  const seen: { orphan?: Orphan | null } = {};
+  try {
+    const record = await playLocalMatch({ game, params: { players: 1 }, players: [{ name: 'A', play: orphanWatcher(seen) }] });
+    // The game server exits after `over` while the orphan still holds its stdout.
+    assert.equal(reasonOf(record), 'vis inline|param 1|start|recv 1 over');
+    assertOrphanGone(seen.orphan);
+    assert.equal(isAlive(reports[0]!.serverPid!), false);
+  } finally {
+    if (seen.orphan) await killTaggedProcesses(seen.orphan.tag);
+  }
+});
+
+test('a process a server bot started in a session of its own (setsid) is killed when the match ends', async () => {
+  const { game } = fixtureGame('echo', { bots: [['python3', 'orphan_maker.py', 'bot']], max_bots: 1 });
+  const seen: { orphan?: Orphan | null } = {};
+  try {
+    const record = await playLocalMatch({ game, params: { bots: 1 }, players: [{ name: 'A', play: orphanWatcher(seen) }] });
+    assert.equal(record.outcome.error, null, `unexpected match error: ${record.outcome.error}`);
+    assert.deepEqual(record.outcome.result!.scores, [1, 0]);
+    assertOrphanGone(seen.orphan);
+  } finally {
+    if (seen.orphan) await killTaggedProcesses(seen.orphan.tag);
+  }
 });

@@ -19,7 +19,8 @@ import { parseServerLine, type ServerCommand } from './server-line.js';
  *
  * A game server that fails (crash, exit without `over`, stall, garbage, flood, bad command) ends
  * the match with an ExternalGameError, which the runtime records as the match error. Whatever
- * happens, the game server's process group is killed and waited for before `play` returns.
+ * happens, the game server and everything it started (ChildProgram.stop) are killed and waited
+ * for before `play` returns.
  */
 
 /** Unread input of the game server beyond which it is failed (it is not reading). */

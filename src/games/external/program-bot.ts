@@ -16,8 +16,8 @@ export const BOT_MAX_PENDING_INPUT_BYTES = 1024 * 1024;
  * Plays one seat with a local program: the lines its game writes go to the program's stdin, what
  * the program prints goes to the seat as it is (the seat splits lines and enforces the line
  * limit). `onOutputEnd` is called once when the program can no longer talk (stdout closed, or it
- * could not start). Resolves when the match is done with the seat; the program's process group
- * is killed then, on every path.
+ * could not start). Resolves when the match is done with the seat; the program and everything it
+ * started (ChildProgram.stop) are killed then, on every path.
  */
 export async function runProgramBot(io: BotIO, program: BotProgram): Promise<void> {
   const decoder = new StringDecoder('utf8');

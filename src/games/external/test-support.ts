@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BotIO, GameDefinition } from '../../match/game.js';
 import type { LocalPlayer } from '../../match/local-match.js';
+import { killTaggedProcesses } from '../../util/process-sweep.js';
 import type { ExternalMatchReport } from './match-report.js';
 import { createExternalGame, type ExternalConfig } from './external-game.js';
 import { parseManifest, type GameManifest } from './manifest.js';
@@ -87,4 +89,61 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The living processes whose environment has `variable` with `value` among its comma-separated
+ * values, read from /proc here (not through process-sweep.ts, which is what the tests check).
+ */
+export function processesWithEnv(variable: string, value: string): number[] {
+  const prefix = `${variable}=`;
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const entries = readFileSync(`/proc/${name}/environ`, 'latin1').split('\0');
+      if (entries.some((entry) => entry.startsWith(prefix) && entry.slice(prefix.length).split(',').includes(value))) found.push(Number(name));
+    } catch {
+      // It ended while we looked, or it is not ours to read.
+    }
+  }
+  return found;
+}
+
+/** The processes carrying a ChildProgram's tag. */
+export function processesWithTag(tag: string): number[] {
+  return processesWithEnv('COCO_PROCESS_TAG', tag);
+}
+
+/** Process group and session of `pid` (fields 5 and 6 of /proc/PID/stat). */
+export function groupAndSession(pid: number): { group: number; session: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { group: Number(fields[2]), session: Number(fields[3]) };
+}
+
+/** The pipes this process holds open (their fds), to see that none is left behind. */
+export function openPipes(): number[] {
+  const pipes: number[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).startsWith('pipe:')) pipes.push(Number(fd));
+    } catch {
+      // Closed while we looked (readdir's own fd, for one).
+    }
+  }
+  return pipes;
+}
+
+/**
+ * Marks every process this test file starts from now on with `COCO_TEST_RUN=<random>` in its
+ * environment (each inherits ours), and returns a cleanup that kills whatever still carries it:
+ * call it in `after()` so that a failing test leaves nothing running.
+ */
+export function markTestProcesses(): () => Promise<void> {
+  const mark = randomBytes(16).toString('hex');
+  process.env.COCO_TEST_RUN = mark;
+  return async () => {
+    await killTaggedProcesses(mark, 'COCO_TEST_RUN');
+  };
 }
