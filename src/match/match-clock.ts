@@ -8,6 +8,7 @@ export class MatchClock {
   private readonly cancels = new Set<() => void>();
   private readonly sleepers = new Set<() => void>();
   private disposed = false;
+  private hurried = false;
 
   constructor(private readonly clock: Clock = systemClock) {}
 
@@ -30,9 +31,9 @@ export class MatchClock {
     };
   }
 
-  /** Resolves after `seconds`; at once for 0. Resolves early (never rejects) when disposed. */
+  /** Resolves after `seconds`; at once for 0. Resolves early (never rejects) when hurried or disposed. */
   sleep(seconds: number): Promise<void> {
-    if (this.disposed || !(seconds > 0)) return Promise.resolve();
+    if (this.disposed || this.hurried || !(seconds > 0)) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = (): void => {
         this.sleepers.delete(wake);
@@ -42,6 +43,15 @@ export class MatchClock {
       const cancel = this.after(seconds * 1000, wake);
       this.sleepers.add(wake);
     });
+  }
+
+  /**
+   * The match is being stopped: every sleep ends now and later ones return at once, but deadlines
+   * (`after`) stay, so a game still gives up on a peer that does not answer.
+   */
+  hurry(): void {
+    this.hurried = true;
+    for (const wake of [...this.sleepers]) wake();
   }
 
   dispose(): void {

@@ -194,7 +194,8 @@ export class Match<C> {
   abort(reason: string): void {
     this.stopReason ??= reason;
     for (const seat of this.seats) seat.close('shutdown', false);
-    this.clock.dispose();
+    // Deadlines stay: an external game server that ignores its players leaving is still stopped.
+    this.clock.hurry();
   }
 
 
