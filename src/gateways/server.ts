@@ -42,7 +42,8 @@ export class CocoServer {
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
     const routes = new HttpRoutes(options.store, options.webRoot);
-    this.http = createServer((request, response) => {
+    // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
+    this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
       routes.handle(request, response).catch((error: unknown) => {
         log.error(`http ${request.url}: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);
