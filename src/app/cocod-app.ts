@@ -13,6 +13,7 @@ import type { GameDefinition } from '../match/game.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
+import { ServerMetrics, matchesByState } from './metrics.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -86,23 +87,31 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     expirySeconds: options.expirySeconds,
     log,
   });
-  const server = new CocoServer({
+  let clobber: ClobberTcpGateway | null = null;
+  let socha: SochaTcpGateway | null = null;
+  // Read at each scrape of /metrics; the TCP gateways started below are counted once they exist.
+  const metrics = new ServerMetrics({
+    connections: () => ({ ...server.connections(), clobber: clobber?.connections ?? 0, socha: socha?.connections ?? 0 }),
+    matches: () => matchesByState(lobby.list()),
+    outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
+    storeQueueDepth: () => (store instanceof SqliteHistoryStore ? store.queueDepth : 0),
+  });
+  const server: CocoServer = new CocoServer({
     lobby,
     store,
+    metrics,
     host: options.bindAddress,
     port: options.port,
     webRoot: fileURLToPath(new URL('../../web', import.meta.url)),
     log,
   });
   const address = await server.listen();
-  let clobber: ClobberTcpGateway | null = null;
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
     clobber = new ClobberTcpGateway(lobby, log);
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
-  let socha: SochaTcpGateway | null = null;
   let sochaPort: number | null = null;
   if (rooms && options.sochaPort !== undefined) {
     socha = new SochaTcpGateway({

@@ -39,6 +39,18 @@ export class ClobberTcpGateway {
     return this.server.address() as AddressInfo;
   }
 
+  /** Open connections (players, and clients still to send their "play clobber" line). */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  /** Bytes written to this port's sockets that their clients have not taken yet. */
+  queuedBytes(): number {
+    let total = 0;
+    for (const socket of this.sockets) total += socket.writableLength;
+    return total;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { ServerMetrics } from '../app/metrics.js';
 import type { Lobby } from '../lobby/lobby.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { CocoConnection } from './coco-connection.js';
 import { HttpRoutes } from './http-routes.js';
+import { ResponseWriter } from './response-writer.js';
 
 export const SERVER_LIMITS = {
   /** Largest WebSocket message a client may send. */
@@ -20,6 +22,8 @@ export interface ServerOptions {
   readonly port: number;
   readonly webRoot: string;
   readonly log: (line: string) => void;
+  /** Served at /metrics; /health works without it. */
+  readonly metrics?: ServerMetrics;
 }
 
 /**
@@ -31,19 +35,28 @@ export class CocoServer {
   private readonly wss: WebSocketServer;
   private readonly lastTraffic = new Map<WebSocket, number>();
   private keepalive: NodeJS.Timeout | null = null;
+  private readonly routes: HttpRoutes;
+  private readonly responses = new ResponseWriter();
+  /** Sockets speaking plain HTTP (a WebSocket upgrade moves its socket to the coco count). */
+  private readonly httpSockets = new Set<Socket>();
 
   constructor(private readonly options: ServerOptions) {
-    const routes = new HttpRoutes(options.store, options.webRoot);
+    this.routes = new HttpRoutes(options.store, options.webRoot, { responses: this.responses, metrics: options.metrics });
     this.http = createServer((request, response) => {
-      routes.handle(request, response).catch((error: unknown) => {
+      this.routes.handle(request, response).catch((error: unknown) => {
         options.log(`http ${request.url}: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);
         response.end();
       });
     });
+    this.http.on('connection', (socket: Socket) => {
+      this.httpSockets.add(socket);
+      socket.once('close', () => this.httpSockets.delete(socket));
+    });
     this.wss = new WebSocketServer({ server: this.http, maxPayload: SERVER_LIMITS.maxMessageBytes, perMessageDeflate: false });
     this.wss.on('connection', (ws, request) => {
       const peer = `${request.socket.remoteAddress}:${request.socket.remotePort}`;
+      this.httpSockets.delete(request.socket);
       this.lastTraffic.set(ws, Date.now());
       const touch = (): void => void this.lastTraffic.set(ws, Date.now());
       ws.on('message', touch);
@@ -51,6 +64,18 @@ export class CocoServer {
       ws.on('close', () => this.lastTraffic.delete(ws));
       new CocoConnection(ws, options.lobby, options.store, peer, options.log);
     });
+  }
+
+  /** Open connections: coco WebSockets and plain HTTP. */
+  connections(): { coco: number; http: number } {
+    return { coco: this.wss.clients.size, http: this.httpSockets.size };
+  }
+
+  /** Bytes accepted for this door's clients that they have not taken yet (HTTP bodies, WebSocket buffers). */
+  queuedBytes(): number {
+    let total = this.responses.queuedBytes();
+    for (const ws of this.wss.clients) total += ws.bufferedAmount;
+    return total;
   }
 
   async listen(): Promise<AddressInfo> {
@@ -77,5 +102,6 @@ export class CocoServer {
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    await this.routes.close();
   }
 }
