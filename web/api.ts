@@ -52,7 +52,7 @@ export async function fetchHistory(query: HistoryQuery): Promise<HistorySummary[
   return Array.isArray(matches) ? matches.map(readHistorySummary) : [];
 }
 
-/** Where a file kept with a finished match is downloaded. */
+/** Where a file kept with a finished match is served (as text/plain, shown in the browser). */
 export function artifactPath(id: string, name: string): string {
   return `/api/history/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(name)}`;
 }

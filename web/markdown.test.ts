@@ -64,9 +64,9 @@ test('raw HTML is shown as text everywhere', () => {
 test('tables and block quotes', () => {
   assert.equal(
     md('| name | default |\n|:-----|--------:|\n| `rounds` | 10 |\n| pace | 1 \\| 2 |'),
-    '<table><thead><tr><th style="text-align:left">name</th><th style="text-align:right">default</th></tr></thead>' +
-      '<tbody><tr><td style="text-align:left"><code>rounds</code></td><td style="text-align:right">10</td></tr>' +
-      '<tr><td style="text-align:left">pace</td><td style="text-align:right">1 | 2</td></tr></tbody></table>',
+    '<table><thead><tr><th class="align-left">name</th><th class="align-right">default</th></tr></thead>' +
+      '<tbody><tr><td class="align-left"><code>rounds</code></td><td class="align-right">10</td></tr>' +
+      '<tr><td class="align-left">pace</td><td class="align-right">1 | 2</td></tr></tbody></table>',
   );
   assert.equal(md('> quoted\n> **text**'), '<blockquote><p>quoted\n<strong>text</strong></p></blockquote>');
 });

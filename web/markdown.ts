@@ -225,7 +225,8 @@ class Renderer {
       return left && right ? 'center' : right ? 'right' : left ? 'left' : '';
     });
     const cell = (tag: string, text: string, col: number): string => {
-      const align = aligns[col] ? ` style="text-align:${aligns[col]}"` : '';
+      // A class, not a style attribute: the page's Content-Security-Policy allows no inline styles.
+      const align = aligns[col] ? ` class="align-${aligns[col]}"` : '';
       return `<${tag}${align}>${this.inline(text, 0)}</${tag}>`;
     };
     let i = start + 2;

@@ -17,6 +17,7 @@ import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
+import { ServerMetrics } from './metrics.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -82,8 +83,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const clock = options.clock ?? systemClock;
   const addresses = new AddressLimits(limits, clock);
-  const refusals = new Map<RefusalReason, number>();
-  const refused = (reason: RefusalReason): void => void refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+  const refused = (reason: RefusalReason): void => metrics.refused(reason);
   let verificationPassword = options.verificationPassword;
   if (verificationPassword === null) {
     verificationPassword = randomBytes(12).toString('base64url');
@@ -108,10 +108,21 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     maxGameArgs: limits['game-args'],
     clock,
     log,
+    onMove: () => metrics.movePlayed(),
   });
-  const server = new CocoServer({
+  let clobber: ClobberTcpGateway | null = null;
+  let socha: SochaTcpGateway | null = null;
+  // Read at each scrape of /metrics; the TCP gateways started below are counted once they exist.
+  const metrics = new ServerMetrics({
+    connections: () => ({ ...server.connections(), clobber: clobber?.connections ?? 0, socha: socha?.connections ?? 0 }),
+    matches: () => lobby.counts(),
+    outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
+    storeQueueDepth: () => (store instanceof SqliteHistoryStore ? store.queueDepth : 0),
+  });
+  const server: CocoServer = new CocoServer({
     lobby,
     store,
+    metrics,
     host: options.bindAddress,
     port: options.port,
     webRoot: fileURLToPath(new URL('../../web', import.meta.url)),
@@ -122,14 +133,12 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     refused,
   });
   const address = await server.listen();
-  let clobber: ClobberTcpGateway | null = null;
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
     clobber = new ClobberTcpGateway(lobby, { addresses, log, refused, limits });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
-  let socha: SochaTcpGateway | null = null;
   let sochaPort: number | null = null;
   if (rooms && options.sochaPort !== undefined) {
     socha = new SochaTcpGateway({

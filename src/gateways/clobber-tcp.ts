@@ -50,6 +50,18 @@ export class ClobberTcpGateway {
     if (this.server.listening) this.server.close();
   }
 
+  /** Open connections (players, and clients still to send their "play clobber" line). */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  /** Bytes written to this port's sockets that their clients have not taken yet. */
+  queuedBytes(): number {
+    let total = 0;
+    for (const socket of this.sockets) total += socket.writableLength;
+    return total;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     const closed = new Promise<void>((resolve) => this.server.once('close', () => resolve()));

@@ -1,42 +1,93 @@
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { REPLAY_LOG_MAX_BYTES, importReplayLog } from '../games/external/replay-log.js';
+import type { ServerMetrics } from '../app/metrics.js';
+import { REPLAY_LOG_MAX_BYTES } from '../games/external/replay-log.js';
+import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { HistoryStore, MatchSummary } from '../store/history-store.js';
+import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
+import { readBodyWithin } from './request-body.js';
+import { ResponseWriter } from './response-writer.js';
 
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.map': 'application/json; charset=utf-8',
-};
+export const HTTP_LIMITS = {
+  /**
+   * Largest body of POST /api/replay-log, in bytes (default 16 MiB, the size a match's own replay
+   * log may reach). A larger Content-Length is refused (413) before the body is read.
+   */
+  replayLogMaxBytes: REPLAY_LOG_MAX_BYTES,
+} as const;
 
-/** The HTTP side of the server: the web page's files and the history as JSON. */
+export interface HttpRoutesOptions {
+  /** Serves /metrics and feeds /health; without it /metrics is 404. */
+  readonly metrics?: ServerMetrics;
+  /** Writes the responses; pass one to count the bytes waiting for clients. */
+  readonly responses?: ResponseWriter;
+  /** Imports replay logs off the main thread; one is made when absent. */
+  readonly importer?: ReplayLogImporter;
+  readonly replayLogMaxBytes?: number;
+}
+
+/** The HTTP side of the server: the web page's files, the history as JSON, /health and /metrics. */
 export class HttpRoutes {
+  private readonly responses: ResponseWriter;
+  private readonly importer: ReplayLogImporter;
+  private readonly metrics: ServerMetrics | null;
+  private readonly replayLogMaxBytes: number;
+
   constructor(
     private readonly store: HistoryStore,
     /** Folder of the built web page (index.html and its assets). */
     private readonly webRoot: string,
-  ) {}
+    options: HttpRoutesOptions = {},
+  ) {
+    this.responses = options.responses ?? new ResponseWriter();
+    this.importer = options.importer ?? new ReplayLogImporter();
+    this.metrics = options.metrics ?? null;
+    this.replayLogMaxBytes = options.replayLogMaxBytes ?? HTTP_LIMITS.replayLogMaxBytes;
+  }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    for (const [name, value] of Object.entries(securityHeaders(request.headers.host))) response.setHeader(name, value);
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/api/replay-log') {
-      if (request.method !== 'POST') return sendJson(response, 405, { error: 'POST a replay log' });
+      if (request.method !== 'POST') return this.json(response, 405, { error: 'POST a replay log' });
       return this.replayLog(request, response);
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendJson(response, 405, { error: 'only GET is supported' });
+    if (request.method !== 'GET' && request.method !== 'HEAD') return this.json(response, 405, { error: 'only GET is supported' });
+    if (url.pathname === '/health') return this.health(response);
+    if (url.pathname === '/metrics' && this.metrics) return this.send(response, 200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' }, await this.metrics.text());
     if (url.pathname === '/api/history') return this.historyList(url, response);
     const artifact = /^\/api\/history\/([^/]+)\/artifacts\/([^/]+)$/.exec(url.pathname);
-    if (artifact) return this.artifact(decodeURIComponent(artifact[1]!), decodeURIComponent(artifact[2]!), response);
-    if (url.pathname.startsWith('/api/history/')) return this.historyMatch(decodeURIComponent(url.pathname.slice('/api/history/'.length)), response);
+    if (artifact) {
+      const [id, name] = [decodePathPart(artifact[1]!), decodePathPart(artifact[2]!)];
+      if (id === null || name === null) return this.badEscape(response);
+      return this.artifact(id, name, response);
+    }
+    if (url.pathname.startsWith('/api/history/')) {
+      const id = decodePathPart(url.pathname.slice('/api/history/'.length));
+      if (id === null) return this.badEscape(response);
+      return this.historyMatch(id, response);
+    }
     if (url.pathname === '/' || url.pathname === '/index.html') return this.file('index.html', response);
     if (url.pathname.startsWith('/static/')) return this.file(url.pathname.slice('/static/'.length), response);
-    return sendJson(response, 404, { error: `no such page: ${url.pathname}` });
+    return this.json(response, 404, { error: `no such page: ${url.pathname}` });
+  }
+
+  /** Stops the replay-log thread. */
+  close(): Promise<void> {
+    return this.importer.close();
+  }
+
+  private health(response: ServerResponse): Promise<void> {
+    return this.json(response, 200, {
+      status: 'ok',
+      uptime_seconds: Math.round(process.uptime()),
+      ...(this.metrics && this.metrics.snapshot()),
+      replay_imports: this.importer.imports,
+      http_responses_in_flight: this.responses.responsesInFlight,
+      http_queued_bytes: this.responses.queuedBytes(),
+    });
   }
 
   private async historyList(url: URL, response: ServerResponse): Promise<void> {
@@ -54,55 +105,101 @@ export class HttpRoutes {
       ...(limit !== undefined && { limit }),
       ...(before !== undefined && { before }),
     });
-    sendJson(response, 200, { matches: matches.map(summaryJson) });
+    return this.json(response, 200, { matches: matches.map(summaryJson) });
   }
 
   private async historyMatch(id: string, response: ServerResponse): Promise<void> {
     const normal = normalizeMatchId(id);
     const record = normal.ok ? await this.store.get(normal.value) : null;
-    if (!record) return sendJson(response, 404, { error: `no finished match "${id}"` });
+    if (!record) return this.json(response, 404, { error: `no finished match "${id}"` });
     const fields = JSON.stringify({
       ...summaryJson(record),
       spectator_stream: record.spectatorStream.toString('utf8'),
       artifacts: Object.keys(record.artifacts),
     });
     // The events are stored as JSON text; they go out as they are, not parsed and written again.
-    sendJsonText(response, 200, `${fields.slice(0, -1)},"vis":${record.visJson}}`);
+    return this.jsonText(response, 200, `${fields.slice(0, -1)},"vis":${record.visJson}}`);
   }
 
   private async artifact(id: string, name: string, response: ServerResponse): Promise<void> {
     const normal = normalizeMatchId(id);
     const record = normal.ok ? await this.store.get(normal.value) : null;
-    const text = record?.artifacts[name];
-    if (text === undefined) return sendJson(response, 404, { error: `no "${name}" for match "${id}"` });
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `attachment; filename="${id}-${name.replace(/[^\w.-]/g, '_')}"` });
-    response.end(text);
+    // Only the match's own artifacts: a name like "__proto__" or "toString" is not one of them.
+    const text = record && Object.hasOwn(record.artifacts, name) ? record.artifacts[name] : undefined;
+    if (text === undefined) return this.json(response, 404, { error: `no "${name}" for match "${id}"` });
+    const filename = `${normal.ok ? normal.value : id}-${name}`.replace(/[^\w.-]/g, '_');
+    // Shown in the browser as text (nosniff keeps it text), with a name for "save as".
+    return this.send(response, 200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` }, text);
   }
 
-  /** Turns a replay log of the reference format into visualizer events, to show it on the page. */
+  /**
+   * Turns a replay log of the reference format into visualizer events, to show it on the page.
+   * The parsing runs on the importer's worker thread; a few imports at a time are admitted, the
+   * rest refused before their body is read.
+   */
   private async replayLog(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > REPLAY_LOG_MAX_BYTES) return sendJson(response, 413, { error: `a replay log may be at most ${REPLAY_LOG_MAX_BYTES} bytes` });
-      chunks.push(chunk as Buffer);
+    const ticket = this.importer.tryAdmit();
+    if (!ticket) {
+      this.metrics?.refused('replay_import_busy');
+      return this.refuseUnread(response, 503, 'too many replay logs are being imported; try again shortly');
     }
-    const events = importReplayLog(Buffer.concat(chunks).toString('utf8'));
-    if (!events.ok) return sendJson(response, 400, { error: events.error });
-    sendJson(response, 200, { vis: events.value });
+    try {
+      const body = await readBodyWithin(request, this.replayLogMaxBytes);
+      if (!body.ok) {
+        if (body.reason === 'aborted') return;
+        this.metrics?.refused('replay_log_too_large');
+        return this.refuseUnread(response, 413, `a replay log may be at most ${this.replayLogMaxBytes} bytes`);
+      }
+      const result = await ticket.run(body.body);
+      if (!result.ok) return this.json(response, 400, { error: result.error });
+      await this.send(response, 200, { 'content-type': 'application/json; charset=utf-8' }, result.value);
+    } finally {
+      ticket.release();
+    }
   }
 
   private async file(relative: string, response: ServerResponse): Promise<void> {
     const path = normalize(join(this.webRoot, relative));
-    if (!path.startsWith(this.webRoot + sep) && path !== this.webRoot) return sendJson(response, 404, { error: 'not found' });
+    const inside = path.startsWith(this.webRoot + sep);
+    if (!inside || !isWebAsset(path.slice(this.webRoot.length + 1).split(sep).join('/'))) return this.json(response, 404, { error: `not found: ${relative}` });
+    let body: Buffer;
     try {
-      const body = await readFile(path);
-      response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-      response.end(body);
+      body = await readFile(path);
     } catch {
-      sendJson(response, 404, { error: `not found: ${relative}` });
+      return this.json(response, 404, { error: `not found: ${relative}` });
     }
+    return this.send(response, 200, { 'content-type': WEB_ASSET_TYPES[extname(path)]!, 'cache-control': 'no-cache' }, body);
+  }
+
+  /** An answer to a request whose body is left unread: the connection closes after it. */
+  private refuseUnread(response: ServerResponse, status: number, error: string): Promise<void> {
+    response.setHeader('connection', 'close');
+    return this.json(response, status, { error });
+  }
+
+  private badEscape(response: ServerResponse): Promise<void> {
+    return this.json(response, 400, { error: 'malformed % escape in the path' });
+  }
+
+  private json(response: ServerResponse, status: number, body: unknown): Promise<void> {
+    return this.jsonText(response, status, JSON.stringify(body));
+  }
+
+  private jsonText(response: ServerResponse, status: number, text: string): Promise<void> {
+    return this.send(response, status, { 'content-type': 'application/json; charset=utf-8' }, text);
+  }
+
+  private async send(response: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Buffer | string): Promise<void> {
+    await this.responses.send(response, status, headers, body);
+  }
+}
+
+/** A percent-decoded path segment, or null when its escapes are malformed (`%zz`, a lone `%`, bad UTF-8). */
+function decodePathPart(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
   }
 }
 
@@ -121,13 +218,4 @@ function summaryJson(match: MatchSummary): Record<string, unknown> {
     started_at: match.startedAt,
     ended_at: match.endedAt,
   };
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  sendJsonText(response, status, JSON.stringify(body));
-}
-
-function sendJsonText(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  response.end(text);
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
+import type { ServerMetrics } from '../app/metrics.js';
 import type { Lobby } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -9,6 +10,7 @@ import { addressKey, admitConnection, type AddressLimits, type RefusalReason } f
 import { CocoConnection } from './coco-connection.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
+import { ResponseWriter } from './response-writer.js';
 import type { ServerLimits } from './server-limits.js';
 
 export interface ServerOptions {
@@ -23,6 +25,8 @@ export interface ServerOptions {
   /** Shared with the other front doors: connections and rates count per address on all ports. */
   readonly addresses: AddressLimits;
   readonly refused?: (reason: RefusalReason) => void;
+  /** Served at /metrics; /health works without it. */
+  readonly metrics?: ServerMetrics;
 }
 
 /** How long `close()` lets clients answer the 1001 close frame before cutting them off. */
@@ -36,15 +40,19 @@ const CLOSE_GRACE_MS = 2000;
 export class CocoServer {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
-  private readonly connections = new Set<CocoConnection>();
+  private readonly cocoConnections = new Set<CocoConnection>();
   private readonly heartbeat: Heartbeat;
+  private readonly routes: HttpRoutes;
+  private readonly responses = new ResponseWriter();
+  /** Sockets speaking plain HTTP (a WebSocket upgrade moves its socket to the coco count). */
+  private readonly httpSockets = new Set<Socket>();
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
-    const routes = new HttpRoutes(options.store, options.webRoot);
+    this.routes = new HttpRoutes(options.store, options.webRoot, { responses: this.responses, metrics: options.metrics });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
-      routes.handle(request, response).catch((error: unknown) => {
+      this.routes.handle(request, response).catch((error: unknown) => {
         log.error(`http ${request.url}: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);
         response.end();
@@ -53,14 +61,19 @@ export class CocoServer {
     // A request (the WebSocket upgrade included) must bring its headers within the handshake time.
     this.http.headersTimeout = limits['handshake-seconds'] * 1000;
     this.http.requestTimeout = Math.max(this.http.headersTimeout, 60_000);
-    this.http.on('connection', (socket: Socket) => void admitConnection(socket, 'http', options));
+    this.http.on('connection', (socket: Socket) => {
+      if (admitConnection(socket, 'http', options) === null) return;
+      this.httpSockets.add(socket);
+      socket.once('close', () => this.httpSockets.delete(socket));
+    });
     this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
       const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+      this.httpSockets.delete(socket);
       const connection = new CocoConnection(ws, socket, addressKey(socket.remoteAddress), peer, options);
-      this.connections.add(connection);
+      this.cocoConnections.add(connection);
       const beat = {
         ping: () => ws.ping(),
         dead: () => {
@@ -74,14 +87,21 @@ export class CocoServer {
       ws.on('pong', () => this.heartbeat.heard(beat));
       ws.on('close', () => {
         this.heartbeat.remove(beat);
-        this.connections.delete(connection);
+        this.cocoConnections.delete(connection);
       });
     });
   }
 
-  /** Open coco WebSocket connections. */
-  get webSocketConnections(): number {
-    return this.connections.size;
+  /** Open connections: coco WebSockets and plain HTTP. */
+  connections(): { coco: number; http: number } {
+    return { coco: this.cocoConnections.size, http: this.httpSockets.size };
+  }
+
+  /** Bytes accepted for this door's clients that they have not taken yet (HTTP bodies, WebSocket buffers). */
+  queuedBytes(): number {
+    let total = this.responses.queuedBytes();
+    for (const ws of this.wss.clients) total += ws.bufferedAmount;
+    return total;
   }
 
   async listen(): Promise<AddressInfo> {
@@ -102,7 +122,7 @@ export class CocoServer {
   async close(): Promise<void> {
     this.heartbeat.stop();
     this.http.close();
-    for (const connection of this.connections) connection.goAway();
+    for (const connection of this.cocoConnections) connection.goAway();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, CLOSE_GRACE_MS);
       const check = (): void => {
@@ -116,5 +136,6 @@ export class CocoServer {
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.http.closeAllConnections();
+    await this.routes.close();
   }
 }

@@ -82,6 +82,13 @@ export class SochaTcpGateway {
     if (this.server.listening) this.server.close();
   }
 
+  /** Bytes written to this port's sockets that their clients have not taken yet. */
+  queuedBytes(): number {
+    let total = 0;
+    for (const socket of this.sockets) total += socket.writableLength;
+    return total;
+  }
+
   async close(): Promise<void> {
     this.book.close();
     for (const socket of this.sockets) socket.destroy();

@@ -45,6 +45,8 @@ export interface LobbyOptions {
   readonly seeds?: () => string;
   /** Where time comes from (expiry, match times); the system clock by default. */
   readonly clock?: Clock;
+  /** Told each time a game reads a line a player sent (for /metrics). */
+  readonly onMove?: () => void;
 }
 
 /** A GameNew request, plus what front doors other than coco may ask for. */
@@ -450,6 +452,7 @@ export class Lobby {
       spectators: match.feed,
       compute: this.options.compute,
       clock: this.clock,
+      ...(this.options.onMove && { onMove: this.options.onMove }),
       log: prefixedLog(this.options.log ?? silentLog, `match ${match.id}: `),
     });
     match.running = running;

@@ -24,6 +24,8 @@ export interface MatchOptions<C> {
   readonly onVisReject?: (error: VisError) => void;
   /** Where the match's time comes from (timeouts, pace, transcripts); the system clock by default. */
   readonly clock?: Clock;
+  /** Told each time the game reads a line a player sent. */
+  readonly onMove?: () => void;
 }
 
 /** A seat to fill: a joined player (its transport is attached before `run`) or a server bot. */
@@ -113,6 +115,7 @@ export class Match<C> {
           maxLineBytes: game.maxLineBytes,
           clock: this.clock,
           ...(game.framing && { framing: game.framing }),
+          ...(options.onMove && { onRead: options.onMove }),
         }),
     );
     this.random = Random.fromSeed(options.seed);

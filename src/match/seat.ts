@@ -44,6 +44,8 @@ export interface SeatOptions {
   readonly framing?: SeatFraming;
   /** Where what passes through the seat is written down, if anywhere. */
   readonly transcript?: SeatTranscript;
+  /** Told each time the game reads a line (or piece of text) from the player. */
+  readonly onRead?: () => void;
 }
 
 /** What a game sees of one player: a line stream in, a byte stream out. */
@@ -78,6 +80,7 @@ export class Seat implements PlayerSeat {
   private readonly timeoutSeconds: number;
   private readonly clock: MatchClock;
   private readonly transcript: SeatTranscript | null;
+  private readonly onRead: (() => void) | null;
   private transport: SeatTransport | null = null;
   private reason: SeatCloseReason | null = null;
   /** Whether the transport has been told that the seat is closed. */
@@ -93,6 +96,7 @@ export class Seat implements PlayerSeat {
     this.timeoutSeconds = options.timeoutSeconds;
     this.clock = options.clock;
     this.transcript = options.transcript ?? null;
+    this.onRead = options.onRead ?? null;
     const framing = options.framing ?? 'lines';
     this.splitter =
       framing === 'lines'
@@ -177,7 +181,10 @@ export class Seat implements PlayerSeat {
     return read.then((line) => {
       if (line === null) {
         if (!this.reason) this.close('disconnected');
-      } else this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line));
+      } else {
+        this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line));
+        this.onRead?.();
+      }
       return line;
     });
   }

@@ -27,6 +27,11 @@ export class SqliteHistoryStore implements HistoryStore {
     worker.unref();
   }
 
+  /** Requests sent to the thread and not answered yet (records being written, reads). */
+  get queueDepth(): number {
+    return this.pending.size;
+  }
+
   /** Opens (creating or upgrading) the file; rejects with SQLite's reason when it cannot. */
   static async open(file: string): Promise<SqliteHistoryStore> {
     const worker = new Worker(new URL('./sqlite-store-worker.js', import.meta.url), { workerData: { file } });

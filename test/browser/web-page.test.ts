@@ -20,9 +20,34 @@ after(async () => {
   await server.stop();
 });
 
+/**
+ * Waits, checking once per animation frame, until `expression` is true in the page.
+ * page.waitForFunction evaluates its predicate with the page's eval, which the page's
+ * Content-Security-Policy forbids; page.evaluate goes through the DevTools protocol instead.
+ */
+async function waitUntil(page: Page, expression: string, timeoutMs: number): Promise<void> {
+  const check = `new Promise((resolve) => {
+    const deadline = performance.now() + ${timeoutMs};
+    const next = () => (${expression}) ? resolve(true) : performance.now() > deadline ? resolve(false) : requestAnimationFrame(next);
+    next();
+  })`;
+  assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
+}
+
+/** What the server's Content-Security-Policy blocked on any page, checked by the last test. */
+const cspViolations: string[] = [];
+
 async function newPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
+  // Chromium reports a blocked script, style or connection on the console, and the page gets a
+  // securitypolicyviolation event; both are noted.
+  await page.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));",
+  });
+  page.on('console', (message) => {
+    if (/CSP violation|Content Security Policy/i.test(message.text())) cspViolations.push(`${page.url()}: ${message.text()}`);
+  });
   return page;
 }
 
@@ -68,9 +93,9 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   const player = startCoco(server.url, ['connect', id, '-n', 'human', '--', 'python3', join(ROOT, 'examples/royalur/bot.py')]);
   // The board is drawn and the log grows while the match runs.
   await page.locator('.player-stage svg circle').first().waitFor();
-  await page.waitForFunction('document.querySelectorAll(".log-lines li").length >= 4');
+  await page.locator('.log-lines li').nth(3).waitFor();
   const early = await page.locator('.log-lines li').count();
-  await page.waitForFunction(`document.querySelectorAll(".log-lines li").length > ${early + 4}`);
+  await page.locator('.log-lines li').nth(early + 4).waitFor();
   await screenshot(page, 'match-live');
   assert.equal((await player.done).code, 0);
   await page.locator('.result-panel').waitFor();
@@ -82,7 +107,7 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   // A replay starts playing by itself; at 16x it reaches the end of the match quickly.
   await page.selectOption('.player-speed', '16');
   const atEnd = '(() => { const s = document.querySelector(".player-slider"); return s !== null && Number(s.max) > 0 && Number(s.value) >= Number(s.max); })()';
-  await page.waitForFunction(atEnd, undefined, { timeout: 60_000 });
+  await waitUntil(page, atEnd, 60_000);
   const lastLine = await page.locator('.log-lines li').last().innerText();
   assert.match(lastLine, / wins: /, 'the replay reaches the final position');
   await screenshot(page, 'replay-end');
@@ -118,4 +143,18 @@ test('a replay log of the reference format is shown with the visualizer', async 
   assert.equal(refused.status, 400);
   assert.match(((await refused.json()) as { error: string }).error, /vis\/bad-color/);
   await page.close();
+});
+
+test('the page is served with its security headers and nothing on it breaks the Content-Security-Policy', async () => {
+  const page = await newPage();
+  const response = await page.goto(`${base}#/demo`);
+  const headers = response!.headers();
+  assert.match(headers['content-security-policy'] ?? '', /default-src 'self'/);
+  assert.equal(headers['x-content-type-options'], 'nosniff');
+  await page.locator('.player-stage svg').first().waitFor();
+  await page.goto(`${base}#/history`);
+  await page.locator('main h1, main h2').first().waitFor();
+  await page.close();
+  // Every page opened by the tests above counts too: they ran first, in this file's order.
+  assert.deepEqual(cspViolations, []);
 });

@@ -16,7 +16,7 @@ function replayPlayer(resources: Resources, events: readonly VisEvent[], autopla
   return player;
 }
 
-/** The files kept with a match, to download: each seat's transcript and whatever the game attached. */
+/** The files kept with a match, opened as text in a new tab: each seat's transcript and whatever the game attached. */
 function filesCard(match: HistoryMatch): HTMLElement {
   const label = (name: string): string => {
     const seat = /^transcript-(\d+)\.txt$/.exec(name);
@@ -27,7 +27,7 @@ function filesCard(match: HistoryMatch): HTMLElement {
     'section',
     { class: 'card files-card' },
     h('h2', {}, 'Files'),
-    h('ul', {}, ...match.artifacts.map((name) => h('li', {}, h('a', { href: artifactPath(match.id, name), download: '' }, label(name))))),
+    h('ul', {}, ...match.artifacts.map((name) => h('li', {}, h('a', { href: artifactPath(match.id, name), target: '_blank', rel: 'noopener' }, label(name))))),
   );
 }
 
