@@ -94,7 +94,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // directory the game registers them in.
   const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
   if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
-  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore() : await SqliteHistoryStore.open(options.database);
+  const storeOptions = { retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] }, clock };
+  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
     games,

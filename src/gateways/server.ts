@@ -10,6 +10,7 @@ import { addressKey, admitConnection, type AddressLimits, type RefusalReason } f
 import { CocoConnection } from './coco-connection.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
+import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
 import type { ServerLimits } from './server-limits.js';
 
@@ -49,7 +50,12 @@ export class CocoServer {
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
-    this.routes = new HttpRoutes(options.store, options.webRoot, { responses: this.responses, metrics: options.metrics });
+    this.routes = new HttpRoutes(options.store, options.webRoot, {
+      responses: this.responses,
+      metrics: options.metrics,
+      replayLogMaxBytes: limits['replay-log-bytes'],
+      importer: new ReplayLogImporter({ concurrentImports: limits['replay-imports'] }),
+    });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
       this.routes.handle(request, response).catch((error: unknown) => {

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HistoryStore, MatchRecord } from './history-store.js';
+import { DAY_MS, HISTORY_RETENTION_DEFAULTS, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
 import Database from 'better-sqlite3';
-import { SqliteHistoryDb } from './sqlite-history-db.js';
+import { MIGRATIONS, SqliteHistoryDb } from './sqlite-history-db.js';
 import { SqliteHistoryStore } from './sqlite-history-store.js';
+import { ManualClock } from '../util/clock.js';
 
 function record(id: string, game: string, players: string[], endedAt: number): MatchRecord {
   return {
@@ -30,8 +31,26 @@ function record(id: string, game: string, players: string[], endedAt: number): M
   };
 }
 
+/** A record whose spectator stream is `bytes` long, so that its size can be chosen. */
+function sized(id: string, endedAt: number, bytes: number, players = ['alice', 'bob']): MatchRecord {
+  return { ...record(id, 'roshambo', players, endedAt), spectatorStream: Buffer.alloc(bytes, id) };
+}
+
+type Opened = { store: HistoryStore; cleanup: () => void };
+
 /** The contract every HistoryStore keeps. */
-function contract(name: string, open: () => Promise<{ store: HistoryStore; cleanup: () => void }> | { store: HistoryStore; cleanup: () => void }): void {
+function contract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
+  /** Runs `body` with a store opened with `options`, closing it whatever happens. */
+  async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
+    const { store, cleanup } = await open(options);
+    try {
+      await body(store);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  }
+
   test(`${name}: records come back whole, newest first, filtered by game and player`, async () => {
     const { store, cleanup } = await open();
     try {
@@ -51,13 +70,248 @@ function contract(name: string, open: () => Promise<{ store: HistoryStore; clean
       cleanup();
     }
   });
+
+  test(`${name}: past maxBytes the oldest records are removed first, down to a total within the limit`, async () => {
+    const records = ['a', 'b', 'c', 'd'].map((id, i) => sized(id, 1000 * (i + 1), 500));
+    const [, , c, d] = records;
+    // Exactly c and d fit: a total equal to the limit is within it.
+    await using({ retention: { maxBytes: storedSize(c!) + storedSize(d!) } }, async (store) => {
+      for (const match of records.slice(0, 3)) await store.record(match);
+      assert.deepEqual(await store.ids(), ['b', 'c']);
+      await store.record(d!);
+      assert.deepEqual(await store.ids(), ['c', 'd']);
+      assert.deepEqual(await store.get('d'), d);
+    });
+  });
+
+  test(`${name}: the oldest by end time is removed first, whatever order the records arrived in`, async () => {
+    const late = sized('late', 3000, 500);
+    const early = sized('early', 1000, 500);
+    const middle = sized('middle', 2000, 500);
+    await using({ retention: { maxBytes: storedSize(late) + storedSize(middle) } }, async (store) => {
+      await store.record(late);
+      await store.record(early);
+      await store.record(middle);
+      assert.deepEqual(await store.ids(), ['middle', 'late']);
+    });
+  });
+
+  test(`${name}: a record larger than maxBytes is kept while it is the newest, and removes every older one`, async () => {
+    await using({ retention: { maxBytes: 4096 } }, async (store) => {
+      await store.record(sized('a', 1000, 100));
+      await store.record(sized('b', 2000, 100));
+      const big = sized('big', 3000, 10_000);
+      await store.record(big);
+      assert.deepEqual(await store.ids(), ['big']);
+      assert.deepEqual(await store.get('big'), big);
+      // A newer record makes it the oldest, and it goes.
+      await store.record(sized('c', 4000, 100));
+      assert.deepEqual(await store.ids(), ['c']);
+    });
+  });
+
+  test(`${name}: maxAgeDays removes the records that ended before now minus the limit, by the store's clock`, async () => {
+    const clock = new ManualClock(100 * DAY_MS);
+    await using({ retention: { maxAgeDays: 1 }, clock }, async (store) => {
+      const start = clock.now();
+      await store.record(sized('old', start - 3 * DAY_MS, 10));
+      // The newest record stays, however old.
+      assert.deepEqual(await store.ids(), ['old']);
+      await store.record(sized('edge', start - DAY_MS, 10));
+      // Ended exactly a day ago: at the limit, not past it.
+      assert.deepEqual(await store.ids(), ['edge']);
+      await store.record(sized('fresh', start, 10));
+      assert.deepEqual(await store.ids(), ['edge', 'fresh']);
+      await clock.advance(1);
+      await store.record(sized('next', clock.now(), 10));
+      assert.deepEqual(await store.ids(), ['fresh', 'next']);
+      await clock.advance(DAY_MS + 1);
+      await store.record(sized('later', clock.now(), 10));
+      assert.deepEqual(await store.ids(), ['later']);
+    });
+  });
+
+  test(`${name}: a limit of 0 is no limit, and HISTORY_RETENTION_DEFAULTS (1 GiB, no age limit) apply to limits not given`, async () => {
+    assert.deepEqual(HISTORY_RETENTION_DEFAULTS, { maxBytes: 1024 ** 3, maxAgeDays: 0 });
+    const clock = new ManualClock(1000 * DAY_MS);
+    await using({ retention: { maxBytes: 0 }, clock }, async (store) => {
+      await store.record(sized('ancient', 1000, 100_000));
+      await store.record(sized('big', 2000, 100_000));
+      await store.record(sized('now', clock.now(), 100_000));
+      assert.deepEqual(await store.ids(), ['ancient', 'big', 'now']);
+    });
+  });
+
+  test(`${name}: a negative or non-numeric limit is refused with a RangeError`, async () => {
+    await assert.rejects(open({ retention: { maxBytes: -1 } }), RangeError);
+    await assert.rejects(open({ retention: { maxAgeDays: Number.NaN } }), /maxAgeDays must be a number >= 0/);
+  });
+
+  test(`${name}: a removed match is gone from ids, list and get, with its players and artifacts`, async () => {
+    const gone = { ...sized('gone', 1000, 500, ['alice', 'bob']), game: 'royalur' };
+    const kept = sized('kept', 2000, 500, ['carol', 'bob']);
+    await using({ retention: { maxBytes: storedSize(kept) } }, async (store) => {
+      await store.record(gone);
+      await store.record(kept);
+      assert.deepEqual(await store.ids(), ['kept']);
+      assert.deepEqual((await store.list()).map((m) => m.id), ['kept']);
+      assert.deepEqual(await store.list({ player: 'alice' }), []);
+      assert.deepEqual(await store.list({ game: 'royalur' }), []);
+      assert.deepEqual((await store.list({ player: 'bob' })).map((m) => m.id), ['kept']);
+      assert.equal(await store.get('gone'), null);
+    });
+  });
+
+  test(`${name}: recording a match again replaces it and counts its size once`, async () => {
+    const a = sized('a', 1000, 500);
+    const b = sized('b', 2000, 500);
+    await using({ retention: { maxBytes: storedSize(a) + storedSize(b) } }, async (store) => {
+      for (let i = 0; i < 3; i++) await store.record(a);
+      await store.record(b);
+      assert.deepEqual(await store.ids(), ['a', 'b']);
+      assert.deepEqual(await store.get('a'), a);
+    });
+  });
 }
 
-contract('memory', () => ({ store: new MemoryHistoryStore(), cleanup: () => {} }));
+contract('memory', async (options) => ({ store: new MemoryHistoryStore(options), cleanup: () => {} }));
 
-contract('sqlite', async () => {
+contract('sqlite', async (options) => {
   const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
-  return { store: await SqliteHistoryStore.open(join(dir, 'h.sqlite')), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  try {
+    return { store: await SqliteHistoryStore.open(join(dir, 'h.sqlite'), options), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+});
+
+/** Runs `body` with a fresh folder for history files, removed afterwards. */
+async function inTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function count(file: string, sql: string): number {
+  const raw = new Database(file, { readonly: true });
+  try {
+    return raw.prepare(sql).pluck().get() as number;
+  } finally {
+    raw.close();
+  }
+}
+
+test('sqlite: removing a match deletes its players, artifacts and size rows too (foreign keys are on)', async () => {
+  await inTempDir(async (dir) => {
+    const file = join(dir, 'h.sqlite');
+    const kept = sized('kept', 2000, 500);
+    const store = await SqliteHistoryStore.open(file, { retention: { maxBytes: storedSize(kept) } });
+    await store.record(sized('gone', 1000, 500));
+    await store.record(kept);
+    await store.close();
+    for (const table of ['match_players', 'match_artifacts', 'match_sizes']) {
+      assert.equal(count(file, `SELECT count(*) FROM ${table} WHERE match_id = 'gone'`), 0, table);
+      assert.ok(count(file, `SELECT count(*) FROM ${table} WHERE match_id = 'kept'`) > 0, table);
+    }
+  });
+});
+
+test('sqlite: opening the file applies a lowered retention to the records already in it', async () => {
+  await inTempDir(async (dir) => {
+    const file = join(dir, 'h.sqlite');
+    const first = await SqliteHistoryStore.open(file);
+    for (const id of ['a', 'b', 'c']) await first.record(sized(id, id.charCodeAt(0), 500));
+    await first.close();
+    const second = await SqliteHistoryStore.open(file, { retention: { maxBytes: storedSize(sized('c', 0, 500)) } });
+    try {
+      assert.deepEqual(await second.ids(), ['c']);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+test('sqlite: under steady churn past maxBytes the file stops growing (freed pages are reused)', async () => {
+  await inTempDir(async (dir) => {
+    const file = join(dir, 'h.sqlite');
+    const each = storedSize(sized('m0000', 0, 16 * 1024));
+    const retention = { maxBytes: 8 * each };
+    let next = 0;
+    async function churn(records: number): Promise<number> {
+      const store = await SqliteHistoryStore.open(file, { retention });
+      // One at a time, so that each batch is one record and the run is the same every time.
+      for (let i = 0; i < records; i++, next++) await store.record(sized(`m${String(next).padStart(4, '0')}`, next, 16 * 1024));
+      assert.equal((await store.ids()).length, 8);
+      await store.close();
+      return count(file, 'PRAGMA page_count');
+    }
+    const settled = await churn(24);
+    const pageSize = count(file, 'PRAGMA page_size');
+    assert.ok(settled * pageSize < 2 * retention.maxBytes, `${settled} pages of ${pageSize} bytes for ${retention.maxBytes} bytes of records`);
+    const after = await churn(200);
+    assert.ok(after <= settled, `${after} pages after 200 more records, ${settled} before`);
+  });
+});
+
+test('sqlite: queueDepth counts the requests the worker has not answered yet', async () => {
+  await inTempDir(async (dir) => {
+    const store = await SqliteHistoryStore.open(join(dir, 'h.sqlite'));
+    try {
+      assert.equal(store.queueDepth, 0);
+      const writes = [store.record(sized('a', 1000, 10)), store.record(sized('b', 2000, 10))];
+      const read = store.ids();
+      assert.equal(store.queueDepth, 3);
+      await Promise.all([...writes, read]);
+      assert.equal(store.queueDepth, 0);
+      assert.equal(new MemoryHistoryStore().queueDepth, 0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+test('sqlite: a file at schema version 2 is upgraded to 3, its matches sized as storedSize counts them, and retention applies to them', async () => {
+  await inTempDir(async (dir) => {
+    const file = join(dir, 'v2.sqlite');
+    const old = [
+      // Multi-byte text, a null score and an error, to hold the SQL sum to storedSize's.
+      { ...record('é1', 'roshambo', ['ålice', 'bob'], 1000), scores: null, error: 'the game crashed: ✗', artifacts: { 'replay.log': 'ü\n', 'b.txt': '' } },
+      record('b', 'royalur', ['bob', 'ServerBot$0'], 2000),
+    ];
+    // A file as the previous server wrote it: the first two migrations and rows in their shape.
+    const raw = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 2)) raw.exec(migration);
+    raw.pragma('user_version = 2');
+    for (const m of old) {
+      raw.prepare(
+        `INSERT INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(m.id, m.game, m.name, JSON.stringify(m.args), m.bots, m.scores ? JSON.stringify(m.scores) : null, m.reason, m.error, m.seed, m.verified ? 1 : 0, m.startedAt, m.endedAt, m.spectatorStream, m.visJson);
+      m.players.forEach((name, seat) => raw.prepare('INSERT INTO match_players (match_id, seat, name) VALUES (?, ?, ?)').run(m.id, seat, name));
+      for (const [name, content] of Object.entries(m.artifacts)) raw.prepare('INSERT INTO match_artifacts (match_id, name, content) VALUES (?, ?, ?)').run(m.id, name, content);
+    }
+    raw.close();
+
+    const db = new SqliteHistoryDb(file);
+    assert.equal(db.schemaVersion, 3);
+    assert.equal(db.storedBytes, storedSize(old[0]!) + storedSize(old[1]!));
+    db.close();
+    assert.equal(count(file, `SELECT size FROM match_sizes WHERE match_id = 'é1'`), storedSize(old[0]!));
+
+    const newest = sized('c', 3000, 100);
+    const store = await SqliteHistoryStore.open(file, { retention: { maxBytes: storedSize(old[1]!) + storedSize(newest) } });
+    try {
+      assert.deepEqual(await store.get('é1'), old[0]);
+      await store.record(newest);
+      assert.deepEqual(await store.ids(), ['b', 'c']);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 test('sqlite: the history survives closing and reopening the file, at the current schema version', async () => {
@@ -68,7 +322,7 @@ test('sqlite: the history survives closing and reopening the file, at the curren
     await first.record(record('a', 'roshambo', ['alice', 'bob'], 1000));
     await first.close();
     const second = await SqliteHistoryStore.open(file);
-    assert.equal(second.schemaVersion, 2);
+    assert.equal(second.schemaVersion, 3);
     assert.deepEqual(await second.get('a'), record('a', 'roshambo', ['alice', 'bob'], 1000));
     await second.close();
   } finally {

@@ -38,7 +38,9 @@ export interface HistoryQuery {
 
 /**
  * Where finished matches are kept. One small interface with an SQLite default and an in-memory
- * implementation; both pass the same contract tests.
+ * implementation; both pass the same contract tests. Both take a HistoryRetention when created
+ * and apply it as part of `record`: a removed match is gone from `list`, `ids` and `get`, with
+ * its players and artifacts.
  */
 export interface HistoryStore {
   record(match: MatchRecord): Promise<void>;
@@ -52,3 +54,90 @@ export interface HistoryStore {
 
 export const DEFAULT_HISTORY_LIMIT = 100;
 export const MAX_HISTORY_LIMIT = 1000;
+
+/**
+ * How much history a store keeps. Retention removes the oldest records (by `endedAt`) until both
+ * limits hold, as part of recording, so an open server's history stops growing without bound.
+ * A limit of 0 is no limit.
+ */
+export interface HistoryRetention {
+  /**
+   * The most bytes the records may take together, as `storedSize` counts them. The SQLite file is
+   * somewhat larger than this (pages are not full, indexes, the write-ahead log), not a multiple.
+   */
+  readonly maxBytes: number;
+  /** Records that ended more than this many days ago are removed (fractions allowed). */
+  readonly maxAgeDays: number;
+}
+
+/**
+ * 1 GiB holds thousands of typical matches (a few KiB to a few MiB each) yet fits any disk a
+ * server runs on; age is not limited, because how long a history is wanted is the operator's
+ * choice, while its size is what an open server must bound.
+ */
+export const HISTORY_RETENTION_DEFAULTS: HistoryRetention = { maxBytes: 1024 * 1024 * 1024, maxAgeDays: 0 };
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What both store implementations take when they are created. */
+export interface HistoryStoreOptions {
+  /** Limits not given take their HISTORY_RETENTION_DEFAULTS. */
+  readonly retention?: Partial<HistoryRetention>;
+  /** Where the age limit's "now" comes from (the server's Clock); the system clock by default. */
+  readonly clock?: { now(): number };
+}
+
+/** The retention with defaults filled in; a negative or non-numeric limit is refused. */
+export function resolveRetention(retention: Partial<HistoryRetention> = {}): HistoryRetention {
+  const resolved = { ...HISTORY_RETENTION_DEFAULTS, ...retention };
+  for (const [name, value] of Object.entries(resolved)) {
+    // `>= 0` is false for NaN and non-numbers as well as negatives.
+    if (!(typeof value === 'number' && value >= 0)) throw new RangeError(`history retention ${name} must be a number >= 0 (0 = no limit), not ${String(value)}`);
+  }
+  return resolved;
+}
+
+/**
+ * What a record counts against `maxBytes`: the bytes of every text (as UTF-8) and blob it holds.
+ * Counted once when the record is written, so that retention keeps a running total and never
+ * has to measure stored blobs again. The SQLite store's migration 3 computes the same sum in SQL
+ * for rows written before it: the two must change together.
+ */
+export function storedSize(match: MatchRecord): number {
+  let size = match.spectatorStream.byteLength;
+  for (const text of [match.id, match.game, match.name, JSON.stringify(match.args), match.reason, match.seed, match.visJson, ...match.players]) {
+    size += Buffer.byteLength(text);
+  }
+  if (match.scores) size += Buffer.byteLength(JSON.stringify(match.scores));
+  if (match.error !== null) size += Buffer.byteLength(match.error);
+  for (const [name, content] of Object.entries(match.artifacts)) size += Buffer.byteLength(name) + Buffer.byteLength(content);
+  return size;
+}
+
+/** A stored record as retention sees it. */
+export interface RetainedEntry {
+  readonly endedAt: number;
+  readonly size: number;
+}
+
+/**
+ * The records retention removes, given every record oldest first (by `endedAt`) and their total
+ * size: the oldest ones, as long as a record ended before the age cutoff or the total is over
+ * `maxBytes`. The newest record always stays, so a single record larger than `maxBytes` is kept
+ * (until a newer one arrives) and recording never loses the history's last match. Both stores
+ * use this, so they keep exactly the same records. It stops reading at the first record kept.
+ */
+export function selectPruned<T extends RetainedEntry>(oldestFirst: Iterable<T>, totalBytes: number, retention: HistoryRetention, now: number): T[] {
+  const maxBytes = retention.maxBytes > 0 ? retention.maxBytes : Infinity;
+  const cutoff = retention.maxAgeDays > 0 ? now - retention.maxAgeDays * DAY_MS : -Infinity;
+  const pruned: T[] = [];
+  let remaining = totalBytes;
+  for (const entry of oldestFirst) {
+    if (remaining <= maxBytes && entry.endedAt >= cutoff) return pruned;
+    pruned.push(entry);
+    remaining -= entry.size;
+  }
+  // Every record qualified: the last one read is the newest, which stays.
+  pruned.pop();
+  return pruned;
+}

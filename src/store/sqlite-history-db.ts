@@ -1,11 +1,22 @@
 import Database from 'better-sqlite3';
-import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT, type HistoryQuery, type MatchRecord, type MatchSummary } from './history-store.js';
+import {
+  DEFAULT_HISTORY_LIMIT,
+  MAX_HISTORY_LIMIT,
+  resolveRetention,
+  selectPruned,
+  storedSize,
+  type HistoryQuery,
+  type HistoryRetention,
+  type MatchRecord,
+  type MatchSummary,
+} from './history-store.js';
 
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` holds how many have run, so a file
- * written by an older server is upgraded in place.
+ * written by an older server is upgraded in place. Exported for the upgrade tests, which build a
+ * file at an older version.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE matches (
      id TEXT PRIMARY KEY,
      game TEXT NOT NULL,
@@ -37,7 +48,37 @@ const MIGRATIONS: readonly string[] = [
      content TEXT NOT NULL,
      PRIMARY KEY (match_id, name)
    );`,
+  // Each match's storedSize, for retention's running total. A table of its own rather than a
+  // column of matches: filling a new column would rewrite every row with its blobs in one
+  // transaction (the whole file again, through the write-ahead log), and the files that need this
+  // upgrade are the ones that grew without a limit. octet_length (SQLite 3.43+) reads a text's or
+  // blob's length from the row header; the sum is storedSize's, term for term.
+  `CREATE TABLE match_sizes (
+     match_id TEXT PRIMARY KEY REFERENCES matches(id) ON DELETE CASCADE,
+     size INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   INSERT INTO match_sizes (match_id, size)
+   SELECT m.id,
+       octet_length(m.spectator_stream) + octet_length(m.id) + octet_length(m.game) + octet_length(m.name)
+     + octet_length(m.args) + octet_length(m.reason) + octet_length(m.seed) + octet_length(m.vis)
+     + coalesce(octet_length(m.scores), 0) + coalesce(octet_length(m.error), 0)
+     + (SELECT coalesce(sum(octet_length(p.name)), 0) FROM match_players p WHERE p.match_id = m.id)
+     + (SELECT coalesce(sum(octet_length(a.name) + octet_length(a.content)), 0) FROM match_artifacts a WHERE a.match_id = m.id)
+   FROM matches m;`,
 ];
+
+/**
+ * After a checkpoint the write-ahead log is cut back to this size. Without it the log keeps the
+ * size of the largest burst ever written (a thousand matches ending together, with artifacts of
+ * up to 32 MiB each, can make it gigabytes) for as long as the server runs.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Options of SqliteHistoryDb. */
+export interface SqliteHistoryDbOptions {
+  /** Limits not given take their HISTORY_RETENTION_DEFAULTS. */
+  readonly retention?: Partial<HistoryRetention>;
+}
 
 interface MatchRow {
   id: string;
@@ -69,14 +110,28 @@ export class SqliteHistoryDb {
   private readonly insertArtifact: Database.Statement;
   private readonly deletePlayers: Database.Statement;
   private readonly deleteArtifacts: Database.Statement;
-  private readonly recordAll: (records: readonly MatchRecord[]) => void;
+  private readonly selectSize: Database.Statement;
+  private readonly insertSize: Database.Statement;
+  private readonly sumSizes: Database.Statement;
+  private readonly oldestFirst: Database.Statement;
+  private readonly deleteMatch: Database.Statement;
+  private readonly recordAll: (records: readonly MatchRecord[], now: number) => void;
+  private readonly pruneAll: (now: number) => number;
+  private readonly retention: HistoryRetention;
+  /** The sum of match_sizes, kept as records come and go so that retention never has to add it up. */
+  private total = 0;
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteHistoryDbOptions = {}) {
+    this.retention = resolveRetention(options.retention);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // With WAL, NORMAL never corrupts the file; a power cut may lose the last commits, not a crash.
     this.db.pragma('synchronous = NORMAL');
+    // Off by default in SQLite (better-sqlite3's build turns it on; this does not rely on that),
+    // per connection: without it, removing a match would leave its players, artifacts and size
+    // behind (their ON DELETE CASCADE would not run).
     this.db.pragma('foreign_keys = ON');
+    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     this.migrate();
     this.insertMatch = this.db.prepare(
       `INSERT OR REPLACE INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
@@ -86,9 +141,28 @@ export class SqliteHistoryDb {
     this.insertArtifact = this.db.prepare('INSERT INTO match_artifacts (match_id, name, content) VALUES (?, ?, ?)');
     this.deletePlayers = this.db.prepare('DELETE FROM match_players WHERE match_id = ?');
     this.deleteArtifacts = this.db.prepare('DELETE FROM match_artifacts WHERE match_id = ?');
-    this.recordAll = this.db.transaction((records: readonly MatchRecord[]) => {
+    this.selectSize = this.db.prepare('SELECT size FROM match_sizes WHERE match_id = ?').pluck();
+    this.insertSize = this.db.prepare('INSERT OR REPLACE INTO match_sizes (match_id, size) VALUES (?, ?)');
+    this.sumSizes = this.db.prepare('SELECT total(size) FROM match_sizes').pluck();
+    // Walks matches_by_end, oldest first; reads each match's first page for its id (never the
+    // overflow pages where its blobs are) and its size from match_sizes.
+    this.oldestFirst = this.db.prepare(
+      `SELECT m.id, m.ended_at AS endedAt, s.size FROM matches m INDEXED BY matches_by_end CROSS JOIN match_sizes s ON s.match_id = m.id ORDER BY m.ended_at`,
+    );
+    // Players, artifacts and the size go with it (ON DELETE CASCADE).
+    this.deleteMatch = this.db.prepare('DELETE FROM matches WHERE id = ?');
+    this.recordAll = this.db.transaction((records: readonly MatchRecord[], now: number) => {
       for (const match of records) this.insert(match);
+      // In the same transaction: one commit for the records and what they push out.
+      this.removeExpired(now);
     });
+    this.pruneAll = this.db.transaction((now: number) => this.removeExpired(now));
+    this.total = this.sumSizes.get() as number;
+  }
+
+  /** The total storedSize of the records kept, which retention holds under `maxBytes`. */
+  get storedBytes(): number {
+    return this.total;
   }
 
   get schemaVersion(): number {
@@ -108,12 +182,42 @@ export class SqliteHistoryDb {
     }
   }
 
-  /** Writes the records in one transaction: all of them or, on an error, none. */
-  record(records: readonly MatchRecord[]): void {
-    this.recordAll(records);
+  /**
+   * Writes the records in one transaction: all of them or, on an error, none; then applies the
+   * retention in the same transaction, with `now` (unix ms) as the time for the age limit.
+   */
+  record(records: readonly MatchRecord[], now: number): void {
+    this.reconcilingTotal(() => this.recordAll(records, now));
+  }
+
+  /** Applies the retention alone (when the file is opened, whose limits may have been lowered); returns how many matches it removed. */
+  prune(now: number): number {
+    return this.reconcilingTotal(() => this.pruneAll(now));
+  }
+
+  /** The running total follows each write; when a transaction rolls back, it is counted again. */
+  private reconcilingTotal<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      this.total = this.sumSizes.get() as number;
+      throw error;
+    }
+  }
+
+  private removeExpired(now: number): number {
+    // The rows are read before any is deleted: better-sqlite3 runs nothing else while a statement iterates.
+    const expired = selectPruned(this.oldestFirst.iterate() as IterableIterator<{ id: string; endedAt: number; size: number }>, this.total, this.retention, now);
+    for (const { id, size } of expired) {
+      this.deleteMatch.run(id);
+      this.total -= size;
+    }
+    return expired.length;
   }
 
   private insert(match: MatchRecord): void {
+    const size = storedSize(match);
+    this.total += size - ((this.selectSize.get(match.id) as number | undefined) ?? 0);
     this.deletePlayers.run(match.id);
     this.deleteArtifacts.run(match.id);
     this.insertMatch.run({
@@ -134,6 +238,7 @@ export class SqliteHistoryDb {
     });
     match.players.forEach((name, seat) => this.insertPlayer.run(match.id, seat, name));
     for (const [name, content] of Object.entries(match.artifacts)) this.insertArtifact.run(match.id, name, content);
+    this.insertSize.run(match.id, size);
   }
 
   list(query: HistoryQuery = {}): MatchSummary[] {

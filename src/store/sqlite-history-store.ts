@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary } from './history-store.js';
-import { asBuffer, type StoreReply, type StoreRequest } from './sqlite-store-messages.js';
+import { resolveRetention, type HistoryQuery, type HistoryStore, type HistoryStoreOptions, type MatchRecord, type MatchSummary } from './history-store.js';
+import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
 type RequestBody = StoreRequest extends infer R ? (R extends StoreRequest ? Omit<R, 'id'> : never) : never;
@@ -8,7 +8,8 @@ type RequestBody = StoreRequest extends infer R ? (R extends StoreRequest ? Omit
 /**
  * The history in an SQLite file (sqlite-history-db.ts), kept by a worker thread: SQLite calls are
  * synchronous, and a thousand matches ending together would otherwise stall every running match
- * while their records are written.
+ * while their records are written. The retention (HistoryStoreOptions) is applied by the worker as
+ * part of each batch of records, with the time read from the clock here when each was sent.
  */
 export class SqliteHistoryStore implements HistoryStore {
   private readonly pending = new Map<number, Pending>();
@@ -19,6 +20,7 @@ export class SqliteHistoryStore implements HistoryStore {
     private readonly worker: Worker,
     /** The schema version of the open file. */
     readonly schemaVersion: number,
+    private readonly now: () => number,
   ) {
     worker.on('message', (reply: StoreReply) => this.settle(reply));
     worker.on('error', (error) => this.fail(error));
@@ -27,23 +29,36 @@ export class SqliteHistoryStore implements HistoryStore {
     worker.unref();
   }
 
-  /** Requests sent to the thread and not answered yet (records being written, reads). */
-  get queueDepth(): number {
-    return this.pending.size;
-  }
-
-  /** Opens (creating or upgrading) the file; rejects with SQLite's reason when it cannot. */
-  static async open(file: string): Promise<SqliteHistoryStore> {
-    const worker = new Worker(new URL('./sqlite-store-worker.js', import.meta.url), { workerData: { file } });
+  /**
+   * Opens (creating or upgrading) the file and applies the retention to what it holds (its limits
+   * may have been lowered since); rejects with SQLite's reason when it cannot, and with a
+   * RangeError for a negative limit.
+   */
+  static async open(file: string, options: HistoryStoreOptions = {}): Promise<SqliteHistoryStore> {
+    const retention = resolveRetention(options.retention);
+    const clock = options.clock;
+    const now = clock ? () => clock.now() : () => Date.now();
+    const workerData: StoreWorkerData = { file, retention, now: now() };
+    const worker = new Worker(new URL('./sqlite-store-worker.js', import.meta.url), { workerData });
     const version = await new Promise<number>((resolve, reject) => {
       worker.once('message', (reply: StoreReply) => (reply.ok ? resolve(reply.value as number) : reject(new Error(`history file ${file}: ${reply.error}`))));
       worker.once('error', reject);
     });
-    return new SqliteHistoryStore(worker, version);
+    return new SqliteHistoryStore(worker, version, now);
+  }
+
+  /**
+   * Requests sent to the worker thread and not answered yet: records waiting for their batch's
+   * commit and the reads queued behind them. A cheap reading for metrics (a map's size); a depth
+   * that keeps growing means the disk cannot keep up with the matches ending. Not part of
+   * HistoryStore (MemoryHistoryStore's is always 0).
+   */
+  get queueDepth(): number {
+    return this.pending.size;
   }
 
   async record(match: MatchRecord): Promise<void> {
-    await this.request({ op: 'record', record: match });
+    await this.request({ op: 'record', record: match, now: this.now() });
   }
 
   async list(query: HistoryQuery = {}): Promise<MatchSummary[]> {

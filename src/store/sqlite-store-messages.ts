@@ -1,4 +1,4 @@
-import type { HistoryQuery, MatchRecord } from './history-store.js';
+import type { HistoryQuery, HistoryRetention, MatchRecord } from './history-store.js';
 
 /**
  * A structured clone turns a Buffer into a plain Uint8Array; this views it as a Buffer again
@@ -8,9 +8,22 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * What the worker thread is started with. The time comes from the main thread's clock (here and
+ * with each record) rather than the worker's own, so that tests controlling that clock control
+ * retention's age limit too.
+ */
+export interface StoreWorkerData {
+  readonly file: string;
+  readonly retention: HistoryRetention;
+  /** Unix ms when the file is opened, for the retention applied then. */
+  readonly now: number;
+}
+
 /** What SqliteHistoryStore asks its worker thread (sqlite-store-worker.ts). */
 export type StoreRequest =
-  | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord }
+  /** `now`: unix ms when the record was sent, for the age limit applied when it is written. */
+  | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord; readonly now: number }
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }

@@ -1,27 +1,28 @@
 /**
  * The worker thread that owns the SQLite history file (see SqliteHistoryStore). Records that
  * arrive together are written in one transaction: when a thousand matches end at once, that is
- * one commit instead of a thousand. A read first writes what is pending, so it sees every record
- * sent before it.
+ * one commit instead of a thousand, with the retention applied in the same transaction. A read
+ * first writes what is pending, so it sees every record sent before it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MatchRecord } from './history-store.js';
 import { SqliteHistoryDb } from './sqlite-history-db.js';
-import { asBuffer, type StoreReply, type StoreRequest } from './sqlite-store-messages.js';
+import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
 
 const port = parentPort!;
-const { file } = workerData as { file: string };
+const { file, retention, now: openedAt } = workerData as StoreWorkerData;
 
 let db: SqliteHistoryDb;
 try {
-  db = new SqliteHistoryDb(file);
+  db = new SqliteHistoryDb(file, { retention });
+  db.prune(openedAt);
   port.postMessage({ id: 0, ok: true, value: db.schemaVersion } satisfies StoreReply);
 } catch (error) {
   port.postMessage({ id: 0, ok: false, error: message(error) } satisfies StoreReply);
   process.exit(0);
 }
 
-let pending: { id: number; record: MatchRecord }[] = [];
+let pending: { id: number; record: MatchRecord; now: number }[] = [];
 let flushScheduled = false;
 
 function flush(): void {
@@ -29,14 +30,16 @@ function flush(): void {
   if (pending.length === 0) return;
   const batch = pending;
   pending = [];
+  // The batch's latest time: the records are written together, as of the last one sent.
+  const now = batch.reduce((latest, entry) => Math.max(latest, entry.now), -Infinity);
   try {
-    db.record(batch.map((entry) => entry.record));
+    db.record(batch.map((entry) => entry.record), now);
     for (const { id } of batch) port.postMessage({ id, ok: true, value: null } satisfies StoreReply);
   } catch (error) {
     // One bad record must not lose the others: write them one at a time to find it.
-    for (const { id, record } of batch) {
+    for (const { id, record, now: sentAt } of batch) {
       try {
-        db.record([record]);
+        db.record([record], sentAt);
         port.postMessage({ id, ok: true, value: null } satisfies StoreReply);
       } catch (single) {
         port.postMessage({ id, ok: false, error: message(single ?? error) } satisfies StoreReply);
@@ -48,7 +51,7 @@ function flush(): void {
 port.on('message', (request: StoreRequest) => {
   if (request.op === 'record') {
     const record = { ...request.record, spectatorStream: asBuffer(request.record.spectatorStream) };
-    pending.push({ id: request.id, record });
+    pending.push({ id: request.id, record, now: request.now });
     if (!flushScheduled) {
       flushScheduled = true;
       setImmediate(flush);
