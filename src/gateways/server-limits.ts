@@ -15,7 +15,7 @@ export const LIMIT_SPECS = {
   'game-args': { default: 64, min: 0, doc: 'game arguments (-a KEY=VALUE) of one GameNew' },
   'pending-requests': { default: 32, min: 1, doc: 'coco requests received and not yet answered; past it the connection closes with 1008' },
   'outbound-high-water-bytes': { default: 1 << 20, min: 1024, doc: 'unsent bytes of a connection past which the server stops reading its requests until they drain' },
-  'outbound-max-bytes': { default: 64 << 20, min: 1 << 20, doc: 'unsent bytes of a connection (replies, lobby pushes, game and spectator bytes) past which it is dropped' },
+  'outbound-max-bytes': { default: 16 << 20, min: 1 << 20, doc: 'unsent bytes of a connection (replies, lobby pushes, game and spectator bytes) past which it is dropped' },
   'game-new-per-minute': { default: 30, min: 1, doc: 'matches one address may create per minute (GameNew, clobber and socha ports)' },
   'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once' },
   'spectators-per-match': { default: 100, min: 1, doc: 'spectators of one match (coco SpectateJoin, socha observe), and visualizer subscribers likewise' },
@@ -52,4 +52,10 @@ export function resolveLimits(overrides: Readonly<Record<string, unknown>>): { o
     limits[name] = value;
   }
   return { ok: true, value: limits as ServerLimits };
+}
+
+/** The table of docs/limits.md: every limit, its default and what it bounds (a test keeps them equal). */
+export function limitsTable(): string {
+  const rows = Object.entries(LIMIT_SPECS).map(([name, spec]) => `| \`${name}\` | ${spec.default} | ${spec.doc} |`);
+  return ['| limit | default | what it bounds |', '|---|---|---|', ...rows].join('\n');
 }
