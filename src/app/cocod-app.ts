@@ -136,7 +136,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const address = await server.listen();
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
-    clobber = new ClobberTcpGateway(lobby, { addresses, log, refused, limits });
+    clobber = new ClobberTcpGateway(lobby, { addresses, log, refused, limits, clock });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
@@ -152,6 +152,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       addresses,
       refused,
       serverLimits: limits,
+      clock,
     });
     sochaPort = (await socha.listen(options.sochaPort, options.bindAddress)).port;
     log.info(`socha port listening on ${options.bindAddress}:${sochaPort}${options.sochaPassword ? '' : ' (admin commands off: no --socha-password)'}`);

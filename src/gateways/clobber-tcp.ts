@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Lobby } from '../lobby/lobby.js';
+import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { isValidUserName } from '../lobby/names.js';
 import { parsePlayLine } from '../games/clobber/clobber.js';
@@ -31,7 +32,7 @@ export class ClobberTcpGateway {
 
   constructor(
     private readonly lobby: Lobby,
-    private readonly admission: Admission & { readonly limits: ServerLimits },
+    private readonly admission: Admission & { readonly limits: ServerLimits; readonly clock: Clock },
   ) {
     this.log = admission.log;
     this.server = createServer((socket) => this.accept(socket));
@@ -83,26 +84,26 @@ export class ClobberTcpGateway {
       this.log.info(`clobber port ${peer}: ${why}`);
       socket.end('error\n');
     };
-    const timer = setTimeout(() => refuse('no "play clobber <name>" line in time'), CLOBBER_TCP_LIMITS.helloSeconds * 1000);
+    const cancelTimer = this.admission.clock.setTimer(CLOBBER_TCP_LIMITS.helloSeconds * 1000, () => refuse('no "play clobber <name>" line in time'), { weak: true });
     const onData = (chunk: Buffer): void => {
       received = Buffer.concat([received, chunk]);
       const newline = received.indexOf(0x0a);
       if (newline === -1) {
         if (received.length > CLOBBER_TCP_LIMITS.helloBytes) {
           socket.off('data', onData);
-          clearTimeout(timer);
+          cancelTimer();
           refuse('first line too long');
         }
         return;
       }
       socket.off('data', onData);
-      clearTimeout(timer);
+      cancelTimer();
       const hello = parsePlayLine(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
       if (!hello.ok) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
       this.seat(socket, peer, key, hello.value.name ?? 'player', received);
     };
     socket.on('data', onData);
-    socket.on('close', () => clearTimeout(timer));
+    socket.on('close', cancelTimer);
   }
 
   private seat(socket: Socket, peer: string, key: string, wanted: string, firstBytes: Buffer): void {

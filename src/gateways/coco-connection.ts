@@ -142,6 +142,9 @@ export class CocoConnection {
           continue;
         }
         await this.handle(this.requests.shift()!);
+        // One request at a time per turn of the event loop: a client that sends many expensive
+        // requests at once (a full LobbyList each) cannot hold up every other connection and match.
+        if (this.requests.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (error) {
       this.log.error(`${this.peer}: internal error: ${error instanceof Error ? error.stack : String(error)}`);

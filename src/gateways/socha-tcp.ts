@@ -6,7 +6,7 @@ import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import type { XmlElement } from '../games/hase-und-igel/xml/xml-element.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
 import type { Lobby } from '../lobby/lobby.js';
-import type { Log } from '../util/log.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { SochaAdminSession } from './socha-admin.js';
 import { SochaOpening } from './socha-opening.js';
 import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-rooms.js';
@@ -37,6 +37,8 @@ export interface SochaTcpOptions extends SochaTimeLimits, Admission {
   /** The administrators' passphrase; null refuses every `authenticate`. */
   readonly adminPassword: string | null;
   readonly limits?: Partial<SochaTcpLimits>;
+  /** Where the port's deadlines take their time from; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -55,9 +57,11 @@ export class SochaTcpGateway {
   private readonly admins = new Set<SochaAdminSession>();
   private readonly book: SochaRoomBook;
   private readonly limits: SochaTcpLimits;
+  private readonly clock: Clock;
 
   constructor(private readonly options: SochaTcpOptions) {
     this.limits = { ...SOCHA_TCP_LIMITS, ...options.limits };
+    this.clock = options.clock ?? systemClock;
     this.book = new SochaRoomBook(options.lobby, options);
     // Half-open sockets: a client may end its stream after the result and still read the server's
     // `</protocol>`, which the game writes once every player has closed.
@@ -112,12 +116,12 @@ export class SochaTcpGateway {
     socket.setNoDelay(true);
     // Once the server has ended its side, a peer that never closes its own is cut off.
     socket.once('finish', () => {
-      const timer = setTimeout(() => socket.destroy(), this.limits.closeGraceSeconds * 1000);
-      socket.once('close', () => clearTimeout(timer));
+      const cancel = this.clock.setTimer(this.limits.closeGraceSeconds * 1000, () => socket.destroy(), { weak: true });
+      socket.once('close', cancel);
     });
     const opening = new SochaOpening(this.limits.firstRequestBytes);
     const stop = (): void => {
-      clearTimeout(timer);
+      cancelTimer();
       socket.off('data', onData);
       socket.off('end', onEnd);
     };
@@ -125,10 +129,14 @@ export class SochaTcpGateway {
       stop();
       this.dismiss(socket, peer, 'the stream ended before a request');
     };
-    const timer = setTimeout(() => {
-      stop();
-      this.dismiss(socket, peer, `no request within ${this.limits.firstRequestSeconds} s`);
-    }, this.limits.firstRequestSeconds * 1000);
+    const cancelTimer = this.clock.setTimer(
+      this.limits.firstRequestSeconds * 1000,
+      () => {
+        stop();
+        this.dismiss(socket, peer, `no request within ${this.limits.firstRequestSeconds} s`);
+      },
+      { weak: true },
+    );
     const onData = (chunk: Buffer): void => {
       const step = opening.push(chunk);
       if (step.kind === 'more') return;
@@ -138,7 +146,7 @@ export class SochaTcpGateway {
     };
     socket.on('data', onData);
     socket.on('end', onEnd);
-    socket.on('close', () => clearTimeout(timer));
+    socket.on('close', cancelTimer);
   }
 
   /** Ends a connection that did not make a valid first request; other connections never notice. */
