@@ -72,7 +72,10 @@ function setup(overrides: Record<string, number> = {}) {
   return { ws, socket, clock, logs, refusals, lobby };
 }
 
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Lets the connection work through what it was sent (it handles one request per turn of the event loop). */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
 const handshake: Request = { type: 'Handshake', magic: 'coco', version: 2 };
 const gameNew = (overrides: Partial<Extract<Request, { type: 'GameNew' }>> = {}): Request => ({
   type: 'GameNew',
