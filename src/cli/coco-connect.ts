@@ -111,7 +111,7 @@ export async function connectProgram(options: ConnectOptions): Promise<number> {
     const item = await client.next();
     if (item === null) {
       if (programExit !== undefined) return finish(programExit === 0 ? 1 : programExit ?? 1);
-      status('connection to the server lost');
+      status(client.closedBecause || 'connection to the server lost');
       return finish(1);
     }
     if (item.kind === 'data') {

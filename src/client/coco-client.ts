@@ -28,7 +28,10 @@ export class CocoClient {
         else this.fail(`the server sent an invalid message: ${decoded.error}`);
       }
     });
-    ws.on('close', () => this.fail('the server closed the connection'));
+    ws.on('close', (code, reason) => {
+      const why = reason.toString('utf8');
+      this.fail(why === '' ? 'the server closed the connection' : `the server closed the connection (${code}): ${why}`);
+    });
     ws.on('error', (error) => this.fail(`connection error: ${error.message}`));
   }
 
@@ -55,6 +58,11 @@ export class CocoClient {
 
   sendBytes(bytes: Uint8Array): void {
     this.ws.send(bytes, { binary: true });
+  }
+
+  /** Why the connection closed, as far as the client knows ('' while open or closed by us). */
+  get closedBecause(): string {
+    return this.closeReason;
   }
 
   /** The next message from the server, or null once the connection is closed. */
