@@ -104,20 +104,12 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   const sochaPassword = secret(option('socha-password'), option('socha-password-file'), 'COCOD_SOCHA_PASSWORD', '--socha-password', sources);
   if (!sochaPassword.ok) return sochaPassword;
 
-  let clobberPort: number | undefined;
-  const clobberText = option('clobber-port');
-  if (clobberText !== undefined) {
-    const parsed = parsePort('--clobber-port', clobberText);
-    if (!parsed.ok) return parsed;
-    clobberPort = parsed.value;
-  }
-  let sochaPort: number | undefined;
-  const sochaText = option('socha-port');
-  if (sochaText !== undefined) {
-    const parsed = parsePort('--socha-port', sochaText);
-    if (!parsed.ok) return parsed;
-    sochaPort = parsed.value;
-  }
+  const clobber = optionalPort('--clobber-port', option('clobber-port'));
+  if (!clobber.ok) return clobber;
+  const clobberPort = clobber.value;
+  const socha = optionalPort('--socha-port', option('socha-port'));
+  if (!socha.ok) return socha;
+  const sochaPort = socha.value;
   const soft = parseSeconds('--socha-soft-timeout', option('socha-soft-timeout'), DEFAULT_SOFT_TIMEOUT, 0.001, 300);
   if (!soft.ok) return soft;
   const hard = parseSeconds('--socha-hard-timeout', option('socha-hard-timeout'), DEFAULT_HARD_TIMEOUT, 0.1, 600);
@@ -181,6 +173,11 @@ function parsePort(flag: string, text: string): Result<number> {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) return err(`invalid ${flag} "${text}"`);
   return ok(port);
+}
+
+/** A port that is off unless given. */
+function optionalPort(flag: string, text: string | undefined): Result<number | undefined> {
+  return text === undefined ? ok(undefined) : parsePort(flag, text);
 }
 
 /** A number of seconds in [min, max], as the game arguments take it. */
