@@ -43,6 +43,16 @@ function percentiles(latencies: number[]): { p50: number; p99: number; max: numb
   return { p50: at(0.5), p99: at(0.99), max: Number((sorted.at(-1) ?? 0).toFixed(2)) };
 }
 
+/**
+ * Every player of the benchmark connects from 127.0.0.1: the per-address limits, meant for the
+ * open internet, are raised to what one host running K matches needs.
+ */
+const BENCH_LIMITS = [
+  '--limit', `connections-per-address=${2 * matches + 16}`,
+  '--limit', `game-new-per-minute=${matches + 16}`,
+  '--limit', `waiting-matches-per-address=${matches + 16}`,
+];
+
 /** The Node.js flags `npm start` gives cocod (package.json), so that the benchmark measures the server users run. */
 function startFlags(): string[] {
   const packageJson = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8')) as { scripts: { start: string } };
@@ -52,7 +62,7 @@ function startFlags(): string[] {
 const nodeFlags = [...startFlags(), ...(process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean)];
 if (process.env['BENCH_PROFILE']) nodeFlags.push('--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']);
 const relay = process.env['BENCH_SERVER'] === 'relay';
-const serverArgs = relay ? [join(here, 'relay.js'), String(rounds)] : [join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench'];
+const serverArgs = relay ? [join(here, 'relay.js'), String(rounds)] : [join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench', ...BENCH_LIMITS];
 const server = spawn(process.execPath, [...nodeFlags, ...serverArgs], { stdio: ['ignore', 'inherit', 'pipe'] });
 const url = await new Promise<string>((resolve, reject) => {
   let log = '';
