@@ -11,7 +11,7 @@ export const LIMIT_SPECS = {
   'handshake-seconds': { default: 10, min: 1, doc: 'a connection must finish its HTTP request or coco Handshake within this long' },
   'heartbeat-seconds': { default: 25, min: 1, doc: 'an idle WebSocket gets a ping after this long and is dropped if the pong has not come this long after' },
   'control-frame-bytes': { default: 64 * 1024, min: 1024, doc: 'largest coco text frame (a JSON request); a larger one closes with 1009' },
-  'game-frame-bytes': { default: 16 << 20, min: 1024, doc: 'largest coco binary frame (game bytes), as the reference server' },
+  'game-frame-bytes': { default: 1 << 20, min: 1024, doc: 'largest coco WebSocket message (1009 past it); the reference took 16 MiB, but a seat holds at most 1 MiB of unread input anyway, and every connection may buffer a message this big' },
   'game-args': { default: 64, min: 0, doc: 'game arguments (-a KEY=VALUE) of one GameNew' },
   'pending-requests': { default: 32, min: 1, doc: 'coco requests received and not yet answered; past it the connection closes with 1008' },
   'outbound-high-water-bytes': { default: 1 << 20, min: 1024, doc: 'unsent bytes of a connection past which the server stops reading its requests until they drain' },
