@@ -1,4 +1,4 @@
-import { test, mock } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Lobby, type MatchMember, type MatchWatcher } from './lobby.js';
 import { InlineCompute } from '../match/compute.js';
@@ -8,11 +8,14 @@ import type { MatchInfo } from '../protocol/coco/messages.js';
 import type { Seat } from '../match/seat.js';
 import type { NewMatchRequest } from './lobby.js';
 import type { GameDefinition, NewMatchParams } from '../match/game.js';
+import { ManualClock } from '../util/clock.js';
 
+/** A lobby on a clock the test moves by hand: expiry and match times never depend on the machine's speed. */
 function makeLobby(expirySeconds = 600, maxMatches = 1000) {
   const store = new MemoryHistoryStore();
-  const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', expirySeconds, maxMatches, seeds: () => 'seed' });
-  return { lobby, store };
+  const clock = new ManualClock();
+  const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', expirySeconds, maxMatches, seeds: () => 'seed', clock });
+  return { lobby, store, clock };
 }
 
 function request(overrides: Partial<NewMatchRequest> = {}): NewMatchRequest {
@@ -63,14 +66,14 @@ test('a server at capacity refuses new matches', () => {
 });
 
 test('a verified match is marked verified, and creating does not join its creator', () => {
-  const { lobby } = makeLobby();
+  const { lobby, clock } = makeLobby();
   const created = lobby.create(request({ verification: 'master', password: 'pw' }));
   assert.ok(created.ok);
   const info = lobby.find(created.value)!;
   assert.equal(info.verified, true);
   assert.equal(info.password, true);
   assert.deepEqual(info.connected, []);
-  assert.equal(info.time, Math.floor(Date.now() / 1000) + 600);
+  assert.equal(info.time, Math.floor(clock.now() / 1000) + 600, 'a waiting match shows when it expires');
 });
 
 test('joining is checked with the reference texts', () => {
@@ -147,28 +150,46 @@ test('a spectator of a waiting match gets the whole stream once it starts', asyn
   assert.equal(stream.split('\n').length, 3 + 4 + 1);
 });
 
-test('a waiting match expires after the expiry time, and each join or leave resets it', () => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  try {
-    const { lobby } = makeLobby(10);
-    const created = lobby.create(request());
-    assert.ok(created.ok);
-    const log: string[] = [];
-    const alice = member(log);
-    mock.timers.tick(9_000);
-    lobby.join(created.value, 'alice', null, alice);
-    mock.timers.tick(9_000);
-    assert.notEqual(lobby.find(created.value), null, 'the join reset the expiry');
-    lobby.leave(created.value, alice);
-    mock.timers.tick(9_999);
-    assert.notEqual(lobby.find(created.value), null, 'the leave reset the expiry');
-    lobby.join(created.value, 'alice', null, alice);
-    mock.timers.tick(10_000);
-    assert.equal(lobby.find(created.value), null);
-    assert.deepEqual(log, [`expired ${created.value}`]);
-  } finally {
-    mock.timers.reset();
-  }
+test('a waiting match expires after the expiry time, and each join or leave resets it', async () => {
+  const { lobby, clock } = makeLobby(10);
+  const created = lobby.create(request());
+  assert.ok(created.ok);
+  const log: string[] = [];
+  const alice = member(log);
+  await clock.advance(9_000);
+  lobby.join(created.value, 'alice', null, alice);
+  assert.equal(lobby.find(created.value)?.time, Math.floor(clock.now() / 1000) + 10, 'the shown expiry moved with the join');
+  await clock.advance(9_000);
+  assert.notEqual(lobby.find(created.value), null, 'the join reset the expiry');
+  lobby.leave(created.value, alice);
+  await clock.advance(9_999);
+  assert.notEqual(lobby.find(created.value), null, 'the leave reset the expiry');
+  lobby.join(created.value, 'alice', null, alice);
+  await clock.advance(9_999);
+  assert.notEqual(lobby.find(created.value), null, 'not a millisecond early');
+  assert.deepEqual(log, []);
+  await clock.advance(1);
+  assert.equal(lobby.find(created.value), null);
+  assert.deepEqual(log, [`expired ${created.value}`]);
+});
+
+test('a match that started does not expire, and it is recorded with the times of the lobby clock', async () => {
+  const { lobby, store, clock } = makeLobby(10);
+  const created = lobby.create(request({ params: { players: 2, bots: 1, timeout: null }, args: { pace: '0', rounds: '1' } }));
+  assert.ok(created.ok);
+  const human = member();
+  lobby.join(created.value, 'human', null, human);
+  await settle();
+  assert.ok(human.seat, 'the match started');
+  // Past the expiry time, within the player's timeout (30 s).
+  await clock.advance(20_000);
+  assert.equal(lobby.find(created.value)?.running, true, 'a running match outlives the expiry time');
+  human.seat.attach({ send: () => {}, close: () => {} });
+  human.seat.receive(Buffer.from('ROCK\n'));
+  await lobby.idle();
+  const record = await store.get(created.value);
+  assert.ok(record);
+  assert.equal(record.endedAt - record.startedAt, 20_000, 'the match lasted as long as the clock moved');
 });
 
 test('a match created with a seat order seats its members in that order, whoever joins first', async () => {

@@ -511,6 +511,8 @@ export class Lobby {
         visJson: match.running?.vis.json() ?? '[]',
         artifacts: outcome.artifacts,
       });
+      // Said once the history holds the match: what waits for a record (a test, an operator) waits for this.
+      this.options.log?.info(`match ${match.id} recorded`);
     } catch (failure) {
       this.options.log?.error(`match ${match.id} could not be recorded: ${String(failure)}`);
     }

@@ -5,6 +5,7 @@ import { connectBot } from './bot-connection.js';
 import { Match, lineupOf, type MatchOutcome } from './match.js';
 import { SpectatorFeed } from './spectator-feed.js';
 import type { VisEvent } from '../protocol/vis-event.js';
+import type { Clock } from '../util/clock.js';
 
 /** A player program run in-process: it gets the same line stream a real program would. */
 export type LocalPlayer = (io: BotIO) => Promise<void>;
@@ -15,6 +16,8 @@ export interface LocalMatchOptions {
   readonly players: readonly { readonly name: string; readonly play: LocalPlayer }[];
   readonly seed?: string;
   readonly compute?: Compute;
+  /** Where the match's time comes from (a ManualClock in tests of time limits); the system clock by default. */
+  readonly clock?: Clock;
 }
 
 export interface LocalMatchRecord {
@@ -50,6 +53,7 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
     seed: options.seed ?? 'local',
     spectators,
     compute,
+    ...(options.clock && { clock: options.clock }),
     // A game under test that draws something invalid fails loudly instead of being logged.
     onVisReject: (error) => {
       throw new Error(`visualizer event refused: ${error.code}: ${error.message}`);

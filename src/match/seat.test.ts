@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ManualClock } from '../util/clock.js';
 import { MatchClock } from './match-clock.js';
 import { SEAT_LIMITS, Seat, type SeatCloseReason, type SeatFraming } from './seat.js';
 
@@ -58,4 +59,36 @@ test('a too long line and invalid UTF-8 close the seat with their reason', () =>
   const bad = seat('text');
   bad.seat.receive(Buffer.from([0xff, 0x0a]));
   assert.deepEqual(bad.closed, ['line/invalid-utf8']);
+});
+
+test('a read that waits past the timeout closes the seat with timeout, and not a moment before', async () => {
+  const clock = new ManualClock();
+  const closed: SeatCloseReason[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(clock) });
+  s.attach({ send: () => {}, close: (r) => closed.push(r) });
+  let answer: string | null | undefined;
+  void s.readLine().then((line) => (answer = line));
+  await clock.advance(4_999);
+  assert.equal(answer, undefined, 'still waiting just before the timeout');
+  assert.deepEqual(closed, []);
+  await clock.advance(1);
+  assert.equal(answer, null);
+  assert.deepEqual(closed, ['timeout']);
+});
+
+test('a line that comes in time cancels the timeout; a read may set its own timeout', async () => {
+  const clock = new ManualClock();
+  const closed: SeatCloseReason[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(clock) });
+  s.attach({ send: () => {}, close: (r) => closed.push(r) });
+  const first = s.readLine();
+  await clock.advance(4_000);
+  s.receive(Buffer.from('ROCK\n'));
+  assert.equal(await first, 'ROCK');
+  assert.equal(clock.pending, 0, 'the timer of the answered read is gone');
+  const patient = s.readLine({ timeoutSeconds: 60 });
+  await clock.advance(59_000);
+  s.receive(Buffer.from('PAPER\n'));
+  assert.equal(await patient, 'PAPER');
+  assert.deepEqual(closed, []);
 });

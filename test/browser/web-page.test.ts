@@ -7,17 +7,24 @@ import { launchBrowser, screenshot } from '../support/browser.js';
 
 let server: ServerProcess;
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
+let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
+const PAGE_WAIT_LIMIT_MS = 120_000;
 
+// When a step of `before` fails (no browser, a server that does not start), node:test fails the
+// tests and still runs `after`: it stops what did start, whatever got that far, so that no server
+// or browser process keeps the file (and the suite) from ending.
 before(async () => {
   server = await startServer();
   base = `http://127.0.0.1:${server.port}/`;
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
 after(async () => {
-  await closeBrowser();
-  await server.stop();
+  try {
+    await closeBrowser?.();
+  } finally {
+    await server?.stop();
+  }
 });
 
 /**
@@ -39,6 +46,9 @@ const cspViolations: string[] = [];
 
 async function newPage(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  // Every wait below is for an event (an element, a URL, a condition); its timeout only turns a
+  // page that never gets there into a failure, so it is wide enough for a very busy machine.
+  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
   page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
   // Chromium reports a blocked script, style or connection on the console, and the page gets a
   // securitypolicyviolation event; both are noted.
@@ -107,7 +117,7 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   // A replay starts playing by itself; at 16x it reaches the end of the match quickly.
   await page.selectOption('.player-speed', '16');
   const atEnd = '(() => { const s = document.querySelector(".player-slider"); return s !== null && Number(s.max) > 0 && Number(s.value) >= Number(s.max); })()';
-  await waitUntil(page, atEnd, 60_000);
+  await waitUntil(page, atEnd, PAGE_WAIT_LIMIT_MS);
   const lastLine = await page.locator('.log-lines li').last().innerText();
   assert.match(lastLine, / wins: /, 'the replay reaches the final position');
   await screenshot(page, 'replay-end');

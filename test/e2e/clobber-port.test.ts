@@ -70,6 +70,7 @@ test('two plain TCP clients play a clobber session through the tournament port, 
     const watched = await spectator.done;
     assert.match(watched.stdout, /players (alice alice#2|alice#2 alice)\nboard 10 10\ngames 2\n/);
     assert.match(watched.stdout, /\nscore \S+ \d \S+ \d\n/);
+    await server.recorded(id);
     const history = await coco(server.url, ['history', id]);
     assert.equal(history.stdout, watched.stdout.split('> reached current status\n')[1]!.split('> match ended')[0]);
   } finally {

@@ -1,16 +1,45 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
 
 const EXAMPLES = join(ROOT, 'examples');
+/**
+ * The player timeout of the external games' matches here. These tests are about the protocol:
+ * a Python interpreter starting on a busy machine may need longer than the examples' limits.
+ */
+const WIDE_TIMEOUT = '120';
 let server: ServerProcess;
+let gamesDir: string;
+
+/**
+ * The external examples as they are, but for a wide `ready_deadline` (5 s by default): a player
+ * or bot program must say `ready` within it, and interpreter start-up counts against it.
+ */
+function examplesWithWideDeadlines(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-examples-'));
+  cpSync(join(EXAMPLES, 'external'), dir, { recursive: true });
+  for (const game of readdirSync(dir)) {
+    const file = join(dir, game, 'game.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...manifest, ready_deadline: 300 }));
+  }
+  return dir;
+}
 
 before(async () => {
-  server = await startServer(['--games', join(EXAMPLES, 'external')]);
+  gamesDir = examplesWithWideDeadlines();
+  server = await startServer(['--games', gamesDir]);
 });
 after(async () => {
-  await server.stop();
+  // Each step runs even if one before it failed, so that no server outlives the file.
+  try {
+    await server?.stop();
+  } finally {
+    if (gamesDir) rmSync(gamesDir, { recursive: true, force: true });
+  }
 });
 
 test('the example royalur bot plays over the pipe channel against the Python example over stdio', async () => {
@@ -37,6 +66,7 @@ test('the C and Python roshambo examples play each other through coco', async ()
   });
   assert.equal(c.code, 0, c.stderr);
   assert.equal((await python.done).code, 0);
+  await server.recorded(id);
   const history = await coco(server.url, ['history', id]);
   assert.equal(history.stdout.split('\n').length, 3 + 40 + 1);
 });
@@ -44,9 +74,10 @@ test('the C and Python roshambo examples play each other through coco', async ()
 test('an external game registered with --games is listed and played through coco with its bots; its replay log is kept', async () => {
   assert.match((await coco(server.url, ['list'])).stdout, /^- connect4$/m);
   assert.match((await coco(server.url, ['list', 'connect4'])).stdout, /Implementation details/);
-  const id = await newMatch(server.url, ['connect4', '-b', '1', '-a', 'cols=7']);
+  const id = await newMatch(server.url, ['connect4', '-b', '1', '-a', 'cols=7', '-t', WIDE_TIMEOUT]);
   const human = await coco(server.url, ['connect', id, '-n', 'me', '--', 'python3', join(EXAMPLES, 'external/connect4/bot.py')]);
   assert.equal(human.code, 0, human.stderr);
+  await server.recorded(id);
   const response = await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`);
   const record = (await response.json()) as { players: string[]; scores: number[] | null; error: string | null; artifacts: string[]; vis: unknown[] };
   assert.equal(record.error, null);
@@ -61,15 +92,16 @@ test('an external game registered with --games is listed and played through coco
   // How the seat ended depends on who noticed first (the game over, or coco closing): either way a note.
   assert.match(transcript, /\n\d+\.\d{3} # [^\n]+\n$/, transcript);
   const log = await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}/artifacts/replay.log`)).text();
-  assert.match(log, /^\d{3}\.\d{6} > vis inline\n\d{3}\.\d{6} > param 2 7 6 10\n/);
+  assert.match(log, /^\d{3}\.\d{6} > vis inline\n\d{3}\.\d{6} > param 2 7 6 120\n/);
   assert.match(log, /\n\d{3}\.\d{6} > start\n/);
   assert.match(log, /< over /);
 });
 
 test('a 4-player simultaneous-move external game runs with one human and three server bots', async () => {
-  const id = await newMatch(server.url, ['lowest-unique', '-n', '4', '-b', '3', '-a', 'rounds=3']);
+  const id = await newMatch(server.url, ['lowest-unique', '-n', '4', '-b', '3', '-a', 'rounds=3', '-t', WIDE_TIMEOUT]);
   const human = await coco(server.url, ['connect', id, '-n', 'me', '--', 'python3', join(EXAMPLES, 'external/lowest-unique/bot.py')]);
   assert.equal(human.code, 0, human.stderr);
+  await server.recorded(id);
   const record = (await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`)).json()) as { players: string[]; scores: number[] | null; error: string | null };
   assert.equal(record.error, null);
   assert.equal(record.players.length, 4);
@@ -87,6 +119,7 @@ test('quoridor: the built-in engine (coco qtp-engine) and the Python example eng
   assert.equal((await ours.done).code, 0);
   const watched = (await spectator.done).stdout;
   assert.match(watched, /engine/);
+  await server.recorded(id);
   const record = (await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`)).json()) as { players: string[]; scores: number[] };
   const engineSeat = record.players.indexOf('engine');
   assert.equal(record.scores[engineSeat], 2, `the engine wins both games: ${JSON.stringify(record)}`);

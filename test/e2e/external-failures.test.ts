@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CocoClient } from '../../src/client/coco-client.js';
 import { ROOT, coco, newMatch, startServer, type ServerProcess } from '../support/processes.js';
 
 /** The controller's fake game server and bots (src/games/external/fixtures). */
@@ -24,20 +25,37 @@ function register(name: string, mode: string, extra: Record<string, unknown> = {
   );
 }
 
+/**
+ * Wide enough for a Python player to start and say `ready` on a busy machine: these games fail
+ * after `start`, and a player dropped for being slow would test something else.
+ */
+const WIDE_READY_DEADLINE = 300;
+/**
+ * The deadline the silent bot of `patient` must pass. Its human player is this test's own client,
+ * which says `ready` as soon as the match starts: no interpreter start-up races this deadline.
+ */
+const PATIENT_READY_DEADLINE = 3;
+
 before(async () => {
   gamesDir = mkdtempSync(join(tmpdir(), 'cocod-games-'));
-  register('crasher', 'crash');
-  register('hanger', 'hang', { max_match_seconds: 1 });
-  register('flooder', 'flood', { max_output_bytes: 1 << 20 });
-  register('patient', 'echo', { bots: [['python3', join(FIXTURES, 'silent_bot.py')]], max_bots: 1, ready_deadline: 1 });
+  register('crasher', 'crash', { ready_deadline: WIDE_READY_DEADLINE });
+  register('hanger', 'hang', { max_match_seconds: 1, ready_deadline: WIDE_READY_DEADLINE });
+  register('flooder', 'flood', { max_output_bytes: 1 << 20, ready_deadline: WIDE_READY_DEADLINE });
+  register('patient', 'echo', { bots: [['python3', join(FIXTURES, 'silent_bot.py')]], max_bots: 1, ready_deadline: PATIENT_READY_DEADLINE });
   server = await startServer(['--games', gamesDir]);
 });
 after(async () => {
-  await server.stop();
-  rmSync(gamesDir, { recursive: true, force: true });
+  // Each step runs even if one before it failed, so that no server outlives the file.
+  try {
+    await server?.stop();
+  } finally {
+    if (gamesDir) rmSync(gamesDir, { recursive: true, force: true });
+  }
 });
 
+/** The stored record of match `id`, once the server says it is stored. */
 async function record(id: string): Promise<{ error: string | null; scores: number[] | null; players: string[] }> {
+  await server.recorded(id);
   return (await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}`)).json()) as { error: string | null; scores: number[] | null; players: string[] };
 }
 
@@ -60,10 +78,19 @@ for (const [game, why] of [
 
 test('a server bot that never says ready is dropped and the match goes on without it', async () => {
   const id = await newMatch(server.url, ['patient', '-n', '2', '-b', '1']);
-  const player = await coco(server.url, ['connect', id, '-n', 'human', '--', 'python3', '-c', 'import sys\nprint("ready", flush=True)\nprint("over", flush=True)\nfor _ in sys.stdin: pass']);
-  assert.equal(player.code, 0, player.stderr);
+  const human = await CocoClient.connect(server.url);
+  const joined = await human.request({ type: 'LobbyJoinMatch', id, name: 'human', password: null }, 'LobbyJoinedMatch');
+  assert.ok('Ok' in joined.info);
+  for (let item = await human.next(); item !== null; item = await human.next()) {
+    if (item.kind !== 'reply') continue;
+    // Ready at once; `over` reaches the game server after `start`, once the bot was dropped.
+    if (item.reply.type === 'MatchStarted') human.sendBytes(Buffer.from('ready\nover\n'));
+    if (item.reply.type === 'MatchEnded') break;
+  }
+  human.close();
   const stored = await record(id);
   assert.equal(stored.error, null);
-  assert.ok(stored.scores, 'the match ended with a result');
-  assert.match(server.log(), new RegExp(`match ${id} ended`));
+  assert.deepEqual([...stored.players].sort(), ['ServerBot$0', 'human']);
+  const seat = stored.players.indexOf('human');
+  assert.deepEqual(stored.scores, seat === 0 ? [1, 0] : [0, 1], 'the human who said over won: it was not dropped with the bot');
 });

@@ -83,6 +83,7 @@ test('thousands of hostile messages close only their own connections while a mat
     const [alice, bob] = await Promise.all([player(server.url, id, 'alice', 'ROCK'), player(server.url, id, 'bob', 'PAPER'), ...fuzzers]);
     assert.equal(alice!.split('\n').slice(3, -1).join(''), 'PAPER'.repeat(300));
     assert.equal(bob!.split('\n').slice(3, -1).join(''), 'ROCK'.repeat(300));
+    await server.recorded(id);
     const client = await CocoClient.connect(server.url);
     const outcome = await client.historyMatch(id);
     assert.ok('Ok' in outcome);

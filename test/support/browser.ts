@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from './processes.js';
@@ -6,21 +6,38 @@ import { ROOT } from './processes.js';
 /** Where browser tests keep their screenshots (kept as test artifacts, not committed). */
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
-/** Debian's chromium, headless, with the flags this closed network needs (playwright makes a fresh profile). */
+/** How long starting the browser may take before the launch counts as failed (generous: a busy machine is slow). */
+const LAUNCH_TIMEOUT_MS = 60_000;
+
+/**
+ * Debian's chromium, headless, with the flags this closed network needs (playwright makes a fresh
+ * profile). A browser that is missing or cannot start fails here at once with the reason, instead
+ * of leaving the caller waiting.
+ */
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const browser = await chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`no browser at ${executablePath}: install chromium or set CHROMIUM_PATH to a Chromium executable`);
+  }
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      timeout: LAUNCH_TIMEOUT_MS,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  } catch (error) {
+    throw new Error(`cannot launch the browser at ${executablePath}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   return {
     browser,
     close: () => browser.close(),

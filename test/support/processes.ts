@@ -9,6 +9,22 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const COCOD = join(ROOT, 'dist/src/cli/cocod.js');
 export const COCO = join(ROOT, 'dist/src/cli/coco.js');
 
+/**
+ * Every child started here that has not exited yet. The runner ends a test file that runs past its
+ * timeout with SIGTERM, which skips the `after` hooks: the children are stopped here instead, so a
+ * hung file leaves no server listening behind it.
+ */
+const living = new Set<ChildProcess>();
+process.once('SIGTERM', () => {
+  for (const child of living) child.kill('SIGKILL');
+  process.exit(143);
+});
+
+function track(child: ChildProcess): void {
+  living.add(child);
+  child.once('exit', () => living.delete(child));
+}
+
 export interface ServerProcess {
   readonly url: string;
   readonly port: number;
@@ -17,12 +33,17 @@ export interface ServerProcess {
   log(): string;
   /** Its stderr as written (JSON lines). */
   rawLog(): string;
-  /** Resolves when the log contains `pattern`. */
-  waitForLog(pattern: RegExp): Promise<RegExpMatchArray>;
   /** Sends a signal to the server process. */
   kill(signal: NodeJS.Signals): void;
   /** Resolves with the exit code (null after a signal) when the process has exited. */
   readonly exited: Promise<number | null>;
+  /** Resolves when the log contains `pattern`; rejects if the server exits first. */
+  waitForLog(pattern: RegExp): Promise<RegExpMatchArray>;
+  /**
+   * Resolves once match `id` is in the history (the lobby logs it after the write). Its players
+   * hear that it ended only after that, but its spectators and other clients may not.
+   */
+  recorded(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,6 +54,7 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
   const child = spawn(process.execPath, [COCOD, '-p', '0', '-d', database, '-v', 'master', ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  track(child);
   let log = '';
   let raw = '';
   let partial = '';
@@ -71,6 +93,9 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
     waitForLog,
     kill: (signal) => void child.kill(signal),
     exited,
+    recorded: async (id) => {
+      await waitForLog(new RegExp(`match ${id} recorded`));
+    },
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -106,6 +131,7 @@ export interface RunningCoco {
 /** Runs `coco -s URL ARGS...` as a child process. */
 export function startCoco(url: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): RunningCoco {
   const child = spawn(process.execPath, [COCO, '-s', url, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  track(child);
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];

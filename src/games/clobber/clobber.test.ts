@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { BotIO } from '../../match/game.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
+import { ManualClock } from '../../util/clock.js';
 import type { VisEvent } from '../../protocol/vis-event.js';
 import { BUILT_IN_GAMES } from '../registry.js';
 import { clobber, createClobberGame } from './clobber.js';
@@ -46,6 +47,37 @@ const silent: LocalPlayer = async (io) => {
 function small(games: number, extra: Record<string, string> = {}) {
   return { args: { columns: '3', rows: '2', games: String(games), pace: '0', ...extra } };
 }
+
+test('the pace holds a move back until pace seconds after the previous one; thinking time counts towards it', async () => {
+  const clock = new ManualClock();
+  /** `scripted`, but thinking `seconds` on the match's clock before each move it sends. */
+  const thinking = (seconds: number, transcript: readonly string[]): LocalPlayer => async (io) => {
+    for (const step of transcript) {
+      if (!step.startsWith('>')) {
+        if ((await io.readLine()) === null) return;
+        continue;
+      }
+      await new Promise<void>((resolve) => clock.setTimer(seconds * 1000, resolve));
+      io.write(`${step.slice(1)}\n`);
+    }
+    while ((await io.readLine()) !== null);
+  };
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game,
+      params: small(1, { pace: '2' }),
+      players: [
+        { name: 'Alice', play: thinking(0, ['3 2 1', '>a 1 b 1', 'c 2 c 1', '>b 1 c 1', 'a 2 b 2']) },
+        { name: 'Bob', play: thinking(3, ['3 2 0', 'a 1 b 1', '>c 2 c 1', 'b 1 c 1', '>a 2 b 2']) },
+      ],
+      clock,
+    }),
+  );
+  assert.match(record.spectatorStream, /result 1 winner Bob loser Alice no-move\n/);
+  // Alice answers at once, so her moves wait out the pace (shown at 2 s and 7 s); Bob thinks 3 s,
+  // longer than the pace, so his are shown as they come (5 s and 10 s).
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 10_000);
+});
 
 test('the description example streams are reproduced byte for byte', async () => {
   const record = await playLocalMatch({
@@ -189,14 +221,20 @@ test('garbage, squares off the board and moving the opponent\'s stone each lose 
 });
 
 test('a player silent past the timeout loses the game but stays for the next one', async () => {
-  const record = await playLocalMatch({
-    game,
-    params: { ...small(2), timeout: 0.05 },
-    players: [
-      { name: 'Slow', play: scripted(['3 2 1', 'error', '3 2 0', 'a 1 b 1', '>c 2 c 1', 'b 1 c 1', '>a 2 b 2']) },
-      { name: 'Fast', play: scripted(['3 2 0', 'end', '3 2 1', '>a 1 b 1', 'c 2 c 1', '>b 1 c 1', 'a 2 b 2']) },
-    ],
-  });
+  // Time moves only when the match waits (ManualClock), so a busy machine cannot time anyone out early.
+  const clock = new ManualClock();
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game,
+      params: { ...small(2), timeout: 30 },
+      players: [
+        { name: 'Slow', play: scripted(['3 2 1', 'error', '3 2 0', 'a 1 b 1', '>c 2 c 1', 'b 1 c 1', '>a 2 b 2']) },
+        { name: 'Fast', play: scripted(['3 2 0', 'end', '3 2 1', '>a 1 b 1', 'c 2 c 1', '>b 1 c 1', 'a 2 b 2']) },
+      ],
+      clock,
+    }),
+  );
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 30_000, 'the silent turn lasted the whole timeout, the rest took no time');
   assert.equal(record.received[0], '3 2 1\nerror\n3 2 0\na 1 b 1\nb 1 c 1\n');
   assert.match(record.spectatorStream, /result 1 winner Fast loser Slow timeout\n/);
   assert.match(record.spectatorStream, /result 2 winner Slow loser Fast no-move\n/);

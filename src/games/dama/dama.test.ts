@@ -4,6 +4,7 @@ import type { BotIO } from '../../match/game.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { ok } from '../../util/result.js';
+import { ManualClock } from '../../util/clock.js';
 import { dama, type DamaConfig } from './dama.js';
 import { parseBoard } from './notation.js';
 import type { Position } from './rules.js';
@@ -229,6 +230,8 @@ test('a line longer than 1024 bytes loses the game', async () => {
 });
 
 test('the timeout runs for the whole turn: invalid moves do not restart it', async () => {
+  // The match and the player share a clock the test moves by hand: every wait is exact.
+  const clock = new ManualClock();
   let refusals = 0;
   const slow: LocalPlayer = async (io) => {
     for (;;) {
@@ -236,21 +239,25 @@ test('the timeout runs for the whole turn: invalid moves do not restart it', asy
       if (line === null) return;
       if (line === 'Mossa non valida, riprova.') refusals++;
       if (line !== PROMPT_LINES[1]) continue;
-      // Each retry comes well within the timeout, but together they outlast it.
-      if (refusals < 6) setTimeout(() => io.write('1a 2b\n'), 100);
+      // Each retry comes 10 s after the prompt, well within the 25 s timeout, but together they outlast it.
+      clock.setTimer(10_000, () => io.write('1a 2b\n'));
     }
   };
-  const record = await playLocalMatch({
-    game: damaFrom(),
-    params: { args: { pace: '0' }, timeout: 0.25 },
-    seed: seedWithWhiteSeat(0),
-    players: [
-      { name: 'Slow', play: slow },
-      { name: 'Other', play: scripted([]).play },
-    ],
-  });
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: damaFrom(),
+      params: { args: { pace: '0' }, timeout: 25 },
+      seed: seedWithWhiteSeat(0),
+      players: [
+        { name: 'Slow', play: slow },
+        { name: 'Other', play: scripted([]).play },
+      ],
+      clock,
+    }),
+  );
   assert.equal(record.outcome.seats[0]!.closeReason, 'timeout');
-  assert.ok(refusals <= 3, `refused ${refusals} times before the turn's time ran out`);
+  assert.equal(refusals, 2, 'refused at 10 s and 20 s; the turn ended at 25 s, before a third retry');
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 25_000);
   assert.deepEqual(record.outcome.result, { scores: [0, 1], reason: 'Other (black) wins: Slow (white) did not move in time' });
 });
 

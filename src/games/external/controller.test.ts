@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import type { BotIO } from '../../match/game.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { killTaggedProcesses } from '../../util/process-sweep.js';
+import { ManualClock } from '../../util/clock.js';
+import { transcriptName } from '../../match/match.js';
 import {
   drain,
   fixtureGame,
@@ -89,22 +91,37 @@ test('a player whose first line is not ready is closed and reported as dropped r
   assert.equal(record.received[1], '');
 });
 
+// Tests of deadlines run the match on a ManualClock: the fixture game server is a real process, so
+// the test waits for the deadline it means to pass to be armed (`timerSet`) and then moves time past
+// it; while processes talk, time stands still, and a busy machine cannot trip a deadline.
+
 test('a player silent past the ready deadline is dropped', async () => {
-  const { game } = fixtureGame('echo', { ready_deadline: 0.2 });
-  const record = await playLocalMatch({
+  const { game } = fixtureGame('echo', { ready_deadline: 20 });
+  const clock = new ManualClock();
+  const playing = playLocalMatch({
     game,
     players: [
       { name: 'A', play: scripted(['over']) },
       { name: 'Mute', play: drain },
     ],
+    clock,
   });
+  // Both seats' first reads are armed together; A's line is already there, so only Mute's waits.
+  await clock.timerSet(20_000);
+  await clock.advance(20_000);
+  const record = await playing;
   assert.equal(reasonOf(record), 'vis inline|param 2|start|dropped 2|recv 1 over');
   assert.equal(record.outcome.seats[1]!.closeReason, 'timeout');
+  assert.match(record.outcome.artifacts[transcriptName(1)]!, /\n20\.000 # the seat was closed: timeout\n/, 'dropped at the deadline');
 });
 
 test('a server bot program that never says ready is dropped and stopped', async () => {
-  const { game } = fixtureGame('echo', { bots: [['python3', 'silent_bot.py']], max_bots: 1, ready_deadline: 2 });
-  const record = await playLocalMatch({ game, params: { bots: 1 }, players: [{ name: 'A', play: scripted(['over']) }] });
+  const { game } = fixtureGame('echo', { bots: [['python3', 'silent_bot.py']], max_bots: 1, ready_deadline: 20 });
+  const clock = new ManualClock();
+  const playing = playLocalMatch({ game, params: { bots: 1 }, players: [{ name: 'A', play: scripted(['over']) }], clock });
+  await clock.timerSet(20_000);
+  await clock.advance(20_000);
+  const record = await playing;
   assert.equal(reasonOf(record), 'vis inline|param 2|start|dropped 2|recv 1 over');
 });
 
@@ -193,15 +210,21 @@ test('a game server that never prints a line gets the start-up allowance, then t
 
 test('a pending timer keeps the stall watchdog quiet until it fires', async () => {
   const { game } = fixtureGame('echo', { stall_deadline: 0.3 });
+  const clock = new ManualClock();
   const player: LocalPlayer = async (io) => {
     io.write('ready\n');
     await readUntil(io, 'hello');
     io.write('timer 9 700ms\n');
-    await readUntil(io, 'timeout 9');
+    // The game server echoes the timer; once it is armed, 0.6 s pass without a line either way:
+    // twice the stall deadline, which would fail the match were no timer pending.
+    await clock.timerSet(700);
+    await clock.advance(600);
+    await clock.advance(100);
+    assert.ok(await readUntil(io, 'timeout 9'), 'the timer fired and the match is still on');
     io.write('over\n');
     await drain(io);
   };
-  const record = await playLocalMatch({ game, params: { players: 1 }, players: [{ name: 'A', play: player }] });
+  const record = await playLocalMatch({ game, params: { players: 1 }, players: [{ name: 'A', play: player }], clock });
   assert.match(reasonOf(record), /recv 1 timer 9 700ms\|timeout 9\|recv 1 over$/);
 });
 

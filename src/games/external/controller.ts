@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { MatchContext, MatchResult } from '../../match/game.js';
 import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
 import { LineSplitter } from '../../protocol/line-splitter.js';
@@ -50,8 +49,7 @@ export function runExternalMatch(ctx: MatchContext, setup: ControllerSetup): Pro
 
 class ExternalMatch {
   private readonly players: number;
-  private readonly startMark = performance.now();
-  private readonly replay = new ReplayLog(() => (performance.now() - this.startMark) / 1000);
+  private readonly replay: ReplayLog;
   private readonly splitter: LineSplitter;
   private readonly stallSeconds: number;
   private child!: ChildProgram;
@@ -80,6 +78,9 @@ class ExternalMatch {
     private readonly setup: ControllerSetup,
   ) {
     this.players = ctx.seats.length;
+    // Replay times are read from the match's clock, so a test that moves time by hand sees them move.
+    const startMark = ctx.elapsed();
+    this.replay = new ReplayLog(() => ctx.elapsed() - startMark);
     this.errorCounts = ctx.seats.map(() => 0);
     const { manifest } = setup;
     this.stallSeconds = manifest.stallDeadline ?? 2 * ctx.timeout + 5;

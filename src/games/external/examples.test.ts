@@ -1,6 +1,7 @@
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
+import { ManualClock } from '../../util/clock.js';
 import { roshambo } from '../roshambo/roshambo.js';
 import type { ExternalMatchReport } from './match-report.js';
 import { withBotPrograms } from './external-game.js';
@@ -80,18 +81,39 @@ test('lowest-unique is played to the end by four server bots and its replay log 
 });
 
 test('lowest-unique closes a round on its timer when a player does not bid, and records the error', async () => {
+  // The round timer runs on the match's clock, which the test moves by hand: the bidders are
+  // in-process players that bid as soon as a round opens, and time moves past the round's timer
+  // only once it is armed, so no bid can come late however busy the machine is.
+  const clock = new ManualClock();
+  const bidder = (bid: number): LocalPlayer => async (io) => {
+    io.write('ready\n');
+    for (let line = await io.readLine(); line !== null; line = await io.readLine()) {
+      if (line.startsWith('round ')) io.write(`${bid}\n`);
+    }
+  };
   const silent: LocalPlayer = async (io) => {
     io.write('ready\n');
-    await drain(io);
+    let rounds = 0;
+    for (let line = await io.readLine(); line !== null; line = await io.readLine()) {
+      if (!line.startsWith('round ')) continue;
+      // The game server prints the round, then its timer (the timeout, 7 s): wait for this round's one.
+      await clock.timerSet(7_000, ++rounds);
+      await clock.advance(7_000);
+    }
   };
   const record = await playLocalMatch({
     game: lowestUnique,
-    params: { players: 3, bots: 2, timeout: 0.3, args: { rounds: '2' } },
-    players: [{ name: 'Silent', play: silent }],
+    params: { players: 3, timeout: 7, args: { rounds: '2' } },
+    players: [
+      { name: 'Silent', play: silent },
+      { name: 'One', play: bidder(1) },
+      { name: 'Two', play: bidder(2) },
+    ],
+    clock,
   });
   assert.equal(record.outcome.error, null);
   assert.equal(record.outcome.result!.scores[0], 0);
-  assert.match(record.spectatorStream, /^game 3 2 10\nround 1\nresult 1 0 \d+ \d+ [023]\nround 2\nresult 2 0 /);
+  assert.match(record.spectatorStream, /^game 3 2 10\nround 1\nresult 1 0 1 2 2\nround 2\nresult 2 0 1 2 2\n/);
   assert.deepEqual(lastReport().playerErrors, [
     { player: 1, text: 'no bid in round 1' },
     { player: 1, text: 'no bid in round 2' },

@@ -13,6 +13,11 @@ import { evaluate, movesToFinish, searchMove } from './search.js';
 import { TEST_BOARD, TEST_BOARD_CODE, stateOf } from './test-kit.js';
 
 const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+/**
+ * The bots search in this thread, on real time: wide time limits keep a busy machine from turning
+ * a slow search into a lost game, which these tests of the bot's play are not about.
+ */
+const WIDE_LIMITS = { softTimeout: '300', hardTimeout: '3600' };
 
 test('the server bot beats a random legal mover in at least 95 of 100 seeded games', () => {
   let wins = 0;
@@ -59,7 +64,7 @@ test('the server bot plays through its seat against a client, one XML move per r
   const random = Random.fromSeed('bot-seat');
   const record = await playLocalMatch({
     game,
-    params: { bots: 1, players: 2, args: { room: 'r1', board: TEST_BOARD_CODE } },
+    params: { bots: 1, players: 2, args: { room: 'r1', board: TEST_BOARD_CODE, ...WIDE_LIMITS } },
     players: [{ name: 'human', play: scriptedClient(playing((state) => random.pick(legalMoves(state)))) }],
     seed: 'bot-seat',
   });
@@ -69,7 +74,7 @@ test('the server bot plays through its seat against a client, one XML move per r
 });
 
 test('two server bots play a match to its end', async () => {
-  const record = await playLocalMatch({ game, params: { bots: 2, players: 2, args: { seed: 'bots' } }, players: [], seed: 'two-bots' });
+  const record = await playLocalMatch({ game, params: { bots: 2, players: 2, args: { seed: 'bots', ...WIDE_LIMITS } }, players: [], seed: 'two-bots' });
   assert.equal(record.outcome.error, null);
   assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
   assert.ok(record.spectatorStream.includes('<data class="result">'));

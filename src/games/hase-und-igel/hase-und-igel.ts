@@ -96,8 +96,8 @@ function configure(params: NewMatchParams): Result<MatchSettings<HaseConfig>> {
 
 /**
  * Hase und Igel with the Software-Challenge 2018 rules, speaking the 2018 XML room protocol with
- * each seat. `deps` lets a front door (and tests) reach the rooms: admin control, the clock of the
- * soft limit, the grace period for closing.
+ * each seat. `deps` lets a front door (and tests) reach the rooms: admin control and the grace
+ * period for closing. Time comes from the match's clock.
  */
 export function createHaseUndIgelGame(deps: RoomDeps = {}): GameDefinition<HaseConfig> {
   return {

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
+import { ManualClock } from '../../util/clock.js';
+import { transcriptName } from '../../match/match.js';
 import { Random } from '../../match/random.js';
 import { SochaClientState, renderClientMove } from './bot.js';
 import { createHaseUndIgelGame, haseUndIgel } from './hase-und-igel.js';
@@ -30,7 +32,7 @@ const NAMES = ['alice', 'bob'] as const;
 /** Players in these tests close at once; a short grace keeps the silent ones from slowing the tests. */
 const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
 
-function play(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, g = game) {
+function play(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, g = game, clock?: ManualClock) {
   return playLocalMatch({
     game: g,
     params: { args: { ...ARGS, ...args } },
@@ -39,6 +41,7 @@ function play(players: [LocalPlayer, LocalPlayer], args: Record<string, string> 
       { name: NAMES[1], play: players[1] },
     ],
     seed: 'protocol',
+    ...(clock && { clock }),
   });
 }
 
@@ -184,57 +187,52 @@ test('join elements after the opening are tolerated, a flood of them is not', as
   assert.match(flood.outcome.result!.reason, /too many join messages/);
 });
 
+// The time limits are judged on the match's clock; these tests move it by hand (ManualClock), so
+// a busy machine cannot make a move late, nor a silent player last longer than its limit.
+
 test('a silent player loses by the hard time limit and still gets the result', async () => {
-  const record = await play([scriptedClient(() => null), firstLegalPlayer], { hardTimeout: '0.05' });
-  const reason = 'Der Spieler hat innerhalb von 0 Sekunden nach Aufforderung keinen Zug gesendet';
+  const clock = new ManualClock();
+  const record = await clock.runUntil(play([scriptedClient(() => null), firstLegalPlayer], {}, game, clock));
+  const reason = 'Der Spieler hat innerhalb von 10 Sekunden nach Aufforderung keinen Zug gesendet';
   assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(0, 'HARD_TIMEOUT', reason) + STREAM_CLOSING);
   assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+  assert.match(record.outcome.artifacts[transcriptName(0)]!, /\n10\.000 < +<data class="result">/, 'the result came at the hard limit (the match timeout, 10 s)');
 });
 
-/** A clock the test moves by hand: the soft limit is judged with it. */
-function fakeClock() {
-  let now = 0;
-  return { now: () => now, advance: (seconds: number) => (now += seconds) };
+/** A responder that thinks for `seconds` on the match's clock, then answers with the first legal move. */
+function answeringAfter(clock: ManualClock, seconds: number): Responder {
+  return async (state, _n, roomId) => {
+    await new Promise<void>((resolve) => clock.setTimer(seconds * 1000, resolve));
+    return renderClientMove(roomId, firstLegal(state));
+  };
 }
 
 test('a move after the soft time limit is discarded and loses with SOFT_TIMEOUT', async () => {
-  const clock = fakeClock();
-  const g = createHaseUndIgelGame({ now: clock.now, closeGraceSeconds: 0.05 });
-  const late: Responder = (state, _n, roomId) => {
-    clock.advance(2.5);
-    return renderClientMove(roomId, firstLegal(state));
-  };
-  const record = await play([scriptedClient(late), firstLegalPlayer], {}, g);
+  const clock = new ManualClock();
+  const record = await clock.runUntil(play([scriptedClient(answeringAfter(clock, 2.001)), firstLegalPlayer], {}, game, clock));
   const reason = 'Der Spieler hat innerhalb von 2Sekunden nach Aufforderung keinen Zug gesendet';
   assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(0, 'SOFT_TIMEOUT', reason) + STREAM_CLOSING);
   assert.deepEqual(record.outcome.result?.scores, [0, 2]);
 });
 
 test('a move just inside the soft time limit is accepted', async () => {
-  const clock = fakeClock();
-  const g = createHaseUndIgelGame({ now: clock.now, closeGraceSeconds: 0.05 });
-  const inTime: Responder = (state, _n, roomId) => {
-    clock.advance(2);
-    return renderClientMove(roomId, firstLegal(state));
-  };
-  const record = await play([scriptedClient(inTime), scriptedClient(inTime)], {}, g);
+  const clock = new ManualClock();
+  const inTime = answeringAfter(clock, 2);
+  const record = await clock.runUntil(play([scriptedClient(inTime), scriptedClient(inTime)], {}, game, clock));
   assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
 });
 
-test('a seat that cannot time out (canTimeout false) may be late', async () => {
-  const clock = fakeClock();
-  const g = createHaseUndIgelGame({ now: clock.now, closeGraceSeconds: 0.05 });
-  const late: Responder = (state, _n, roomId) => {
-    clock.advance(100);
-    return renderClientMove(roomId, firstLegal(state));
-  };
-  const record = await play([scriptedClient(late), firstLegalPlayer], { canTimeout: 'false,true' }, g);
+test('a seat that cannot time out (canTimeout false) may be late, past the hard limit too', async () => {
+  const clock = new ManualClock();
+  const record = await clock.runUntil(play([scriptedClient(answeringAfter(clock, 100)), firstLegalPlayer], { canTimeout: 'false,true' }, game, clock));
   assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
 });
 
 test('players that do not close after the result get </protocol> once the grace period is over', async () => {
-  const record = await play([scriptedClient(playing(firstLegal), { close: false }), firstLegalPlayer]);
-  assert.ok(record.received[0]!.endsWith(renderLeft(ROOM) + STREAM_CLOSING));
+  const clock = new ManualClock();
+  const ended = await clock.runUntil(play([scriptedClient(playing(firstLegal), { close: false }), firstLegalPlayer], {}, game, clock));
+  assert.ok(ended.received[0]!.endsWith(renderLeft(ROOM) + STREAM_CLOSING));
+  assert.equal(ended.outcome.endedAt - ended.outcome.startedAt, 50, 'the game itself took no time; the grace period (0.05 s) did');
 });
 
 test('random legal play through the seats always ends regularly', async () => {

@@ -46,8 +46,6 @@ export interface HaseConfig {
 }
 
 export interface RoomDeps {
-  /** Seconds on the clock the soft limit is judged with; the match's elapsed time by default. */
-  readonly now?: () => number;
   /** Where the room registers its gate, so admin commands (pause, step, cancel) can reach it. */
   readonly rooms?: RoomDirectory;
   /** How long to wait for players to close after the result before writing `</protocol>`. */
@@ -95,7 +93,6 @@ export class HaseRoom {
   private readonly events = new EventQueue<RoomEvent>();
   private readonly gate: RoomGate;
   private readonly vis: HaseVis;
-  private readonly now: () => number;
   private readonly connected = [true, true];
   private tolerated = [0, 0];
   private requests = 0;
@@ -112,7 +109,6 @@ export class HaseRoom {
     this.gate = deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
     this.gate.onCancel(() => this.events.push({ kind: 'gate', decision: 'cancel' }));
     this.vis = HaseVis.forMatch(ctx, this.names);
-    this.now = deps.now ?? (() => ctx.elapsed());
   }
 
   async play(): Promise<MatchResult> {
@@ -199,7 +195,8 @@ export class HaseRoom {
     const mover = this.mover();
     const request = ++this.requests;
     this.seats[mover].write(renderMoveRequest(this.roomId));
-    const since = this.now();
+    // The soft limit is judged on the match's clock, which tests move by hand (ManualClock).
+    const since = this.ctx.elapsed();
     const cancelTimer = this.config.canTimeout[mover]
       ? this.ctx.after(this.config.hardTimeout, () => this.events.push({ kind: 'hard-timeout', request }))
       : () => {};
@@ -218,7 +215,7 @@ export class HaseRoom {
     if (phase.kind !== 'awaiting' || seat !== this.mover()) return { kind: 'left', why: 'out-of-turn' };
     const mover = this.mover();
     // The soft limit is judged only now that the move is here: a late move is discarded.
-    if (this.config.canTimeout[mover] && this.now() - phase.since > this.config.softTimeout) return { kind: 'soft-timeout' };
+    if (this.config.canTimeout[mover] && this.ctx.elapsed() - phase.since > this.config.softTimeout) return { kind: 'soft-timeout' };
     const move = parseMove(data);
     if (!move.ok) return { kind: 'left', why: 'unparseable' };
     const before = this.state;

@@ -35,7 +35,8 @@ function startServer(): Promise<{ server: Server; port: number; outcomes: Promis
       }
       joins.push(request.value);
       socket.off('data', onData);
-      const settings = game.configure({ players: 2, bots: 1, timeout: null, args: { room: 'tcp-room', seed: 'tcp' } });
+      // Wide time limits: both sides search on real time, and these tests are about the client.
+      const settings = game.configure({ players: 2, bots: 1, timeout: null, args: { room: 'tcp-room', seed: 'tcp', softTimeout: '300', hardTimeout: '3600' } });
       assert.ok(settings.ok);
       const match = new Match({ game, settings: settings.value, lineup: lineupOf(['socha'], 1), seed: 'tcp', spectators: new SpectatorFeed(), compute: new InlineCompute() });
       const seat = match.seats[0]!;

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { makeQuoridorGame, quoridor } from './quoridor.js';
+import { ManualClock } from '../../util/clock.js';
 import { builtInEngine, fakeEngine, type Deviations } from './test-engines.js';
 
-function match(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, timeout?: number) {
+function match(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, timeout?: number, clock?: ManualClock) {
   return playLocalMatch({
     game: quoridor,
     params: { args: { pace: '0', ...args }, ...(timeout === undefined ? {} : { timeout }) },
@@ -13,6 +14,7 @@ function match(players: [LocalPlayer, LocalPlayer], args: Record<string, string>
       { name: 'Alice', play: players[0] },
       { name: 'Bob', play: players[1] },
     ],
+    ...(clock && { clock }),
   });
 }
 
@@ -123,7 +125,10 @@ test('"?" to genmove, resign and garbage lose the game', async () => {
 
 test('a silent engine times out: it loses that game and every later one', async () => {
   const silent = fakeEngine({ genmoveAnswer: () => null });
-  const record = await match([silent, fakeEngine()], { games: '3' }, 0.05);
+  // Time moves only when the match waits (ManualClock), so a busy machine cannot time anyone out early.
+  const clock = new ManualClock();
+  const record = await clock.runUntil(match([silent, fakeEngine()], { games: '3' }, 30, clock));
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 30_000, 'one wait of the whole timeout, then no more waiting for the closed seat');
   assert.equal(record.outcome.seats[0]!.closeReason, 'timeout');
   assert.deepEqual(record.outcome.result!.scores, [0, 3]);
   assert.match(record.spectatorStream, /^result 1 white black timed out$/m);

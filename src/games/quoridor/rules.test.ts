@@ -50,11 +50,10 @@ function wallLegal(board: QuoridorBoard, side: Side, text: string): boolean {
 }
 
 test('perft from the 9x9 start matches the known counts to depth 3', () => {
+  // Counts only: how fast the move generator is belongs to the benchmarks (bench/), not to a test a busy machine can fail.
   assert.equal(perft(QuoridorBoard.start(9), 1), 131);
   assert.equal(perft(QuoridorBoard.start(9), 2), 16_677);
-  const started = Date.now();
   assert.equal(perft(QuoridorBoard.start(9), 3), 2_062_264);
-  assert.ok(Date.now() - started < 5000, 'perft 3 must take a few seconds at most');
 });
 
 test('the start: white on the middle of row 1, black on the middle of the top row, black to move', () => {

@@ -57,8 +57,15 @@ export function searchMove(snapshot: BoardSnapshot, side: Side, budget: SearchBu
 }
 
 /** Searches for `side`'s move; the board (and its history) is left as it was. The game must not be over. */
-export function searchBoard(board: QuoridorBoard, side: Side, budget: SearchBudget, seed: string, weights: EvalWeights = DEFAULT_WEIGHTS): SearchReport {
-  return new Searcher(board.clone(), budget, seed, historyKeys(board), weights).run(side);
+export function searchBoard(
+  board: QuoridorBoard,
+  side: Side,
+  budget: SearchBudget,
+  seed: string,
+  weights: EvalWeights = DEFAULT_WEIGHTS,
+  now?: () => number,
+): SearchReport {
+  return new Searcher(board.clone(), budget, seed, historyKeys(board), weights, now).run(side);
 }
 
 // Zobrist keys, two 32-bit halves: one indexes the table, the other verifies the entry.
@@ -139,12 +146,14 @@ class Searcher {
     seed: string,
     history: readonly number[],
     private readonly weights: EvalWeights = DEFAULT_WEIGHTS,
+    /** Milliseconds for the time budget; a test passes a clock of its own to check the budget exactly. */
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.board = board;
     this.size = board.size;
     this.random = Random.fromSeed(seed);
     this.nodeLimit = budget.nodes ?? Number.POSITIVE_INFINITY;
-    this.deadline = budget.timeMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + budget.timeMs;
+    this.deadline = budget.timeMs === undefined ? Number.POSITIVE_INFINITY : this.now() + budget.timeMs;
     this.maxDepth = Math.min(budget.maxDepth ?? DEFAULT_MAX_DEPTH, MAX_PLY - 2);
     this.history = new Set(history);
     const entries = 1 << TT_BITS;
@@ -217,7 +226,7 @@ class Searcher {
 
   private search(depth: number, alpha: number, beta: number, ply: number): number {
     this.nodes++;
-    if (this.mayAbort && (this.nodes >= this.nodeLimit || ((this.nodes & TIME_CHECK_MASK) === 0 && performance.now() > this.deadline))) {
+    if (this.mayAbort && (this.nodes >= this.nodeLimit || ((this.nodes & TIME_CHECK_MASK) === 0 && this.now() > this.deadline))) {
       throw new SearchAborted();
     }
     const board = this.board;

@@ -4,6 +4,8 @@ import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { roshambo } from './roshambo.js';
 import { RoshamboPredictor } from './bot.js';
+import { ManualClock } from '../../util/clock.js';
+import { transcriptName } from '../../match/match.js';
 
 /** A player that reads its header, then plays the given gestures, reading the answer after each. */
 function scripted(moves: string[]): LocalPlayer {
@@ -60,17 +62,41 @@ test('a player who disconnects has retired', async () => {
   assert.equal(record.outcome.seats[0]!.closeReason, 'disconnected');
 });
 
-test('a silent player is retired after the timeout', async () => {
-  const record = await playLocalMatch({
-    game: roshambo,
-    params: { args: { rounds: '2', pace: '0' }, timeout: 0.05 },
-    players: [
-      { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
-      { name: 'B', play: scripted(['ROCK', 'ROCK']) },
-    ],
-  });
+test('a silent player is retired when the timeout has passed', async () => {
+  // Time moves only when the match waits (ManualClock), so a busy machine cannot retire anyone early.
+  const clock = new ManualClock();
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: roshambo,
+      params: { args: { rounds: '2', pace: '0' }, timeout: 30 },
+      players: [
+        { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+        { name: 'B', play: scripted(['ROCK', 'ROCK']) },
+      ],
+      clock,
+    }),
+  );
   assert.equal(record.received[1], 'B\nSilent\n2\nRETIRE\n');
   assert.equal(record.outcome.seats[0]!.closeReason, 'timeout');
+  assert.match(record.outcome.artifacts[transcriptName(0)]!, /\n30\.000 # the seat was closed: timeout\n/, 'retired at 30 s, not before');
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 30_000);
+});
+
+test('the pace is waited between rounds, not before the first one', async () => {
+  const clock = new ManualClock();
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: roshambo,
+      params: { args: { rounds: '3', pace: '1.5' } },
+      players: [
+        { name: 'A', play: scripted(['ROCK', 'PAPER', 'ROCK']) },
+        { name: 'B', play: scripted(['PAPER', 'PAPER', 'SCISSORS']) },
+      ],
+      clock,
+    }),
+  );
+  assert.equal(record.spectatorStream, 'A\nB\n3\nROCK\nPAPER\nPAPER\nPAPER\nROCK\nSCISSORS\n');
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 3_000, 'two pauses of 1.5 s');
 });
 
 test('the server bot plays a full match and both seats get their names', async () => {

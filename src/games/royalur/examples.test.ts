@@ -13,9 +13,6 @@ import { royalur } from './royalur.js';
 
 /** The example programs under examples/ at the repository root (tests run from dist/src/games/royalur/). */
 const EXAMPLES = new URL('../../../../examples/', import.meta.url).pathname;
-/** A child that has not finished by then is killed, so a broken example fails instead of hanging. */
-const CHILD_LIMIT_MS = 20_000;
-
 interface ChildRun {
   code: number | null;
   stderr: string;
@@ -31,16 +28,18 @@ function connect(io: BotIO, toChild: Writable, fromChild: Readable): void {
   })();
 }
 
-/** A player that is a real program, spoken to over its stdin and stdout (coco's stdio channel). */
+/**
+ * A player that is a real program, spoken to over its stdin and stdout (coco's stdio channel).
+ * An example that never exits hangs its test until the runner's per-file timeout fails it; no kill
+ * timer here, since a busy machine would trip it.
+ */
 function program(command: string, args: string[], run: ChildRun): LocalPlayer {
   return (io) =>
     new Promise<void>((resolve) => {
       const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-      const limit = setTimeout(() => child.kill('SIGKILL'), CHILD_LIMIT_MS);
       child.stderr.setEncoding('utf8').on('data', (text: string) => (run.stderr += text));
       connect(io, child.stdin, child.stdout);
       child.on('close', (code) => {
-        clearTimeout(limit);
         run.code = code;
         resolve();
       });
@@ -58,11 +57,9 @@ function pipeProgram(command: string, args: string[], dir: string, run: ChildRun
         stdio: ['ignore', 'ignore', 'pipe'],
         env: { ...process.env, COCO_PIPEIN: pipeIn, COCO_PIPEOUT: pipeOut },
       });
-      const limit = setTimeout(() => child.kill('SIGKILL'), CHILD_LIMIT_MS);
       child.stderr.setEncoding('utf8').on('data', (text: string) => (run.stderr += text));
       connect(io, createWriteStream(pipeIn), createReadStream(pipeOut));
       child.on('close', (code) => {
-        clearTimeout(limit);
         run.code = code;
         resolve();
       });

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
+import { transcriptName } from '../../match/match.js';
+import { ManualClock } from '../../util/clock.js';
 import { followGame } from './bot.js';
 import { parseCoins, rollValue, scriptedDice, type Coins } from './dice.js';
 import { createRoyalUr, royalur } from './royalur.js';
@@ -174,14 +176,20 @@ test('a mover who disconnects retires: the opponent and the spectators receive R
 });
 
 test('a mover who does not answer within the timeout retires', async () => {
-  const record = await playLocalMatch({
-    game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
-    params: { args: { pace: '0' }, timeout: 0.05 },
-    players: [
-      { name: 'A', play: randomMover('a') },
-      { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
-    ],
-  });
+  // Time moves only when the match waits (ManualClock), so a busy machine cannot retire anyone early.
+  const clock = new ManualClock();
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
+      params: { args: { pace: '0' }, timeout: 90 },
+      players: [
+        { name: 'A', play: randomMover('a') },
+        { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+      ],
+      clock,
+    }),
+  );
+  assert.match(record.outcome.artifacts[transcriptName(1)]!, /\n90\.000 # the seat was closed: timeout\n/, 'retired at 90 s, not before');
   assert.equal(record.received[0], 'A\nSilent\n0\n0 1 1 0\n1 0 0 0\nRETIRE\n');
   assert.equal(record.spectatorStream, 'A\nSilent\n0 1 1 0\n0\n1 0 0 0\nRETIRE\n');
   assert.deepEqual(record.outcome.result?.scores, [1, 0]);
