@@ -150,7 +150,14 @@ export class HttpRoutes {
         this.metrics?.refused('replay_log_too_large');
         return this.refuseUnread(response, 413, `a replay log may be at most ${this.replayLogMaxBytes} bytes`);
       }
-      const result = await ticket.run(body.body);
+      let result;
+      try {
+        result = await ticket.run(body.body);
+      } catch {
+        // The import thread died: the log asked for more memory than its heap limit.
+        this.metrics?.refused('replay_log_too_large');
+        return this.json(response, 413, { error: 'this replay log needs more memory to import than the server allows' });
+      }
       if (!result.ok) return this.json(response, 400, { error: result.error });
       await this.send(response, 200, { 'content-type': 'application/json; charset=utf-8' }, result.value);
     } finally {

@@ -23,7 +23,7 @@ export const LIMIT_SPECS = {
   'password-backoff-seconds': { default: 1, min: 0.001, doc: 'first back-off after the free attempts; it doubles with each further wrong password' },
   'password-backoff-max-seconds': { default: 300, min: 1, doc: 'longest back-off' },
   'replay-log-bytes': { default: 16 << 20, min: 1024, doc: 'body of POST /api/replay-log; a larger one is refused with 413 before it is read' },
-  'replay-imports': { default: 4, min: 1, doc: 'replay logs parsed at once (each on a worker thread); more get 503' },
+  'replay-imports': { default: 2, min: 1, doc: 'replay logs parsed at once (each on a worker thread); more get 503' },
   'history-max-bytes': { default: 1 << 30, min: 0, doc: 'total size of the match history; the oldest matches are removed first, the newest is always kept (0: no limit)' },
   'history-max-age-days': { default: 0, min: 0, doc: 'matches that ended longer ago are removed (0: kept forever)' },
   'shutdown-seconds': { default: 10, min: 1, doc: 'on SIGTERM or SIGINT, the time to end and record the running matches and close every connection before the process exits anyway' },

@@ -15,18 +15,25 @@ export interface Log {
 }
 
 export const LOG_LIMITS = {
-  /** Characters of one message; the rest is cut and counted. */
-  maxMessageChars: 2000,
-  /** Characters of one string field. */
-  maxFieldChars: 300,
+  /**
+   * Characters of one message once escaped; the rest is cut and counted. JSON may double an
+   * escaped character, so a whole line stays under about 2 KiB.
+   */
+  maxMessageChars: 960,
+  /** Characters of one string field, once escaped. */
+  maxFieldChars: 200,
 } as const;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** Control characters escaped (a newline becomes `\n`), and at most `max` characters kept. */
+/** Control characters escaped (a newline becomes `\n`), then at most `max` characters kept. */
 export function cleanLogText(text: string, max: number = LOG_LIMITS.maxMessageChars): string {
-  const cut = text.length > max ? `${text.slice(0, max)}...(${text.length - max} more characters)` : text;
-  return cut.replace(CONTROL, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  // Only the part that can be kept is escaped: a peer's megabyte costs no more than its first `max` characters.
+  const escaped = text
+    .slice(0, max)
+    .replace(CONTROL, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  if (escaped.length <= max && text.length <= max) return escaped;
+  return `${escaped.slice(0, max)}...(cut; ${text.length} characters in all)`;
 }
 
 function cleanFields(fields: LogFields | undefined): Record<string, unknown> | undefined {

@@ -10,10 +10,11 @@ export const REPLAY_IMPORT_LIMITS = {
    */
   concurrentImports: 4,
   /**
-   * Heap of the worker thread, in MiB (default 1024). The events of a 16 MiB log take a few
-   * hundred MiB; a log made to take more kills the worker (its import fails), not the server.
+   * Heap of the worker thread, in MiB (default 192). A log whose events need more kills the
+   * worker (its import is refused with 413), not the server: the whole process must stay within
+   * a few hundred MiB however many people upload what.
    */
-  workerHeapMb: 1024,
+  workerHeapMb: 192,
 } as const;
 
 export interface ReplayLogImporterOptions {
@@ -115,7 +116,7 @@ export class ReplayLogImporter {
 
   private spawn(): Worker {
     const worker = new Worker(new URL('./replay-log-worker.js', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 16 },
     });
     worker.on('message', (reply: ReplayImportReply) => {
       const job = this.current;
@@ -139,7 +140,12 @@ export class ReplayLogImporter {
   private finish(result: Result<Buffer>): void {
     const job = this.current!;
     this.current = null;
-    if (this.waiting.length === 0) this.worker?.unref();
+    if (this.waiting.length === 0 && this.worker) {
+      // An idle thread is ended so that the few hundred MiB a big log took go back to the system.
+      const worker = this.worker;
+      this.worker = null;
+      void worker.terminate();
+    }
     job.resolve(result);
     this.dispatch();
   }
