@@ -5,10 +5,10 @@ import type { ReplayImportReply, ReplayImportRequest } from './replay-log-messag
 export const REPLAY_IMPORT_LIMITS = {
   /**
    * Imports under way at once, counted from the first byte of the upload to the answer (default
-   * 4): each holds its log in memory (up to the body limit of POST /api/replay-log, 16 MiB), so
+   * 2): each holds its log in memory (up to the body limit of POST /api/replay-log, 16 MiB), so
    * this bounds that memory; requests beyond it are refused (503), not queued without end.
    */
-  concurrentImports: 4,
+  concurrentImports: 2,
   /**
    * Heap of the worker thread, in MiB (default 192). A log whose events need more kills the
    * worker (its import is refused with 413), not the server: the whole process must stay within
