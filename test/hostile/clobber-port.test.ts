@@ -1,4 +1,4 @@
 import { CLOBBER_PORT_ATTACKS } from './attacks/clobber-port.js';
 import { attackSuite } from './suite.js';
 
-attackSuite('hostile input on the clobber tournament port', CLOBBER_PORT_ATTACKS, 150_000);
+attackSuite('hostile input on the clobber tournament port', CLOBBER_PORT_ATTACKS, 540_000);

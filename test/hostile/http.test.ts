@@ -1,4 +1,4 @@
 import { HTTP_ATTACKS } from './attacks/http.js';
 import { attackSuite } from './suite.js';
 
-attackSuite('hostile input on the HTTP door', HTTP_ATTACKS, 150_000);
+attackSuite('hostile input on the HTTP door', HTTP_ATTACKS, 540_000);
