@@ -41,6 +41,8 @@ for (const seed of seeds) {
     );
     for (const check of broken) console.log(`    broken: ${check.name}: ${check.detail.slice(0, 300)}`);
     for (const note of report.notes) console.log(`    note: ${note.slice(0, 300)}`);
+    // Written after every attack, so a run cut short keeps what it found.
+    if (process.env['FUZZ_JSON']) writeFileSync(process.env['FUZZ_JSON'], JSON.stringify(reports, null, 1));
   }
 }
 
@@ -87,4 +89,3 @@ for (const attack of attacks) {
   console.log(`| ${attack.name} | ${cells(row)} | ${[...row.broken].map(([name, n]) => `${name} (${n})`).join('; ') || '-'} |`);
 }
 console.log(`\n${((Date.now() - began.getTime()) / 60_000).toFixed(1)} minutes; load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-if (process.env['FUZZ_JSON']) writeFileSync(process.env['FUZZ_JSON'], JSON.stringify(reports, null, 1));

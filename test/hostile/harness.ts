@@ -2,6 +2,7 @@ import { Random } from '../../src/match/random.js';
 import { NEWCOMER, legitAddress } from './addresses.js';
 import type { Attack, AttackContext, Door } from './attack.js';
 import { check, logChecks, type Check } from './checks.js';
+import { http } from './http-client.js';
 import { LegitSession } from './legit.js';
 import { LobbyWatch } from './lobby-watch.js';
 import { Net } from './net.js';
@@ -137,7 +138,7 @@ export async function runAttack(attack: Attack, options: RunOptions): Promise<At
     const legitDone = await capped(legit.done, options.capMs);
     checks.push(legitDone === CAPPED ? check(LEGIT_CHECK, false, 'the legitimate match never ended') : await legit.verify(LEGIT_CHECK));
     checks.push(newcomer === CAPPED ? check(NEWCOMER_CHECK, false, 'the newcomer\'s match never ended') : newcomer);
-    checks.push(aliveCheck(server));
+    checks.push(await aliveCheck(server, options.capMs));
     const peakRssMiB = sampler.peakMiB;
     checks.push(check(`server RSS stayed under ${RSS_BOUND_MIB} MiB`, peakRssMiB < RSS_BOUND_MIB, `peak ${peakRssMiB} MiB`));
     checks.push(...logChecks(server.log()));
@@ -175,10 +176,22 @@ async function newcomerCheck(net: Net, server: HostileServer, watch: LobbyWatch)
   }
 }
 
-function aliveCheck(server: HostileServer): Check {
-  if (server.alive) return check('the server process is alive', true);
+/**
+ * The process runs and answers. A server that crashed may take a moment to exit after it stopped
+ * answering (its worker threads end first): a refused probe waits for the exit, so the report says
+ * how it ended.
+ */
+async function aliveCheck(server: HostileServer, capMs: number | undefined): Promise<Check> {
+  const name = 'the server process is alive';
+  if (server.alive) {
+    const probe = await capped(http(server.wsPort, '/api/history?limit=1', NEWCOMER), capMs);
+    if (probe !== CAPPED && probe.status === 200) return check(name, true);
+    const exited = await capped(server.exited, capMs ?? 30_000);
+    if (exited === CAPPED) return check(name, false, probe === CAPPED ? 'the process runs but does not answer HTTP' : `the process runs but answers HTTP with ${probe.status}`);
+  }
   const exit = server.exit!;
-  // The end of the log holds the crash's stack trace.
-  const tail = server.log().trimEnd().split('\n').slice(-6).join(' | ');
-  return check('the server process is alive', false, `exited (code ${exit.code}, signal ${exit.signal}); log ends: ${tail.slice(-600)}`);
+  // An uncaught exception: Node.js prints the error's line, then its stack.
+  const error = /^(\w*Error\b.*)\n\s+at (.*)$/m.exec(server.log());
+  const tail = server.log().trimEnd().split('\n').slice(-4).join(' | ');
+  return check(name, false, `exited (code ${exit.code}, signal ${exit.signal}): ${error ? `${error[1]} at ${error[2]}` : `log ends: ${tail.slice(-400)}`}`);
 }

@@ -90,7 +90,7 @@ export const cocoGarbageFrames: Attack = {
   door: 'coco WebSocket',
   summary: 'garbage text and binary frames, invalid UTF-8, invalid and deeply nested JSON, wrong types, out-of-state requests, before and after the handshake',
   async run(context) {
-    let left = context.scale(2000, 200_000);
+    let left = context.scale(1000, 200_000);
     let connections = 0;
     await inParallel(context.scale(8, 32), 8, async () => {
       while (left > 0) {
@@ -163,14 +163,14 @@ export const cocoHugeGameNew: Attack = {
 export const cocoUnreadReplies: Attack = {
   name: 'coco-unread-replies',
   door: 'coco WebSocket',
-  summary: 'a client sends 20,000 (fuzz: 100,000) GameDescription/LobbyList requests and never reads its socket',
+  summary: 'a client sends 10,000 (fuzz: 50,000) GameDescription/LobbyList requests and never reads its socket',
   async run(context) {
     const client = await peer(context);
     if (!client) return context.note('connection refused');
     // ws's own pause: it also keeps the socket paused when its parser drains.
     client.ws.pause();
     const socket = rawSocket(client.ws);
-    const count = context.scale(20_000, 400_000);
+    const count = context.scale(10_000, 400_000);
     for (let i = 0; i < count; i++) {
       client.sendText(i % 4 === 3 ? '{"LobbyList":{}}' : '{"GameDescription":{"name":"hase-und-igel"}}');
       // Let the socket drain now and then, so the client's own memory stays small.
@@ -185,7 +185,8 @@ export const cocoUnreadReplies: Attack = {
       context.watch.created(marker).then(() => 'all handled' as const),
       // A server that cuts the client off says so in its log (naming its address and port) and never handles the marker.
       new Promise<'cut off'>((resolve) => {
-        const off = context.server.onLine((line) => line.includes(`127.0.0.1:${port}:`) && (off(), resolve('cut off')));
+        const mine = new RegExp(`127\\.0\\.0\\.1:${port}\\b`);
+        const off = context.server.onLine((line) => mine.test(line) && (off(), resolve('cut off')));
       }),
       context.server.exited.then(() => 'server gone' as const),
     );
@@ -235,7 +236,7 @@ export const cocoWatcherFlood: Attack = {
 export const cocoLobbyChurnUnread: Attack = {
   name: 'coco-lobby-churn-unread',
   door: 'coco WebSocket',
-  summary: 'LobbySubscribe on 50 connections that never read, while another churns the lobby with 4,000 join/leave cycles',
+  summary: 'LobbySubscribe on 50 connections that never read, while another churns the lobby with 2,000 join/leave cycles',
   async run(context) {
     let subscribed = 0;
     await inParallel(context.scale(50, 100), 16, async () => {
@@ -251,7 +252,7 @@ export const cocoLobbyChurnUnread: Attack = {
     const created = await churner.request(gameNew('roshambo', 'churn', { password: 'churn' }), 'GameNew');
     if (!('Ok' in created.id)) return context.note(`the churner could not create its match: ${created.id.Err}`);
     const id = created.id.Ok;
-    const cycles = context.scale(4_000, 20_000);
+    const cycles = context.scale(2_000, 20_000);
     let done = 0;
     while (done < cycles && churner.isOpen) {
       const batch = Math.min(500, cycles - done);

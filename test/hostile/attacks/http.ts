@@ -85,8 +85,10 @@ export const httpPrototypeArtifacts: Attack = {
     const id = await finishedMatch(context);
     if (!id) return context.note('no finished match to ask about');
     const results: { path: string; status: number; body: string }[] = [];
-    for (let i = 0; i < context.scale(1, 20); i++) {
+    for (let i = 0; i < context.scale(1, 20) && context.server.alive; i++) {
       for (const name of PROTOTYPE_NAMES) {
+        // A server that died answers nothing more: what it answered before is the finding.
+        if (!context.server.alive) break;
         for (const path of [`/api/history/${id}/artifacts/${name}`, `/api/history/${name}`, `/api/history/${name}/artifacts/${name}`, `/api/history?game=${name}&player=${name}`]) {
           const response = await http(context.server.wsPort, path, ATTACKER);
           context.tried();

@@ -180,7 +180,7 @@ function seatAttack(game: SeatGame, modes: readonly Mode[], options: { name?: st
 }
 
 const LINE_GAMES: readonly SeatGame[] = [
-  { game: 'roshambo', args: { rounds: '9999', pace: '0' }, move: 'ROCK', opening: '', framing: 'lines' },
+  { game: 'roshambo', args: { rounds: '50', pace: '0' }, move: 'ROCK', opening: '', framing: 'lines' },
   { game: 'royalur', args: { pace: '0' }, move: '0', opening: '', framing: 'lines' },
   { game: 'dama', args: { pace: '0' }, move: '6a 5b', opening: '', framing: 'lines' },
   { game: 'clobber', args: { columns: '4', rows: '4', games: '1', pace: '0' }, move: 'a 1 b 1', opening: 'play clobber hostile\n', framing: 'lines' },

@@ -220,13 +220,15 @@ export const sochaPlayerComments: Attack = {
       const found = /socha port \S+:(\d+): player\d+ joined room \S+ \(match ([0-9a-v]{13})\)/.exec(line);
       if (found) matchOf.get(Number(found[1]))?.(found[2]!);
     });
-    const join = async (): Promise<{ socket: Socket; id: Promise<string> } | null> => {
+    const join = async (): Promise<{ socket: Socket; id: Promise<string>; started: Promise<void> } | null> => {
       const socket = await connect(context, address);
       if (!socket) return null;
-      socket.resume();
       const id = new Promise<string>((resolve) => matchOf.set(socket.localPort!, resolve));
+      // The game's first bytes (`<protocol>`, `<joined .../>`) say the match has started.
+      const started = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.resume();
       await tcpWrite(socket, JOIN);
-      return { socket, id };
+      return { socket, id, started };
     };
     const streamer = await join();
     const reader = await join();
@@ -234,6 +236,9 @@ export const sochaPlayerComments: Attack = {
     const id = await Promise.race([streamer.id, whenClosed(streamer.socket).then(() => null)]);
     off();
     if (!id) return context.note('the streamer was never seated');
+    // Bytes sent before the start would wait in the port's buffer and reach the seat all at once
+    // (a flood the seat refuses): the attack would end before it began.
+    await Promise.race([streamer.started, whenClosed(streamer.socket)]);
     const unit = Buffer.from(`<!-- ${'c'.repeat(40)} -->`.repeat(1337));
     const total = context.scale(24, 1024) * MiB;
     for (let sent = 0; sent < total && !streamer.socket.destroyed; sent += unit.length) {
