@@ -1,9 +1,10 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { Lobby, MatchMember, MatchWatcher, Requester } from '../lobby/lobby.js';
+import { isBotName } from '../match/match.js';
 import type { Seat, SeatCloseReason } from '../match/seat.js';
 import type { VisEvent } from '../protocol/vis-event.js';
-import { encodeHistoryMatchReply } from '../protocol/coco/bincode.js';
+import { encodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
 import { PROTOCOL_MAGIC, type Reply, type Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -318,22 +319,22 @@ export class CocoConnection {
   }
 
   private async historyMatch(id: string): Promise<void> {
+    // A malformed id is simply not found, as the reference answers it (never InvalidID).
     const normal = normalizeMatchId(id);
     const record = normal.ok ? await this.store.get(normal.value) : null;
-    const outcome = !normal.ok
-      ? ({ Err: 'InvalidID' } as const)
-      : record
-        ? {
-            Ok: {
-              id: record.id,
-              game_name: record.game,
-              args: record.args,
-              players: record.players,
-              bot_count: record.bots,
-              history: record.spectatorStream,
-            },
-          }
-        : ({ Err: 'FileNotFound' } as const);
+    const outcome: HistoryMatchOutcome = record
+      ? {
+          Ok: {
+            id: record.id,
+            game_name: record.game,
+            args: record.args,
+            // The reference's MatchData lists the joined humans; its bots are only counted.
+            players: record.players.filter((name) => !isBotName(name)),
+            bot_count: record.bots,
+            history: record.spectatorStream,
+          },
+        }
+      : { Err: 'FileNotFound' };
     this.sendBinary(encodeHistoryMatchReply(outcome));
   }
 

@@ -51,10 +51,12 @@ test('GameNew is validated in the reference order with its error texts', () => {
   assert.equal(error({ password: 'p'.repeat(33) }), `"${'p'.repeat(33)}" is not a valid password`);
   assert.equal(error({ verification: 'guess' }), '"guess" is the wrong verification password');
   assert.equal(error({ game: 'chess' }), 'Game not found');
-  assert.equal(error({ params: { players: 2, bots: 2, timeout: null } }), 'This game allows at most 1 server bot, not 2');
+  assert.equal(error({ params: { players: 3, bots: 3, timeout: null } }), 'Cannot create game: Cannot create game with 3 players');
+  assert.equal(error({ params: { players: 2, bots: 2, timeout: null } }), 'Cannot have all server bots');
   assert.equal(error({ params: { players: null, bots: 0, timeout: 0.05 } }), 'Timeout 0.05 out of allowed range [0.1; 600]');
   assert.equal(error({ params: { players: null, bots: 0, timeout: 601 } }), 'Timeout 601 out of allowed range [0.1; 600]');
-  assert.equal(error({ args: { rounds: 'x' } }), 'Argument "rounds" must be an integer from 1 to 9999, not "x"');
+  assert.equal(error({ args: { rounds: 'x' } }), 'Cannot create game: Invaid number of rounds: invalid digit found in string');
+  assert.equal(error({ args: { rounds: '0' } }), 'Cannot create game: Invalid number of rounds');
   assert.equal(error({ password: '' }), 'ok');
 });
 
@@ -138,7 +140,9 @@ test('a spectator of a waiting match gets the whole stream once it starts', asyn
     data: (bytes) => void (stream += Buffer.from(bytes).toString()),
     ended: () => void (phase = 'ended'),
   };
-  assert.equal(lobby.spectate(created.value, watcher).ok, true);
+  const joined = lobby.spectate(created.value, watcher);
+  assert.ok(joined.ok);
+  assert.equal(joined.value.spectators, 0, 'the reply shows the match before this spectator came');
   assert.equal(lobby.find(created.value)?.spectators, 1);
   const human = member();
   lobby.join(created.value, 'human', null, human);

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Compute } from '../match/compute.js';
+import { ALL_BOTS } from '../games/game-params.js';
 import type { GameDefinition, MatchSettings } from '../match/game.js';
 import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
 import { Random, freshSeed } from '../match/random.js';
@@ -220,7 +221,7 @@ export class Lobby {
     const configured = game.configure({ ...request.params, args: request.args });
     if (!configured.ok) return configured;
     const settings = configured.value;
-    if (settings.bots >= settings.players) return err('Cannot have all server bots');
+    if (settings.bots >= settings.players) return err(ALL_BOTS);
     if (settings.players > LOBBY_DEFAULTS.maxPlayers) return err(`Too many players: ${settings.players} > ${LOBBY_DEFAULTS.maxPlayers}`);
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
       return err(`Timeout ${settings.timeout} out of allowed range [${LOBBY_DEFAULTS.minTimeout}; ${LOBBY_DEFAULTS.maxTimeout}]`);
@@ -299,15 +300,19 @@ export class Lobby {
   }
 
   /** SpectateJoin: no password needed. */
+  /** SpectateJoin. On success the reply carries the match as it was before this spectator came. */
   spectate(id: string, watcher: MatchWatcher): Result<MatchInfo> {
     const found = this.lookup(id);
     if (!found.ok) return found;
     const match = found.value;
     if (match.watchers.size >= this.maxSpectators) return err(`Too many spectators: at most ${this.maxSpectators} per match`);
+    // As with a join, the reply shows the match as it was before: the newcomer is not yet counted
+    // in it, only in the LobbyUpdate that follows (the reference's order).
+    const before = this.info(match);
     match.watchers.set(watcher, () => {});
     if (match.running) this.later(() => this.startWatching(match, watcher));
     this.changed(match);
-    return ok(this.info(match));
+    return ok(before);
   }
 
   unspectate(id: string, watcher: MatchWatcher): void {

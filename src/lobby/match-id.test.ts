@@ -11,7 +11,21 @@ test('ids are 13 characters of 0-9a-v, the base32 of 8 bytes', () => {
 test('ids are decoded case-insensitively and malformed ids are refused', () => {
   const id = randomMatchId();
   assert.deepEqual(normalizeMatchId(id.toUpperCase()), { ok: true, value: id });
-  assert.equal(normalizeMatchId('short').ok, false);
-  assert.equal(normalizeMatchId('wwwwwwwwwwwww').ok, false);
-  assert.equal(normalizeMatchId('0000000000001').ok, false);
+});
+
+test('a malformed id is refused with the reference decoder\'s text for its form', () => {
+  const refusal = (text: string): string => {
+    const result = normalizeMatchId(text);
+    assert.equal(result.ok, false, text);
+    return result.ok ? '' : result.error;
+  };
+  assert.equal(refusal('x'), 'Invalid ID: invalid length at 0');
+  assert.equal(refusal('abc'), 'Invalid ID: invalid length at 2');
+  assert.equal(refusal('00000000000000'), 'Invalid ID: invalid length at 13');
+  assert.equal(refusal('wwwwwwwwwwwww'), 'Invalid ID: invalid symbol at 0');
+  assert.equal(refusal('000000000000w'), 'Invalid ID: invalid symbol at 12');
+  assert.equal(refusal('0000000000001'), 'Invalid ID: non-zero trailing bits at 12');
+  assert.equal(refusal('short'), 'Invalid ID: non-zero trailing bits at 4');
+  assert.equal(refusal(''), 'Invalid ID: wrong length');
+  assert.equal(refusal('000000000000'), 'Invalid ID: wrong length');
 });

@@ -29,14 +29,23 @@ export function randomMatchId(): string {
   return encodeMatchId(randomBytes(8));
 }
 
-/** The canonical (lower-case) form of an id, or why it is not one. */
+/**
+ * The canonical (lower-case) form of an id, or why it is not one, in the reference's words: its
+ * base32 decoder first refuses a length no byte string encodes to (`invalid length at N`, N the
+ * longest decodable prefix), then a symbol outside the alphabet, then non-zero padding bits; a
+ * decodable text of other than 8 bytes is `wrong length`.
+ */
 export function normalizeMatchId(text: string): Result<string> {
-  if (text.length !== MATCH_ID_LENGTH) return err('Invalid ID: wrong length');
+  const trailingBits = (5 * text.length) % 8;
+  if (trailingBits >= 5) return err(`Invalid ID: invalid length at ${text.length - 1}`);
   const id = text.toLowerCase();
   for (let i = 0; i < id.length; i++) {
     if (!ALPHABET.includes(id[i]!)) return err(`Invalid ID: invalid symbol at ${i}`);
   }
-  // 13 symbols carry 65 bits; the last one's lowest bit is padding and must be zero.
-  if (ALPHABET.indexOf(id[MATCH_ID_LENGTH - 1]!) & 1) return err(`Invalid ID: non-zero trailing bits at ${MATCH_ID_LENGTH - 1}`);
+  // The last symbol's lowest `trailingBits` bits are padding and must be zero.
+  if (trailingBits > 0 && ALPHABET.indexOf(id[id.length - 1]!) & ((1 << trailingBits) - 1)) {
+    return err(`Invalid ID: non-zero trailing bits at ${id.length - 1}`);
+  }
+  if (id.length !== MATCH_ID_LENGTH) return err('Invalid ID: wrong length');
   return ok(id);
 }

@@ -78,6 +78,11 @@ export function botName(index: number): string {
   return `ServerBot$${index}`;
 }
 
+/** Whether a seat name is a server bot's: `$` is reserved for them (names.ts), so no human matches. */
+export function isBotName(name: string): boolean {
+  return /^ServerBot\$\d+$/.test(name);
+}
+
 /**
  * The one runtime between a game and its players: seats, bots, spectators, timers, result. It
  * never knows which front door a player came through nor what the game's rules are.

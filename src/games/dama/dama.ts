@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
 import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
-import { configureMatch, numberArg, paceArgSpec } from '../game-params.js';
+import { configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { opponent, type Color } from './board.js';
 import { playDamaBot } from './bot.js';
 import { parseMoveLine } from './notation.js';
@@ -159,7 +159,7 @@ export const dama: GameDefinition<DamaConfig> = {
   configure: (params) => {
     const timeout = params.timeout ?? DEFAULT_TIMEOUT;
     return configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT }, ARGS, (args) => {
-      const pace = numberArg(args, 'pace', 1.5, 0, 30);
+      const pace = paceArg(args, 1.5);
       if (!pace.ok) return pace;
       return ok({ pace: pace.value, botBudget: { maxMillis: Math.min(BOT_MILLIS, timeout * 250) } });
     });

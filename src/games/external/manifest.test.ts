@@ -117,7 +117,7 @@ test('configure applies argument defaults and refuses values outside the regex o
   assert.deepEqual(ok.value.config.args, { size: '7', name: 'x' });
   assert.equal(ok.value.players, 2);
   assert.equal(ok.value.timeout, 30);
-  assert.deepEqual(configure({ size: '10' }), { ok: false, error: 'Argument "size" must match [1-9] (size), not "10"' });
+  assert.deepEqual(configure({ size: '10' }), { ok: false, error: 'Cannot create game: Argument "size" must match [1-9] (size), not "10"' });
   assert.ok(!configure({ name: 'a\nrecv 1 cheat' }).ok);
   assert.ok(!configure({ nope: '1' }).ok);
   assert.ok(!configure({}, 5).ok);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ArgSpec, GameDefinition, MatchSettings, NewMatchParams } from '../../match/game.js';
 import { err, ok, type Result } from '../../util/result.js';
-import { configureMatch, numberArg, paceArgSpec } from '../game-params.js';
+import { configureMatch, numberArg, paceArg, paceArgSpec } from '../game-params.js';
 import { parseBoardCode } from './board.js';
 import { playHaseBot } from './bot.js';
 import { HaseRoom, type HaseConfig, type RoomDeps } from './room.js';
@@ -68,7 +68,7 @@ function parseArgs(args: Readonly<Record<string, string>>): Result<HaseConfig> {
   if (!seed.ok) return seed;
   const paused = boolArg(args, 'paused', false);
   if (!paused.ok) return paused;
-  const pace = numberArg(args, 'pace', 0, 0, 30);
+  const pace = paceArg(args, 0);
   if (!pace.ok) return pace;
   return ok({
     softTimeout: softTimeout.value,

@@ -220,10 +220,10 @@ test('parameters are validated with clear messages', () => {
   assert.deepEqual(defaults.value.config, { size: 9, walls: 10, games: 2, pace: 0.5 });
   assert.equal(defaults.value.timeout, 30);
   assert.deepEqual((configure({ size: '5' }) as { value: { config: unknown } }).value.config, { size: 5, walls: 3, games: 2, pace: 0.5 });
-  assert.deepEqual(configure({ size: '8' }), { ok: false, error: 'Argument "size" must be odd, not 8' });
-  assert.deepEqual(configure({ size: '27' }), { ok: false, error: 'Argument "size" must be an integer from 3 to 25, not 27' });
-  assert.deepEqual(configure({ walls: '-1' }), { ok: false, error: 'Argument "walls" must be an integer from 0 to 100, not "-1"' });
-  assert.deepEqual(configure({ games: '0' }), { ok: false, error: 'Argument "games" must be an integer from 1 to 100, not 0' });
-  assert.deepEqual(configure({}, 3), { ok: false, error: 'This game needs exactly 2 players, not 3' });
-  assert.deepEqual(configure({ colour: 'red' }), { ok: false, error: 'Unknown argument "colour" (known: size, walls, games, pace)' });
+  assert.deepEqual(configure({ size: '8' }), { ok: false, error: 'Cannot create game: Argument "size" must be odd, not 8' });
+  assert.deepEqual(configure({ size: '27' }), { ok: false, error: 'Cannot create game: Argument "size" must be an integer from 3 to 25, not 27' });
+  assert.deepEqual(configure({ walls: '-1' }), { ok: false, error: 'Cannot create game: Argument "walls" must be an integer from 0 to 100, not "-1"' });
+  assert.deepEqual(configure({ games: '0' }), { ok: false, error: 'Cannot create game: Argument "games" must be an integer from 1 to 100, not 0' });
+  assert.deepEqual(configure({}, 3), { ok: false, error: 'Cannot create game: Cannot create game with 3 players' });
+  assert.deepEqual(configure({ colour: 'red' }), { ok: false, error: 'Cannot create game: Unknown argument "colour" (known: size, walls, games, pace)' });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { GameDefinition } from '../../match/game.js';
 import { err, ok } from '../../util/result.js';
-import { configureMatch, intArg, numberArg, paceArgSpec } from '../game-params.js';
+import { configureMatch, intArg, paceArg, paceArgSpec } from '../game-params.js';
 import { BOT_MOVE_SECONDS, playQuoridorBot } from './bot.js';
 import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, defaultWalls, isValidSize } from './geometry.js';
 import { QuoridorManager, type QuoridorConfig } from './manager.js';
@@ -43,7 +43,7 @@ export function makeQuoridorGame(options: QuoridorGameOptions = {}): GameDefinit
         if (!walls.ok) return walls;
         const games = intArg(args, 'games', DEFAULT_GAMES, 1, MAX_GAMES);
         if (!games.ok) return games;
-        const pace = numberArg(args, 'pace', DEFAULT_PACE, 0, 30);
+        const pace = paceArg(args, DEFAULT_PACE);
         if (!pace.ok) return pace;
         return ok({ size: size.value, walls: walls.value, games: games.value, pace: pace.value });
       }),

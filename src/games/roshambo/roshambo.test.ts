@@ -82,7 +82,7 @@ test('a silent player is retired when the timeout has passed', async () => {
   assert.equal(record.outcome.endedAt - record.outcome.startedAt, 30_000);
 });
 
-test('the pace is waited between rounds, not before the first one', async () => {
+test('every round result goes out a pace after the round started, the first included', async () => {
   const clock = new ManualClock();
   const record = await clock.runUntil(
     playLocalMatch({
@@ -96,7 +96,34 @@ test('the pace is waited between rounds, not before the first one', async () => 
     }),
   );
   assert.equal(record.spectatorStream, 'A\nB\n3\nROCK\nPAPER\nPAPER\nPAPER\nROCK\nSCISSORS\n');
-  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 3_000, 'two pauses of 1.5 s');
+  assert.match(record.outcome.artifacts[transcriptName(0)]!, /\n0\.000 > ROCK\n1\.500 < PAPER\n1\.500 > PAPER\n3\.000 < PAPER\n3\.000 > ROCK\n4\.500 < SCISSORS\n/);
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 4_500, 'three rounds of 1.5 s');
+});
+
+test('a player slower than the pace adds no wait of its own, and a retired round is paced too', async () => {
+  const clock = new ManualClock();
+  const slow = (moves: string[]): LocalPlayer => async (io) => {
+    for (let i = 0; i < 3; i++) await io.readLine();
+    for (const move of moves) {
+      await new Promise<void>((resolve) => clock.setTimer(2000, resolve));
+      io.write(`${move}\n`);
+      if ((await io.readLine()) === null) return;
+    }
+  };
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: roshambo,
+      params: { args: { rounds: '3', pace: '1' } },
+      players: [
+        { name: 'A', play: slow(['ROCK', 'LIZARD']) },
+        { name: 'B', play: scripted(['PAPER', 'PAPER', 'PAPER']) },
+      ],
+      clock,
+    }),
+  );
+  assert.equal(record.received[1], 'B\nA\n3\nROCK\nRETIRE\n');
+  assert.equal(record.spectatorStream, 'A\nB\n3\nROCK\nPAPER\nRETIRE\nPAPER\n');
+  assert.match(record.outcome.artifacts[transcriptName(1)]!, /\n2\.000 < ROCK\n2\.000 > PAPER\n4\.000 < RETIRE\n/);
 });
 
 test('the server bot plays a full match and both seats get their names', async () => {
@@ -128,11 +155,23 @@ test('parameters are validated with clear messages', () => {
   assert.ok(defaults.ok);
   assert.deepEqual(defaults.value.config, { rounds: 10, pace: 1 });
   assert.equal(defaults.value.timeout, 30);
-  assert.deepEqual(configure({ rounds: '0' }), { ok: false, error: 'Argument "rounds" must be an integer from 1 to 9999, not 0' });
-  assert.deepEqual(configure({ rounds: 'ten' }), { ok: false, error: 'Argument "rounds" must be an integer from 1 to 9999, not "ten"' });
-  assert.deepEqual(configure({ pace: '31' }), { ok: false, error: 'Argument "pace" must be a number from 0 to 30, not 31' });
-  assert.deepEqual(configure({}, 3), { ok: false, error: 'This game needs exactly 2 players, not 3' });
-  assert.deepEqual(configure({ colour: 'red' }), { ok: false, error: 'Unknown argument "colour" (known: rounds, pace)' });
+  // The reference's words, its misspelt "Invaid" included: they are what its users' scripts see.
+  const refusal = (error: string) => ({ ok: false, error: `Cannot create game: ${error}` });
+  assert.deepEqual(configure({ rounds: '0' }), refusal('Invalid number of rounds'));
+  assert.deepEqual(configure({ rounds: '10000' }), refusal('Invalid number of rounds'));
+  assert.deepEqual(configure({ rounds: 'abc' }), refusal('Invaid number of rounds: invalid digit found in string'));
+  assert.deepEqual(configure({ rounds: '' }), refusal('Invaid number of rounds: cannot parse integer from empty string'));
+  assert.deepEqual(configure({ rounds: ' 5' }), refusal('Invaid number of rounds: invalid digit found in string'));
+  assert.deepEqual(configure({ pace: '31' }), refusal('Invalid pace'));
+  assert.deepEqual(configure({ pace: '-1' }), refusal('Invalid pace'));
+  assert.deepEqual(configure({ pace: 'NaN' }), refusal('Invalid pace'));
+  assert.deepEqual(configure({ pace: 'abc' }), refusal('Invaid pace: invalid float literal'));
+  const accepted = configure({ rounds: '+7', pace: '1e1' });
+  assert.ok(accepted.ok);
+  assert.deepEqual(accepted.value.config, { rounds: 7, pace: 10 });
+  assert.deepEqual(configure({}, 3), refusal('Cannot create game with 3 players'));
+  assert.deepEqual(configure({ pace: 'abc' }, 3), refusal('Cannot create game with 3 players'), 'the seat count is checked first');
+  assert.deepEqual(configure({ colour: 'red' }), refusal('Unknown argument "colour" (known: rounds, pace)'));
 });
 
 test('a match draws both gestures of every round and the score, with a log line per round', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
 import type { PlayerSeat } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
-import { configureMatch, intArg, numberArg, paceArgSpec } from '../game-params.js';
+import { MISSPELT_PACE_WORDS, ROUNDS_WORDS, configureMatch, countArg, paceArg, paceArgSpec } from '../game-params.js';
 import { playRoshamboBot } from './bot.js';
 import { compare, parseGesture, type Gesture } from './rules.js';
 import { RoshamboVis } from './vis.js';
@@ -13,7 +13,7 @@ export interface RoshamboConfig {
 }
 
 const ARGS = {
-  rounds: { description: 'number of rounds (default 10, from 1 to 9999)', regex: String.raw`^\d{1,4}$` },
+  rounds: { description: 'number of rounds (default 10, from 1 to 9999)', regex: String.raw`^\+?0*[1-9]\d{0,3}$` },
   pace: paceArgSpec(1),
 };
 
@@ -28,8 +28,11 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   vis.start([first.name, second.name], config.rounds);
   const points: [number, number] = [0, 0];
   for (let round = 1; round <= config.rounds; round++) {
-    if (round > 1) await ctx.sleep(config.pace);
+    // As the reference: a round starts when the previous result (or the header) went out, and its
+    // result goes out no earlier than `pace` after that, the first round's included.
+    const roundStart = ctx.elapsed();
     const moves = await Promise.all([readGesture(first), readGesture(second)]);
+    await ctx.sleep(config.pace - (ctx.elapsed() - roundStart));
     const [a, b] = moves;
     first.write(`${b ?? RETIRE}\n`);
     second.write(`${a ?? RETIRE}\n`);
@@ -66,9 +69,9 @@ export const roshambo: GameDefinition<RoshamboConfig> = {
   maxLineBytes: 1024,
   configure: (params) =>
     configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: 30 }, ARGS, (args) => {
-      const rounds = intArg(args, 'rounds', 10, 1, 9999);
+      const rounds = countArg(args, 'rounds', 10, { min: 1, max: 9999 }, ROUNDS_WORDS);
       if (!rounds.ok) return rounds;
-      const pace = numberArg(args, 'pace', 1, 0, 30);
+      const pace = paceArg(args, 1, MISSPELT_PACE_WORDS);
       if (!pace.ok) return pace;
       return ok({ rounds: rounds.value, pace: pace.value });
     }),

@@ -239,6 +239,33 @@ test('a player with no valid move is skipped: the other player\'s roll follows a
   assert.deepEqual(record.outcome.result?.scores, [0, 1]);
 });
 
+test('both half-turns are paced: the move a pace after its roll, the next roll a pace after the move', async () => {
+  // The game above at pace 1: a turn with a move takes 2 s, a pass 1 s, and garbage retires at once.
+  const clock = new ManualClock();
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame([[1, 1, 0, 0], [0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0]]),
+      params: { args: { pace: '1' } },
+      players: [
+        { name: 'A', play: replaying('A\nB\n0\n1 1 0 0\n>0\n0 0 0 0\n0 1 0 0\n>0\n0 0 1 0\n3\n1 0 0 0\n>x\n') },
+        { name: 'B', play: replaying('A\nB\n1\n1 1 0 0\n0\n0 0 0 0\n0 1 0 0\n0\n0 0 1 0\n>3\n1 0 0 0\nRETIRE\n') },
+      ],
+      clock,
+    }),
+  );
+  const timeline = record.outcome.artifacts[transcriptName(1)]!.split('\n').filter((line) => /^\d/.test(line));
+  assert.deepEqual(timeline, [
+    '0.000 < A', '0.000 < B', '0.000 < 1', '0.000 < 1 1 0 0',
+    '1.000 < 0',
+    '2.000 < 0 0 0 0',
+    '3.000 < 0 1 0 0',
+    '4.000 < 0',
+    '5.000 < 0 0 1 0', '5.000 > 3',
+    '7.000 < 1 0 0 0', '7.000 < RETIRE',
+    '7.000 # the match is over',
+  ]);
+});
+
 test('a game played to the end: the last move is relayed, nothing follows, and the winner scores 1', async () => {
   const record = await playLocalMatch({
     game: royalur,
@@ -367,11 +394,11 @@ test('parameters are validated with clear messages', () => {
   const paced = configure({ pace: '0' });
   assert.ok(paced.ok);
   assert.equal(paced.value.config.pace, 0);
-  assert.deepEqual(configure({ pace: '31' }), { ok: false, error: 'Argument "pace" must be a number from 0 to 30, not 31' });
-  assert.deepEqual(configure({ pace: 'fast' }), { ok: false, error: 'Argument "pace" must be a number from 0 to 30, not "fast"' });
-  assert.deepEqual(configure({}, 3), { ok: false, error: 'This game needs exactly 2 players, not 3' });
-  assert.deepEqual(configure({}, 2, 2), { ok: false, error: 'This game allows at most 1 server bot, not 2' });
-  assert.deepEqual(configure({ rounds: '3' }), { ok: false, error: 'Unknown argument "rounds" (known: pace)' });
+  const refusal = (error: string) => ({ ok: false, error: `Cannot create game: ${error}` });
+  assert.deepEqual(configure({ pace: '31' }), refusal('Invalid pace'));
+  assert.deepEqual(configure({ pace: 'fast' }), refusal('Invaid pace: invalid float literal'));
+  assert.deepEqual(configure({}, 3), refusal('Cannot create game with 3 players'));
+  assert.deepEqual(configure({ rounds: '3' }), refusal('Unknown argument "rounds" (known: pace)'));
   assert.match(royalur.description, /^# royalur \(Royal Game of Ur\)/);
   assert.match(royalur.description, /## Implementation details[\s\S]*## Game parameters/);
 });

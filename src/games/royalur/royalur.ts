@@ -3,7 +3,7 @@ import type { GameDefinition, MatchContext, MatchResult } from '../../match/game
 import type { Random } from '../../match/random.js';
 import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
-import { configureMatch, numberArg, paceArgSpec } from '../game-params.js';
+import { MISSPELT_PACE_WORDS, configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { playRoyalUrBot } from './bot.js';
 import { formatCoins, randomDice, rollValue, type DiceSource } from './dice.js';
 import {
@@ -37,7 +37,6 @@ export interface RoyalUrOptions {
 }
 
 const DEFAULT_PACE = 1.5;
-const MAX_PACE = 30;
 const DEFAULT_TIMEOUT_SECONDS = 90;
 /** How much of an invalid line the result's reason quotes. */
 const QUOTE_LIMIT = 40;
@@ -84,11 +83,15 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
     return { scores, reason: `${players[winner].name} wins: ${why}` };
   };
 
+  // Both half-turns are paced, as the reference paces them: the roll goes out at once, the move no
+  // earlier than `pace` after the roll, and the next roll no earlier than `pace` after the move (or
+  // after the roll, when there was no move to make).
+  const waitUntil = (at: number): Promise<void> => ctx.sleep(at - ctx.elapsed());
   let state = initialState(0);
-  let lastRollAt: number | null = null;
+  let nextRollAt = 0;
   for (;;) {
-    if (lastRollAt !== null) await ctx.sleep(config.pace - (ctx.elapsed() - lastRollAt));
-    lastRollAt = ctx.elapsed();
+    await waitUntil(nextRollAt);
+    const rolledAt = ctx.elapsed();
     const coins = dice.roll();
     const roll = rollValue(coins);
     const rollLine = `${formatCoins(coins)}\n`;
@@ -100,6 +103,7 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
     if (legalMoves(state, roll).length === 0) {
       vis.pass(mover);
       state = passTurn(state);
+      nextRollAt = rolledAt + config.pace;
       continue;
     }
 
@@ -128,10 +132,12 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
       vis.win(opponent(mover), why);
       return victory(opponent(mover), why);
     }
+    await waitUntil(rolledAt + config.pace);
     const moveLine = `${outcome.token}\n`;
     other.write(moveLine);
     ctx.spectators.write(moveLine);
     vis.move(outcome);
+    nextRollAt = ctx.elapsed() + config.pace;
     state = outcome.state;
     if (outcome.winner !== null) {
       const why = `all ${TOKENS} tokens home (${other.name} had ${tokensExited(state, opponent(mover))})`;
@@ -158,7 +164,7 @@ export function createRoyalUr(options: RoyalUrOptions = {}): GameDefinition<Roya
         { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT_SECONDS },
         ARGS,
         (args) => {
-          const pace = numberArg(args, 'pace', DEFAULT_PACE, 0, MAX_PACE);
+          const pace = paceArg(args, DEFAULT_PACE, MISSPELT_PACE_WORDS);
           if (!pace.ok) return pace;
           return ok({ pace: pace.value });
         },

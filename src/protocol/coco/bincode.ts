@@ -86,7 +86,8 @@ export function encodeHistoryMatchReply(outcome: HistoryMatchOutcome): Buffer {
   for (const [key, value] of args) w.string(key).string(value);
   w.u64(data.players.length);
   for (const player of data.players) w.string(player);
-  return w.u64(data.bot_count).bytes(data.history).finish();
+  // bot_count is a u32 in the reference's MatchData: 4 bytes, or its client reads past the end.
+  return w.u32(data.bot_count).bytes(data.history).finish();
 }
 
 /** Decodes a binary HistoryMatch reply (our client's side). */
@@ -104,7 +105,7 @@ export function decodeHistoryMatchReply(frame: Buffer): HistoryMatchOutcome {
   for (let n = r.u64(); n > 0; n--) args[r.string()] = r.string();
   const players: string[] = [];
   for (let n = r.u64(); n > 0; n--) players.push(r.string());
-  const bot_count = r.u64();
+  const bot_count = r.u32();
   const history = Uint8Array.from(r.bytes());
   if (!r.done) throw new Error('trailing bytes in HistoryMatch reply');
   return { Ok: { id, game_name, args, players, bot_count, history } };

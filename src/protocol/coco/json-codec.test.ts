@@ -143,7 +143,7 @@ test('a binary HistoryMatch reply lays out MatchData as bincode and decodes back
     Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('v'),
     Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]),
     Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('p'),
-    Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]),
+    Buffer.from([1, 0, 0, 0]), // bot_count: u32
     Buffer.from([3, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('hi\n'),
   ]);
   assert.deepEqual(bytes, expected);
