@@ -106,3 +106,54 @@ test('joining and subscribing follow the reference flow, pushes included', async
   assert.equal(await watcher.ask('{"LobbyUnsubscribe":{}}'), '{"LobbyUnsubscribed":{}}');
   for (const c of [watcher, alice, bob]) c.close();
 });
+
+test('a history record is the reference\'s bincode MatchData: the humans named, the bots counted in a u32', async () => {
+  const id = await newMatch(server.url, ['roshambo', 'history', '-b', '1', '-a', 'rounds=1', '-a', 'pace=0']);
+  const alice = await RawClient.open(server.url);
+  await alice.ask(HELLO_V2);
+  await alice.ask(`{"LobbyJoinMatch":{"id":"${id}","name":"alice","password":null}}`);
+  let i = 0;
+  while ((await alice.frame(i))?.text !== '{"MatchStarted":{}}') i++;
+  alice.ws.send(Buffer.from('ROCK\n'), { binary: true });
+  while ((await alice.frame(i))?.text !== '{"MatchEnded":{}}') i++;
+  alice.close();
+  await server.recorded(id);
+
+  const reader = await RawClient.open(server.url);
+  await reader.ask(HELLO_V2);
+  reader.send(`{"HistoryMatch":{"id":"${id.toUpperCase()}"}}`);
+  const bytes = (await reader.frame(1))!.bytes;
+  const u64 = (n: number) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(n)); return b; };
+  const str = (s: string) => Buffer.concat([u64(Buffer.byteLength(s)), Buffer.from(s)]);
+  const history = /^(alice\nServerBot\$0|ServerBot\$0\nalice)\n1\n[A-Z]+\n[A-Z]+\n$/;
+  const head = Buffer.concat([
+    Buffer.from([20, 0, 0, 0, 0, 0, 0, 0]), // HistoryMatch, Ok
+    str(id), str('roshambo'),
+    u64(2), str('rounds'), str('1'), str('pace'), str('0'), // as given
+    u64(1), str('alice'), // the humans only
+    Buffer.from([1, 0, 0, 0]), // bot_count: u32
+  ]);
+  assert.deepEqual(bytes.subarray(0, head.length), head);
+  const length = Number(bytes.readBigUInt64LE(head.length));
+  assert.equal(bytes.length, head.length + 8 + length, 'nothing after the history');
+  assert.match(bytes.subarray(head.length + 8).toString(), history);
+  // A malformed id is simply not found, as the reference answers it.
+  reader.send('{"HistoryMatch":{"id":"not-an-id"}}');
+  assert.deepEqual([...(await reader.frame(2))!.bytes], [0x14, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+  reader.close();
+});
+
+test('malformed ids are refused in the reference decoder\'s words, and a spectator is counted after its reply', async () => {
+  const client = await RawClient.open(server.url);
+  await client.ask(HELLO_V2);
+  assert.equal(await client.ask('{"SpectateJoin":{"id":"abc"}}'), '{"SpectateJoined":{"info":{"Err":"Invalid ID: invalid length at 2"}}}');
+  assert.equal(
+    await client.ask('{"LobbyJoinMatch":{"id":"0000000000001","name":"x","password":null}}'),
+    '{"LobbyJoinedMatch":{"info":{"Err":"Invalid ID: non-zero trailing bits at 12"}}}',
+  );
+  const id = await newMatch(server.url, ['roshambo', 'counted']);
+  const joined = await client.ask(`{"SpectateJoin":{"id":"${id}"}}`);
+  assert.match(joined!, /^\{"SpectateJoined":\{"info":\{"Ok":\{.*"spectators":0,/);
+  assert.match((await client.frame(4))!.text!, /^\{"LobbyUpdate":\{"info":\{.*"spectators":1,/);
+  client.close();
+});
