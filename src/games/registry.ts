@@ -1,4 +1,5 @@
 import type { GameDefinition } from '../match/game.js';
+import { chess } from './chess/chess.js';
 import { clobber } from './clobber/clobber.js';
 import { dama } from './dama/dama.js';
 import { haseUndIgel } from './hase-und-igel/hase-und-igel.js';
@@ -10,6 +11,7 @@ import { royalur } from './royalur/royalur.js';
 export const BUILT_IN_GAMES: readonly GameDefinition<any>[] = [
   roshambo,
   royalur,
+  chess,
   clobber,
   dama,
   haseUndIgel,

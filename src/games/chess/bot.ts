@@ -1,0 +1,53 @@
+/**
+ * The chess server bot. It reads the same stream a user program gets (the names, its colour, the
+ * `OK <...>` echoes, draw offers), keeps the game from the echoes, and runs the search on
+ * env.compute so that the server's event loop never waits for it.
+ */
+import { Chess } from 'chessops/chess';
+import type { NormalMove } from 'chessops/types';
+import { makeUci, parseUci } from 'chessops/util';
+import type { BotEnv, BotIO } from '../../match/game.js';
+import { readCommand, writeCommand } from './notation.js';
+import type { SearchBudget, SearchResult } from './search.js';
+
+export type ChessBotBudget = SearchBudget;
+
+const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
+/** The bot accepts a draw offer when its search says it stands at least this much worse. */
+const ACCEPT_DRAW_BELOW = -150;
+
+export async function playChessBot(io: BotIO, budget: ChessBotBudget, env: BotEnv): Promise<void> {
+  const position = Chess.default();
+  const moves: string[] = [];
+  for (let header = 0; header < 2; header++) if ((await io.readLine()) === null) return;
+  const colourLine = await io.readLine();
+  if (colourLine === null) return;
+  const colour = colourLine === '0' ? 'white' : 'black';
+  const search = (): Promise<SearchResult> => env.compute.run<SearchResult>(SEARCH_MODULE, 'searchChess', [moves, budget]);
+  const move = async (): Promise<void> => {
+    const result = await search();
+    if (!result.uci) return;
+    io.write(`${writeCommand(position, parseUci(result.uci) as NormalMove)}\n`);
+  };
+
+  if (colour === 'white') await move();
+  for (;;) {
+    const line = await io.readLine();
+    if (line === null) return;
+    if (line.startsWith('OK ')) {
+      // The echo is the move line in angle brackets; reading it back gives the move.
+      const words = line.slice(3).split(' ').map((word) => word.slice(1, -1));
+      const command = readCommand(position, words.join(' '));
+      if (!command.ok || command.value.kind !== 'move') return;
+      moves.push(makeUci(command.value.move));
+      position.play(command.value.move);
+      if (position.turn === colour) await move();
+    } else if (line === 'DRAW <PROPOSED>' && position.turn !== colour) {
+      // The offer is the opponent's; the bot's next line answers it.
+      const { score } = await search();
+      io.write(score <= ACCEPT_DRAW_BELOW ? 'DRAW\n' : 'NO\n');
+    } else if (line.startsWith('WINNER') || line.startsWith('DRAW <') && line !== 'DRAW <PROPOSED>' && line !== 'DRAW <REFUSED>' || line === 'RETIRE') {
+      return;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import type { Color } from 'chessops/types';
+import { makeSan } from 'chessops/san';
+import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
+import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
+import { ok } from '../../util/result.js';
+import { configureMatch, paceArg, paceArgSpec } from '../game-params.js';
+import { playChessBot, type ChessBotBudget } from './bot.js';
+import { echo, readCommand } from './notation.js';
+import { ChessGame, type Ending } from './rules.js';
+import { ChessVis } from './vis.js';
+
+export interface ChessConfig {
+  /** Minimum seconds from the start of one move's wait to the start of the next. */
+  readonly pace: number;
+  /** What the server bot may spend per move. */
+  readonly botBudget: ChessBotBudget;
+}
+
+const DEFAULT_TIMEOUT = 90;
+const DEFAULT_PACE = 1.5;
+/** The server bot thinks at most this long per move, and never more than a quarter of the timeout. */
+const BOT_MILLIS = 1000;
+/**
+ * Longest move line. The reference reads lines of any length and trims them, so a move followed by
+ * thousands of spaces is a move; past this a line is invalid input, as garbage is.
+ */
+const MAX_LINE_BYTES = 8192;
+/** How much of a refused line the result's reason quotes. */
+const QUOTE_LIMIT = 40;
+
+const ARGS = { pace: paceArgSpec(DEFAULT_PACE) };
+const COLOR_WORD: Readonly<Record<Color, string>> = { white: 'WHITE', black: 'BLACK' };
+
+/** What came of waiting for one line of a player. */
+type Read =
+  | { readonly kind: 'line'; readonly line: string }
+  /** No line within the timeout, or bytes that are not UTF-8 (the reference treats both alike). */
+  | { readonly kind: 'timeout'; readonly why: string }
+  /** Disconnected, or a line the seat refused (too long, a flood): like an invalid move. */
+  | { readonly kind: 'gone'; readonly why: string };
+
+async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult> {
+  // Colours are drawn, so a server bot (always the last seat) plays both sides over many matches.
+  const whiteIndex = ctx.random.bit();
+  const seat: Readonly<Record<Color, PlayerSeat>> = { white: ctx.seats[whiteIndex]!, black: ctx.seats[1 - whiteIndex]! };
+  const everyone = (line: string): void => {
+    seat.white.write(`${line}\n`);
+    seat.black.write(`${line}\n`);
+    ctx.spectators.write(`${line}\n`);
+  };
+  const names = `${seat.white.name}\n${seat.black.name}\n`;
+  seat.white.write(`${names}0\n`);
+  seat.black.write(`${names}1\n`);
+  ctx.spectators.write(names);
+  const game = new ChessGame();
+  const vis = new ChessVis((event) => ctx.vis(event), { white: seat.white.name, black: seat.black.name });
+
+  const scores = (winner: Color | null): number[] => {
+    const out = ctx.seats.map(() => 0);
+    if (winner === null) {
+      out[seat.white.index] = 0.5;
+      out[seat.black.index] = 0.5;
+    } else out[seat[winner].index] = 1;
+    return out;
+  };
+  const ended = (winner: Color | null, reason: string): MatchResult => {
+    vis.end(reason);
+    return { scores: scores(winner), reason };
+  };
+  /** A player gave up or ran out of time: RETIRE to the others, then the winner to everyone. */
+  const retired = (loser: Color, why: string): MatchResult => {
+    const winner = other(loser);
+    seat[winner].write('RETIRE\n');
+    ctx.spectators.write('RETIRE\n');
+    everyone(`WINNER <${COLOR_WORD[winner]}>`);
+    return ended(winner, `${seat[winner].name} wins: ${seat[loser].name} ${why}`);
+  };
+  /** Invalid input or a lost connection: RETIRE to the others and no result line, as the reference. */
+  const forfeited = (loser: Color, why: string): MatchResult => {
+    const winner = other(loser);
+    seat[loser].close('removed');
+    seat[winner].write('RETIRE\n');
+    ctx.spectators.write('RETIRE\n');
+    return ended(winner, `${seat[winner].name} wins: ${seat[loser].name} ${why}`);
+  };
+  const byRule = (ending: Ending): MatchResult => {
+    if (ending.kind === 'checkmate') {
+      everyone(`WINNER <${COLOR_WORD[ending.winner]}>`);
+      return ended(ending.winner, `${seat[ending.winner].name} wins by checkmate`);
+    }
+    everyone(`DRAW <${ending.why}>`);
+    return ended(null, `draw: ${DRAW_WORDS[ending.why]}`);
+  };
+
+  for (;;) {
+    const ending = game.ending();
+    if (ending) return byRule(ending);
+    const color = game.position.turn;
+    const mover = seat[color];
+    const turnStarted = ctx.elapsed();
+    const read = await readTurn(ctx, mover);
+    if (read.kind === 'timeout') return retired(color, read.why);
+    if (read.kind === 'gone') return forfeited(color, read.why);
+    const command = readCommand(game.position, read.line);
+    if (!command.ok) return forfeited(color, `sent ${command.error === 'syntax' ? 'an unreadable line' : 'an illegal move'} ${quote(read.line)}`);
+    const { value } = command;
+    if (value.kind === 'retire') return retired(color, 'retired');
+    if (value.kind === 'draw') {
+      // The opponent's next line is the answer: DRAW accepts, anything else refuses and is dropped.
+      everyone('DRAW <PROPOSED>');
+      const answerer = seat[other(color)];
+      const answer = await readTurn(ctx, answerer);
+      if (answer.kind === 'timeout') return retired(other(color), answer.why);
+      if (answer.kind === 'gone') return forfeited(other(color), answer.why);
+      if (answer.line.trim() === 'DRAW') {
+        mover.write('DRAW <ACCEPTED>\n');
+        ctx.spectators.write('DRAW <ACCEPTED>\n');
+        return ended(null, 'draw agreed');
+      }
+      mover.write('DRAW <REFUSED>\n');
+      ctx.spectators.write('DRAW <REFUSED>\n');
+      vis.note(`${answerer.name} refuses the draw`);
+      continue;
+    }
+    const before = game.position.clone();
+    const san = makeSan(before, value.move);
+    game.play(value.move);
+    everyone(echo(value.words));
+    vis.move(before, value.move, san, game.position);
+    await ctx.sleep(config.pace - (ctx.elapsed() - turnStarted));
+  }
+}
+
+const DRAW_WORDS: Readonly<Record<Extract<Ending, { kind: 'draw' }>['why'], string>> = {
+  STALEMATE: 'stalemate',
+  REPETITION: 'threefold repetition',
+  'FIFTY-MOVES': 'fifty moves without a capture or a pawn move',
+  'INSUFFICIENT-MATERIAL': 'insufficient material',
+};
+
+const GONE_WORDS: Partial<Record<SeatCloseReason, string>> = {
+  disconnected: 'disconnected',
+  'line/too-long': `sent an unreadable line (over ${MAX_LINE_BYTES} bytes)`,
+  flood: 'sent more than the server keeps unread',
+};
+
+function other(color: Color): Color {
+  return color === 'white' ? 'black' : 'white';
+}
+
+function quote(line: string): string {
+  return JSON.stringify(line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT)}...` : line);
+}
+
+/**
+ * Waits for the player's next line. The deadline is kept here rather than by the seat, because a
+ * player who runs out of time still gets the result line, and a seat closed for time sends nothing.
+ */
+function readTurn(ctx: MatchContext, seat: PlayerSeat): Promise<Read> {
+  return new Promise<Read>((resolve) => {
+    let settled = false;
+    const cancel = ctx.after(ctx.timeout, () => {
+      if (settled) return;
+      settled = true;
+      resolve({ kind: 'timeout', why: 'did not move in time' });
+    });
+    void seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY }).then((line) => {
+      if (settled) return;
+      settled = true;
+      cancel();
+      if (line !== null) resolve({ kind: 'line', line });
+      else if (seat.closeReason === 'line/invalid-utf8') resolve({ kind: 'timeout', why: 'sent bytes that are not UTF-8' });
+      else resolve({ kind: 'gone', why: GONE_WORDS[seat.closeReason ?? 'disconnected'] ?? `was removed (${seat.closeReason})` });
+    });
+  });
+}
+
+export const chess: GameDefinition<ChessConfig> = {
+  name: 'chess',
+  description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
+  args: ARGS,
+  maxLineBytes: MAX_LINE_BYTES,
+  configure: (params) => {
+    const timeout = params.timeout ?? DEFAULT_TIMEOUT;
+    return configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT }, ARGS, (args) => {
+      const pace = paceArg(args, DEFAULT_PACE);
+      if (!pace.ok) return pace;
+      return ok({ pace: pace.value, botBudget: { maxMillis: Math.min(BOT_MILLIS, timeout * 250) } });
+    });
+  },
+  play,
+  playBot: (io, config, env) => playChessBot(io, config.botBudget, env),
+};
