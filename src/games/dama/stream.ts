@@ -3,7 +3,7 @@
  * and the tests. They are the reference server's bytes (notes/dama-stream.md), typos included
  * (`gia`, `Mossa non valida riprova!`): programs written for the real server compare them.
  */
-import type { Color } from './board.js';
+import { opponent, type Color } from './board.js';
 import { formatBoard, squareLabel } from './notation.js';
 import type { Refusal } from './refusal.js';
 
@@ -87,7 +87,7 @@ export function gameOverBlock(): string {
 
 /** A side won on the board: what its loser, and what the winner and the spectators, receive. */
 export function winBlocks(winner: Color, reason: 'no-pieces' | 'no-moves'): { loser: string; others: string } {
-  const loser = winner === 'white' ? 'black' : 'white';
+  const loser = opponent(winner);
   const result = `${WIN_LINE[winner]}\n\n${gameOverBlock()}`;
   if (reason === 'no-pieces') return { loser: `Non hai più pedine disponibili.\n${result}`, others: result };
   return {
@@ -103,8 +103,7 @@ export function drawBlock(): string {
 
 /** The opponent of a player who left (timed out, disconnected, was removed) during its turn. */
 export function leftBlock(leaver: Color): string {
-  const winner = leaver === 'white' ? 'black' : 'white';
-  return `\nI ${PLURAL[leaver]} hanno abbandonato la partita.\n${WIN_LINE[winner]}\n\n${gameOverBlock()}`;
+  return `\nI ${PLURAL[leaver]} hanno abbandonato la partita.\n${WIN_LINE[opponent(leaver)]}\n\n${gameOverBlock()}`;
 }
 
 /** The player to move whose inactivity timeout expired. */
