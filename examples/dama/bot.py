@@ -2,10 +2,14 @@
 """Example player for dama (Italian draughts) on Code Colosseum. Python 3 standard library only.
 
 It reads the game stream on stdin and answers on stdout. It learns its colour from
-`Sei i Bianchi` / `Sei i Neri`, keeps the last board it was sent, and when it sees the prompt
-(`Es > ...`) it lists the legal moves under the Italian rules and plays greedily: the move after
+`Sei i Bianchi` / `Sei i Neri`, keeps the last board it was sent (it ignores the opponent's
+echoed move, since the board that follows shows it), and when it sees the prompt (`Es > ...`) it
+lists the legal moves under the Italian rules and plays greedily: the move after
 which it is best off in material once the opponent has made its best immediate reply. Ties are
 broken at random (`--seed N` makes it repeatable; `--random` plays uniformly at random).
+
+A prompt repeated after a refusal (the server's message, then the prompt again) makes it try another
+legal move. It stops at `Game Over ;)`, the last line of every game.
 
 Connect it to a match with the coco client (which joins a program's stdin and stdout to a seat).
 `python3 bot.py --perft N` prints the move-generation counts from the start position instead.
@@ -18,7 +22,7 @@ WHITE, BLACK = 1, -1                      # side signs; men are +-1, kings +-2
 GLYPH = {' ': 0, 'b': 1, 'B': 2, 'n': -1, 'N': -2}
 ROW_LINE = re.compile(r'^([1-8]) ((?:\[[ bBnN]\]){8}) ([1-8])$')
 PROMPT = 'Es > 6A 5B oppure 6A 4C 2A oppure 6A 4C 2A ...'
-INVALID = 'Mossa non valida, riprova.'
+GAME_OVER = 'Game Over ;)'
 DIRECTIONS = [(-1, -1), (-1, 1), (1, -1), (1, 1)]   # white men use the first two, black men the last two
 
 
@@ -173,8 +177,8 @@ def main():
             side = WHITE
         elif line == 'Sei i Neri':
             side = BLACK
-        elif line == INVALID:
-            pass                          # the prompt follows; another move is chosen below
+        elif line == GAME_OVER:
+            return
         elif line == PROMPT and side is not None and board is not None:
             move = choose(board, side, rng, greedy)
             if move is None:

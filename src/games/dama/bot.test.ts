@@ -1,16 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BotIO } from '../../match/game.js';
-import { WorkerCompute } from '../../match/compute.js';
+import { WorkerCompute, type Compute } from '../../match/compute.js';
+import { LineQueue } from '../../match/line-queue.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import type { VisEvent } from '../../protocol/vis-event.js';
 import { ok } from '../../util/result.js';
-import { BoardTracker } from './bot.js';
+import { parseSquare } from './board.js';
+import { BoardTracker, playDamaBot } from './bot.js';
 import { dama, type DamaConfig } from './dama.js';
 import { formatMove } from './notation.js';
 import { applyMove, legalMoves, outcome, startPosition, type Position } from './rules.js';
 import { PROMPT_LINES, YOU_ARE, boardBlock } from './stream.js';
+
+/** Any of the game's answers to an invalid line. */
+const REFUSED = /Mossa non valida riprova!|non valid[oa]!|Non hai selezionato/;
 
 const withNodeBudget: typeof dama = {
   ...dama,
@@ -70,7 +75,8 @@ test('the server bot plays whole matches through the stream and beats a random p
     assert.equal(record.outcome.error, null);
     assert.deepEqual(record.outcome.result?.scores, [0, 1], record.outcome.result?.reason);
     assert.match(record.outcome.result!.reason, /^ServerBot\$0 \((white|black)\) wins: Random \((white|black)\) has no (pieces left|legal move)$/);
-    assert.equal(record.received[0]!.includes('Mossa non valida'), false);
+    assert.doesNotMatch(record.received[0]!, REFUSED, 'the random player only sends legal moves');
+    assert.match(record.received[0]!, /\nGame Over ;\)\n\n$/);
     colours.add(/^ServerBot\$0 \((\w+)\)/.exec(record.outcome.result!.reason)![1]!);
   }
   assert.deepEqual([...colours].sort(), ['black', 'white'], 'the colours are drawn, so the bot played both');
@@ -136,4 +142,38 @@ test('a player can follow the game from the stream alone: the tracker rebuilds b
     position = applyMove(position, random.pick(legalMoves(position)));
     feed(`Turno bianco!\n${boardBlock(position.board)}`);
   }
+});
+
+test('the server bot searches at the start of a turn, and after a refused line plays another legal move without searching', async () => {
+  let searches = 0;
+  const compute: Compute = {
+    // A "search" that always proposes the same move, refused by the test's game below.
+    run: async <T>(): Promise<T> => {
+      searches++;
+      return { path: [parseSquare('6a'), parseSquare('5b')] } as T;
+    },
+    close: async () => {},
+  };
+  const incoming = new LineQueue();
+  const sent: string[] = [];
+  const io: BotIO = { readLine: () => incoming.next(), write: (text) => sent.push(text), end: () => {} };
+  const feed = (text: string) => text.split('\n').slice(0, -1).forEach((line) => incoming.push(line));
+  const until = async (count: number) => {
+    while (sent.length < count) await new Promise((resolve) => setImmediate(resolve));
+  };
+  const bot = playDamaBot(io, { maxNodes: 10 }, { seat: 1, random: Random.fromSeed('bot-refused'), compute });
+  const start = boardBlock(startPosition().board);
+  const prompt = `${PROMPT_LINES.join('\n')}\n`;
+  feed(`W\nB\nAvvio la partita di dama...\n${start}Sei i Bianchi\nTurno bianco!\n${prompt}`);
+  await until(1);
+  assert.deepEqual([sent[0], searches], ['6a 5b\n', 1]);
+  feed(`\nSpostamento 6A -> 5B non valido!\nLa posizione scelta è gia occupata.\n${prompt}`);
+  await until(2);
+  assert.equal(searches, 1, 'no search after a refusal');
+  assert.ok(legalMoves(startPosition()).some((move) => `${formatMove(move)}\n` === sent[1]), sent[1]);
+  feed(`Attendi il tuo turno!\n3H 4G \n${start}Turno bianco!\n${prompt}`);
+  await until(3);
+  assert.equal(searches, 2, 'a new turn is searched again');
+  incoming.end();
+  await bot;
 });

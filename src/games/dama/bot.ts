@@ -1,14 +1,15 @@
 /**
  * The dama server bot. It reads the same stream a user program gets (its colour, the boards, the
  * prompt), rebuilds the position from the last board drawn, and runs the alpha-beta search on
- * env.compute so that the server's event loop never waits for it.
+ * env.compute so that the server's event loop never waits for it. (The reference's bot follows the
+ * opponent's echoed move instead; the boards carry the same information and survive a missed line.)
  */
 import type { BotEnv, BotIO } from '../../match/game.js';
 import { EMPTY, SQUARES, squareAt, type Color } from './board.js';
 import { COLUMN_LINE, formatMove, parseBoardRow } from './notation.js';
 import { legalMoves, type Position } from './rules.js';
 import type { SearchBudget, SearchResult } from './search.js';
-import { INVALID_MOVE_LINE, PROMPT_LINES, YOU_ARE } from './stream.js';
+import { PROMPT_LINES, TURN_LINE, YOU_ARE } from './stream.js';
 
 const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
 
@@ -54,18 +55,22 @@ export class BoardTracker {
 export async function playDamaBot(io: BotIO, budget: SearchBudget, env: BotEnv): Promise<void> {
   const tracker = new BoardTracker();
   let color: Color | null = null;
+  let previous: string | null = null;
   let rejected = false;
   for (;;) {
     const line = await io.readLine();
     if (line === null) return;
+    const before = previous;
+    previous = line;
     if (tracker.feed(line)) continue;
     if (line === YOU_ARE.white) color = 'white';
     else if (line === YOU_ARE.black) color = 'black';
-    else if (line === INVALID_MOVE_LINE) rejected = true;
+    // The prompt comes right after the turn line at the start of a turn; after anything else it
+    // is repeated because the last move was refused.
+    else if (line === PROMPT_LINES[0]) rejected = color !== null && before !== TURN_LINE[color];
     else if (line === PROMPT_LINES[1] && color && tracker.board) {
       const position: Position = { board: tracker.board, turn: color, quietPlies: tracker.quietPlies };
       const path = rejected ? fallback(position, env) : await search(position, budget, env);
-      rejected = false;
       if (!path) return;
       io.write(`${formatMove(path)}\n`);
     }

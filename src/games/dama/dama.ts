@@ -5,23 +5,31 @@ import { ok } from '../../util/result.js';
 import { configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { opponent, type Color } from './board.js';
 import { playDamaBot } from './bot.js';
-import { parseMoveLine } from './notation.js';
-import { applyMove, findMove, outcome, startPosition, QUIET_MOVE_LIMIT, type Move, type Outcome, type Position } from './rules.js';
+import { judgeMoveLine } from './refusal.js';
+import { applyMove, outcome, startPosition, QUIET_MOVE_LIMIT, type Move, type Outcome, type Position } from './rules.js';
 import type { SearchBudget } from './search.js';
 import {
-  DRAW_LINE,
   START_LINE,
   TURN_LINE,
-  WIN_LINE,
+  WAIT_LINE,
   YOU_ARE,
   boardBlock,
-  invalidMoveBlock,
+  coloursLine,
+  drawBlock,
+  echoLine,
+  gameOverBlock,
+  leftBlock,
   moverTurnBlock,
+  promptBlock,
+  refusalBlock,
+  timedOutBlock,
+  tooManyInvalidLinesBlock,
+  winBlocks,
 } from './stream.js';
 import { DamaVis } from './vis.js';
 
 export interface DamaConfig {
-  /** Minimum seconds between the starts of two turns. */
+  /** Minimum seconds from the start of one turn to the start of the next (or to the result). */
   readonly pace: number;
   /** What the server bot may spend per move. */
   readonly botBudget: SearchBudget;
@@ -29,8 +37,12 @@ export interface DamaConfig {
   readonly start?: Position;
 }
 
-/** Invalid move lines a player may send in one turn; the last one loses the game. */
-export const MAX_MOVE_ATTEMPTS = 10;
+/**
+ * Invalid lines a player may send in one turn. The reference allows any number, each answered and
+ * each restarting the inactivity timeout, so without a limit a program could hold a match forever;
+ * the line that reaches the limit ends the game as that player's fault.
+ */
+export const MAX_INVALID_LINES_PER_TURN = 100;
 /** The server bot thinks at most this long per move, and never more than a quarter of the timeout. */
 const BOT_MILLIS = 1000;
 const DEFAULT_TIMEOUT = 90;
@@ -39,7 +51,7 @@ const ARGS = { pace: paceArgSpec(1.5) };
 
 type MoveRead =
   | { readonly kind: 'move'; readonly move: Move }
-  | { readonly kind: 'gone'; readonly why: string };
+  | { readonly kind: 'left'; readonly why: string };
 
 async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult> {
   // Colours are drawn, so a server bot (always the last seat) plays both sides over many matches.
@@ -58,36 +70,39 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
   everyone(boardBlock(position.board));
   seat.white.write(`${YOU_ARE.white}\n`);
   seat.black.write(`${YOU_ARE.black}\n`);
+  ctx.spectators.write(coloursLine(names));
   vis.start(position, names);
 
-  let turnStarted = Number.NEGATIVE_INFINITY;
-  for (let turn = 0; ; turn++) {
+  for (;;) {
     const state = outcome(position);
     if (state) return finish(state);
-    const wait = config.pace - (ctx.elapsed() - turnStarted);
-    if (wait > 0) await ctx.sleep(wait);
-    turnStarted = ctx.elapsed();
-
+    const turnStarted = ctx.elapsed();
     const color = position.turn;
     const mover = seat[color];
     const waiting = seat[opponent(color)];
     mover.write(moverTurnBlock(color));
-    // The spec's first turn shows one more empty line to the waiting player and the spectators.
-    const extra = turn === 0 ? '\n' : '';
-    waiting.write(`${TURN_LINE[color]}\n${extra}`);
-    ctx.spectators.write(`${TURN_LINE[color]}\n${extra}`);
+    waiting.write(`${WAIT_LINE}\n`);
+    ctx.spectators.write(`${TURN_LINE[color]}\n`);
 
     const read = await readMove(ctx, mover, position);
-    if (read.kind === 'gone') {
+    if (read.kind === 'left') {
+      // As the reference: the result goes to the opponent only; the spectators get the end marker.
+      waiting.write(leftBlock(color));
+      ctx.spectators.write(gameOverBlock());
       const winner = opponent(color);
-      everyone(`${WIN_LINE[winner]}\n`);
       const reason = `${names[winner]} (${winner}) wins: ${names[color]} (${color}) ${read.why}`;
       vis.end(reason);
       return { scores: scoresFor(winner), reason };
     }
     vis.move(read.move, color, mover.name);
     position = applyMove(position, read.move);
+    // Only the waiting player is told the move in words; everyone sees the board.
+    waiting.write(echoLine(read.move.path));
     everyone(boardBlock(position.board));
+    // The pace runs from the start of the turn, so a slow mover adds no wait; the next turn, or the
+    // result if the game is over, waits for it.
+    const wait = config.pace - (ctx.elapsed() - turnStarted);
+    if (wait > 0) await ctx.sleep(wait);
   }
 
   function scoresFor(winner: Color | null): number[] {
@@ -96,13 +111,16 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
 
   function finish(state: Outcome): MatchResult {
     if (state.kind === 'draw') {
-      everyone(`${DRAW_LINE}\n`);
+      everyone(drawBlock());
       const reason = `draw: ${QUIET_MOVE_LIMIT} moves by each side without a capture or a man move`;
       vis.end(reason);
       return { scores: scoresFor(null), reason };
     }
     const loser = opponent(state.winner);
-    everyone(`${WIN_LINE[state.winner]}\n`);
+    const blocks = winBlocks(state.winner, state.reason);
+    seat[loser].write(blocks.loser);
+    seat[state.winner].write(blocks.others);
+    ctx.spectators.write(blocks.others);
     const why = state.reason === 'no-pieces' ? 'has no pieces left' : 'has no legal move';
     const reason = `${names[state.winner]} (${state.winner}) wins: ${names[loser]} (${loser}) ${why}`;
     vis.end(reason);
@@ -111,28 +129,38 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
 }
 
 /**
- * Reads the mover's move. An invalid line is answered and the prompt repeated; the inactivity
- * timeout runs for the whole turn, not per attempt, so retrying never buys time.
+ * Reads the mover's move. An invalid line is answered with the reference's message and the prompt,
+ * and the inactivity timeout starts again for the next line, as on the reference server; only
+ * MAX_INVALID_LINES_PER_TURN bounds a turn.
  */
 async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position): Promise<MoveRead> {
-  const deadline = ctx.elapsed() + ctx.timeout;
-  for (let attempt = 1; ; attempt++) {
-    const remaining = deadline - ctx.elapsed();
-    if (remaining <= 0) {
-      mover.close('timeout');
-      return { kind: 'gone', why: describeLeave('timeout') };
-    }
-    const line = await mover.readLine({ timeoutSeconds: remaining });
-    if (line === null) return { kind: 'gone', why: describeLeave(mover.closeReason) };
-    const squares = parseMoveLine(line);
-    const move = squares.ok ? findMove(position, squares.value) : null;
-    if (move) return { kind: 'move', move };
-    if (attempt >= MAX_MOVE_ATTEMPTS) {
+  for (let invalid = 0; ; ) {
+    const line = await readLineOrTimeOut(ctx, mover);
+    if (line === null) return { kind: 'left', why: describeLeave(mover.closeReason) };
+    const judged = judgeMoveLine(position, line);
+    if (judged.ok) return { kind: 'move', move: judged.value };
+    if (++invalid >= MAX_INVALID_LINES_PER_TURN) {
+      mover.write(tooManyInvalidLinesBlock(MAX_INVALID_LINES_PER_TURN));
       mover.close('removed');
-      return { kind: 'gone', why: `sent ${MAX_MOVE_ATTEMPTS} invalid moves in one turn` };
+      return { kind: 'left', why: `sent ${MAX_INVALID_LINES_PER_TURN} invalid lines in one turn` };
     }
-    mover.write(invalidMoveBlock());
+    mover.write(refusalBlock(judged.error, position.turn) + promptBlock());
   }
+}
+
+/**
+ * The mover's next line within the match's timeout, or null once it is gone. The timer is the
+ * game's own, not the seat's, because a player who times out is told so before its seat closes
+ * (a closed seat takes no more output).
+ */
+async function readLineOrTimeOut(ctx: MatchContext, mover: PlayerSeat): Promise<string | null> {
+  const cancel = ctx.after(ctx.timeout, () => {
+    mover.write(timedOutBlock());
+    mover.close('timeout');
+  });
+  const line = await mover.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY });
+  cancel();
+  return line;
 }
 
 function describeLeave(reason: SeatCloseReason | null): string {

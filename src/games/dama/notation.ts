@@ -53,18 +53,35 @@ export function parseBoard(text: string): Result<number[], 'board/bad-drawing'> 
 
 export type MoveLineError = 'move/empty' | 'move/too-short' | 'move/bad-square';
 
-/** The squares of a move line: two or more squares (`6e`, `6E`) separated by spaces. */
+/**
+ * Bytes the reference server deletes from a move line before splitting it: CR, LF and TAB. A tab
+ * therefore glues two squares into one word (`6A<TAB>5B` is refused), as on the real server.
+ */
+const DELETED = /[\r\n\t]/g;
+/** One square as the reference reads it: exactly two bytes, row digit then column letter. */
+const SQUARE_WORD = /^[1-8][a-hA-H]$/;
+
+/**
+ * The squares of a move line, read as the reference server reads it: CR, LF and TAB deleted, the
+ * rest split on single spaces with the empty pieces dropped (so extra spaces are fine); every
+ * piece must be a square (`6e`, `6E`) and there must be at least two.
+ */
 export function parseMoveLine(line: string): Result<number[], MoveLineError> {
-  const words = line.trim().split(/\s+/).filter((word) => word.length > 0);
+  const words = line.replace(DELETED, '').split(' ').filter((word) => word.length > 0);
   if (words.length === 0) return err('move/empty');
   const squares: number[] = [];
   for (const word of words) {
-    const square = parseSquare(word);
+    const square = SQUARE_WORD.test(word) ? parseSquare(word) : null;
     if (square === null) return err('move/bad-square');
     squares.push(square);
   }
   if (squares.length < 2) return err('move/too-short');
   return ok(squares);
+}
+
+/** A square as the stream names it in messages and echoes: `6A` (row digit, upper-case letter). */
+export function squareLabel(square: number): string {
+  return squareName(square).toUpperCase();
 }
 
 /** A move as a player writes it: `6e 5d`. */
