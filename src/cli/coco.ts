@@ -6,6 +6,7 @@ import { CocoClient } from '../client/coco-client.js';
 import { connectProgram } from './coco-connect.js';
 import { formatLobbyTable } from './lobby-table.js';
 import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
+import { uciMain } from '../games/chess/uci-main.js';
 
 const DEFAULT_SERVER = 'ws://127.0.0.1:8088/';
 
@@ -36,6 +37,9 @@ Commands:
   qtp-engine [--time SECONDS]
                          run the built-in Quoridor engine on stdin/stdout (Quoridor Text
                          Protocol), for any QTP controller or: coco connect ID -- coco qtp-engine
+  uci [--movetime MS] [--option NAME=VALUE] -- ENGINE [ARGS...]
+                         play chess with a UCI engine on stdin/stdout:
+                         coco connect ID -- coco uci -- stockfish
 
 Status lines start with "> ". Errors go to stderr and the exit status is not 0.
 `;
@@ -210,6 +214,8 @@ async function main(argv: string[]): Promise<number> {
     await qtpEngineMain(rest);
     return 0;
   }
+  // The bridge speaks the chess stream on stdin/stdout; what follows -- is the engine's own.
+  if (command === 'uci') return uciMain(rest);
   if (rest.includes('-h') || rest.includes('--help')) {
     process.stdout.write(HELP);
     return 0;

@@ -8,6 +8,7 @@ import type { NormalMove } from 'chessops/types';
 import { makeUci, parseUci } from 'chessops/util';
 import type { BotEnv, BotIO } from '../../match/game.js';
 import { readCommand, writeCommand } from './notation.js';
+import { ChessGame } from './rules.js';
 import type { SearchBudget, SearchResult } from './search.js';
 
 export type ChessBotBudget = SearchBudget;
@@ -17,7 +18,9 @@ const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
 const ACCEPT_DRAW_BELOW = -150;
 
 export async function playChessBot(io: BotIO, budget: ChessBotBudget, env: BotEnv): Promise<void> {
-  const position = Chess.default();
+  // The game as the server keeps it: once its rules end the game, the bot does not search.
+  const game = new ChessGame(Chess.default());
+  const position = game.position;
   const moves: string[] = [];
   for (let header = 0; header < 2; header++) if ((await io.readLine()) === null) return;
   const colourLine = await io.readLine();
@@ -40,8 +43,8 @@ export async function playChessBot(io: BotIO, budget: ChessBotBudget, env: BotEn
       const command = readCommand(position, words.join(' '));
       if (!command.ok || command.value.kind !== 'move') return;
       moves.push(makeUci(command.value.move));
-      position.play(command.value.move);
-      if (position.turn === colour) await move();
+      game.play(command.value.move);
+      if (position.turn === colour && !game.ending()) await move();
     } else if (line === 'DRAW <PROPOSED>' && position.turn !== colour) {
       // The offer is the opponent's; the bot's next line answers it.
       const { score } = await search();
