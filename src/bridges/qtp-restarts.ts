@@ -52,6 +52,8 @@ interface Engine {
   waiting: number;
   /** It received a `boardsize`: the next one starts a new game and a new engine. */
   playedGame: boolean;
+  /** It was sent `quit`: leaving is what it was asked to do. */
+  quitting: boolean;
   /** It has left (exited, or stopped by coco): its output no longer counts and is not relayed. */
   gone: boolean;
   /** Its exit code once known. */
@@ -158,6 +160,7 @@ export class QtpRestarts implements ProgramLink {
       return;
     }
     if (command === 'boardsize') engine.playedGame = true;
+    if (command === 'quit') engine.quitting = true;
     if (!engine.channel.input.destroyed && !engine.channel.input.writableEnded) engine.channel.input.write(bytes);
     if (command !== null) {
       engine.waiting++;
@@ -166,7 +169,7 @@ export class QtpRestarts implements ProgramLink {
   }
 
   private adopt(channel: ProgramChannel, first = false): Engine {
-    const engine: Engine = { channel, waiting: 0, playedGame: false, gone: false, code: undefined, lineStarted: false, midLine: false };
+    const engine: Engine = { channel, waiting: 0, playedGame: false, quitting: false, gone: false, code: undefined, lineStarted: false, midLine: false };
     const output = channel.output!;
     output.on('data', (chunk: Buffer) => this.fromEngine(engine, chunk));
     // Its last answers may still be in the pipe when it exits: it is gone once its output ended too.
@@ -179,7 +182,7 @@ export class QtpRestarts implements ProgramLink {
         engine.code = code;
         this.lastCode = code;
         if (engine.gone) return;
-        this.options.status(`the engine exited with ${code === null ? 'a signal' : `code ${code}`}; a new one starts with the next game`);
+        if (!engine.quitting) this.options.status(`the engine exited with ${code === null ? 'a signal' : `code ${code}`}; a new one starts with the next game`);
         this.lose(engine, 'the engine exited');
       },
       (error: unknown) => {
