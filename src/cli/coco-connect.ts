@@ -3,7 +3,7 @@ import { CocoClient, type Incoming } from '../client/coco-client.js';
 import { ownStdio, startPipeProgram, startStdioProgram, type ChannelKind, type ProgramChannel } from '../bridges/program-channel.js';
 import { singleProgram, type ProgramLink } from '../bridges/program-link.js';
 import { QtpRestarts, answerDeadlineMs } from '../bridges/qtp-restarts.js';
-import type { MatchInfo } from '../protocol/coco/messages.js';
+import type { MatchInfo, Outcome } from '../protocol/coco/messages.js';
 
 export interface ConnectOptions {
   readonly url: string;
@@ -93,6 +93,18 @@ export function signalNumber(reason: unknown): number {
   return typeof reason === 'string' ? (numbers[reason] ?? constants.signals.SIGTERM) : constants.signals.SIGTERM;
 }
 
+/** Joins or spectates; a server that hangs up instead of answering must not leave coco waiting. */
+async function answerToJoin(options: ConnectOptions, client: CocoClient): Promise<Outcome<MatchInfo>> {
+  try {
+    if (options.spectate) return (await client.request({ type: 'SpectateJoin', id: options.id }, 'SpectateJoined')).info;
+    const request = { type: 'LobbyJoinMatch', id: options.id, name: options.name, password: options.password } as const;
+    return (await client.request(request, 'LobbyJoinedMatch')).info;
+  } catch (error) {
+    if (client.closedBecause === '') throw error;
+    throw new Error(`cannot ${options.spectate ? 'spectate' : 'join'} match ${options.id}: ${client.closedBecause}`);
+  }
+}
+
 /** How the program left, for a status line. */
 function left(options: ConnectOptions, code: number | null): string {
   if (options.program.length === 0) return 'your input ended';
@@ -110,25 +122,13 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     else early.push(bytes);
   });
 
-  let joinedInfo: MatchInfo;
-  const what = spectate ? 'spectate' : 'join';
-  try {
-    if (spectate) {
-      const joined = await client.request({ type: 'SpectateJoin', id: options.id }, 'SpectateJoined');
-      if ('Err' in joined.info) throw new Error(joined.info.Err);
-      joinedInfo = joined.info.Ok;
-      status(`spectating "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}`);
-    } else {
-      const joined = await client.request({ type: 'LobbyJoinMatch', id: options.id, name: options.name, password: options.password }, 'LobbyJoinedMatch');
-      if ('Err' in joined.info) throw new Error(joined.info.Err);
-      joinedInfo = joined.info.Ok;
-      status(`joined "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}, as ${options.name}`);
-      status(`waiting for players: ${joinedInfo.connected.length + 1 + joinedInfo.bots}/${joinedInfo.players}`);
-    }
-  } catch (error) {
-    // A server that hangs up instead of answering must not leave coco waiting.
-    if (client.closedBecause !== '') throw new Error(`cannot ${what} match ${options.id}: ${client.closedBecause}`);
-    throw error;
+  const joined = await answerToJoin(options, client);
+  if ('Err' in joined) throw new Error(joined.Err);
+  const joinedInfo = joined.Ok;
+  if (spectate) status(`spectating "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}`);
+  else {
+    status(`joined "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}, as ${options.name}`);
+    status(`waiting for players: ${joinedInfo.connected.length + 1 + joinedInfo.bots}/${joinedInfo.players}`);
   }
   if (link instanceof QtpRestarts) link.answerWithin(options.answerWithin !== undefined ? options.answerWithin * 1000 : answerDeadlineMs(joinedInfo.timeout));
 
