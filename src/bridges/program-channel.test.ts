@@ -30,7 +30,7 @@ test("coco kills what the user's program left running in a session of its own wh
     assert.equal(isAlive(pid), false, 'the orphan outlived the program');
     assert.deepEqual(processesWithTag(tag), []);
   } finally {
-    channel.dispose();
+    await channel.stop();
     if (tag) await killTaggedProcesses(tag);
   }
 });

@@ -14,47 +14,116 @@ export interface ProgramChannel {
   readonly input: Writable;
   /** Bytes for the server are read from here; null when spectating. */
   readonly output: Readable | null;
-  /** Resolves with the program's exit code (null if killed by a signal or no program). */
+  /**
+   * Resolves with the program's exit code (null if killed by a signal) once it exited and
+   * whatever it left running was killed; rejects when it cannot be started.
+   */
   readonly exited: Promise<number | null>;
-  /** Stops the program if it still runs and removes what the channel created. */
-  dispose(): void;
+  /**
+   * Ends the program now if it still runs (its whole process group: SIGTERM, then SIGKILL after
+   * STOP_GRACE_MS), kills what it left running, and removes what the channel created. Resolves
+   * when that is done; safe to call more than once and after the program exited.
+   */
+  stop(): Promise<void>;
 }
 
 export const CHANNELS = ['stdio', 'pipe'] as const;
 export type ChannelKind = (typeof CHANNELS)[number];
 
 /**
- * Starts the user's program with a tag of its own in its environment (COCO_PROCESS_TAG, see
- * util/process-sweep.ts). When the program exits, whatever it started and left running (even
- * in a session of its own) is killed before `exited` resolves, so a match leaves none of its
- * processes behind. The program stays in coco's process group: Ctrl-C on the terminal reaches it.
+ * How long a program told to stop (SIGTERM to its process group) has to exit before its group is
+ * killed (SIGKILL). Short: it is asked only when coco itself is leaving, or the match is over.
  */
-function startTagged(
-  argv: readonly string[],
-  stdio: StdioOptions,
-  env: NodeJS.ProcessEnv = process.env,
-): { child: ChildProcess; exited: Promise<number | null> } {
+export const STOP_GRACE_MS = 2_000;
+
+interface StartedProgram {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the user's program in a process group of its own (it leads it), with a tag of its own in
+ * its environment (COCO_PROCESS_TAG, see util/process-sweep.ts).
+ *
+ * Why a group: most QTP engines and many bots never exit at the end of their input, and coco may
+ * be ended by a signal (the terminal closing, Ctrl-C, a job runner's SIGTERM): then coco, not the
+ * terminal, must end the program and what it started, or they live on orphaned. A group lets coco
+ * signal all of them at once (gently first); the tag sweep then reaches those that left the group
+ * (setsid, setpgid). Since the program is no longer in the terminal's foreground group, Ctrl-C
+ * reaches coco only, which passes it on as the stop sequence.
+ */
+function startTagged(argv: readonly string[], stdio: StdioOptions, env: NodeJS.ProcessEnv = process.env): StartedProgram {
   const tag = newProcessTag();
-  const child = spawn(argv[0]!, argv.slice(1), { stdio, env: taggedEnvironment(tag, env) });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
+  const child = spawn(argv[0]!, argv.slice(1), { stdio, env: taggedEnvironment(tag, env), detached: true });
+  let exitedNow = false;
+  const exitedRaw = new Promise<number | null>((resolve, reject) => {
+    child.once('error', (error) => {
+      // 'error' also reports a failed kill; only a failed start leaves the child without a pid.
+      if (child.pid === undefined) {
+        exitedNow = true;
+        reject(error);
+      }
+    });
     child.once('exit', (code) => {
-      void killTaggedProcesses(tag).finally(() => resolve(code));
+      exitedNow = true;
+      resolve(code);
     });
   });
-  return { child, exited };
+  // Whatever it left running goes with it (the tag reaches processes outside the group too).
+  const exited = exitedRaw.then(async (code) => {
+    signalGroup(child, 'SIGKILL');
+    await killTaggedProcesses(tag).catch(() => undefined);
+    return code;
+  });
+  exited.catch(() => {}); // a failed start is reported to whoever awaits `exited`
+  let stopping: Promise<void> | null = null;
+  const stopOnce = async (): Promise<void> => {
+    if (child.pid === undefined) return;
+    if (!exitedNow) {
+      signalGroup(child, 'SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+      const outcome = await Promise.race([exitedRaw.catch(() => null), late]);
+      clearTimeout(timer);
+      if (outcome === 'late') signalGroup(child, 'SIGKILL');
+    }
+    // Members of the group that outlived its leader, and processes that left it.
+    signalGroup(child, 'SIGKILL');
+    await exited.catch(() => undefined);
+    await killTaggedProcesses(tag).catch(() => undefined);
+  };
+  return {
+    child,
+    exited,
+    stop: () => (stopping ??= stopOnce()),
+  };
+}
+
+/** Sends `signal` to the program's process group (its pid: it leads the group). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is empty, which is what we wanted.
+  }
 }
 
 /** The program's stdin and stdout carry the stream; its stderr stays on the terminal. */
 export function startStdioProgram(argv: readonly string[], spectating: boolean): ProgramChannel {
-  const { child, exited } = startTagged(argv, ['pipe', spectating ? 'inherit' : 'pipe', 'inherit']);
+  const { child, exited, stop } = startTagged(argv, ['pipe', spectating ? 'inherit' : 'pipe', 'inherit']);
   child.stdin!.on('error', () => {}); // the program may stop reading; that is its business
+  child.stdout?.on('error', () => {});
   return {
     input: child.stdin!,
     output: spectating ? null : child.stdout!,
     exited,
-    dispose: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    stop: async () => {
+      await stop();
+      // A process out of our reach may still hold the pipe: our ends must not keep coco alive.
+      child.stdin!.destroy();
+      child.stdout?.destroy();
     },
   };
 }
@@ -64,7 +133,7 @@ export function startStdioProgram(argv: readonly string[], spectating: boolean):
  * COCO_PIPEOUT (the program writes; absent when spectating). Resolves once the program has
  * opened both, which is when it counts as started.
  */
-export async function startPipeProgram(argv: readonly string[], spectating: boolean): Promise<ProgramChannel> {
+export async function startPipeProgram(argv: readonly string[], spectating: boolean, signal?: AbortSignal): Promise<ProgramChannel> {
   const folder = mkdtempSync(join(tmpdir(), 'coco-'));
   const pipeIn = join(folder, 'in');
   const pipeOut = join(folder, 'out');
@@ -76,37 +145,63 @@ export async function startPipeProgram(argv: readonly string[], spectating: bool
     throw new Error(`cannot create named pipes: ${made.stderr?.toString().trim() || made.error?.message}`);
   }
   const env = { ...process.env, COCO_PIPEIN: pipeIn, ...(spectating ? {} : { COCO_PIPEOUT: pipeOut }) };
-  const { child, exited } = startTagged(argv, 'inherit', env);
+  const started = startTagged(argv, 'inherit', env);
   const cleanup = (): void => rmSync(folder, { recursive: true, force: true });
   // Opening a FIFO waits for the other end: both opens complete once the program opened its ends.
   const input = createWriteStream(pipeIn);
   input.on('error', () => {});
   const output = spectating ? null : createReadStream(pipeOut);
+  output?.on('error', () => {});
   const opened = Promise.all([
     new Promise((resolve) => input.once('open', resolve)),
     output ? new Promise((resolve) => output.once('open', resolve)) : Promise.resolve(),
   ]);
-  const early = exited.then((code) => {
+  const early = started.exited.then((code) => {
     throw new Error(`the program exited (code ${code}) before opening its pipes`);
   });
+  early.catch(() => {});
+  // coco told to leave while the program has not opened its pipes yet.
+  const leaving = new Promise<never>((_, reject) => {
+    if (signal?.aborted) reject(new Error(`stopped by ${String(signal.reason)}`));
+    signal?.addEventListener('abort', () => reject(new Error(`stopped by ${String(signal.reason)}`)), { once: true });
+  });
+  leaving.catch(() => {});
   try {
-    await Promise.race([opened, early]);
+    await Promise.race([opened, early, leaving]);
   } catch (error) {
+    // Node's FIFO opens sit in the thread pool until the other end opens: unblock them, or the
+    // process cannot end.
+    unblockOpens(pipeIn, output ? pipeOut : null);
     input.destroy();
     output?.destroy();
+    await started.stop();
     cleanup();
     throw error;
   }
-  early.catch(() => {});
   return {
     input,
     output,
-    exited,
-    dispose: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    exited: started.exited,
+    stop: async () => {
+      await started.stop();
+      input.destroy();
+      output?.destroy();
       cleanup();
     },
   };
+}
+
+/** Opens the other ends of the FIFOs (non-blocking where possible) so pending opens complete. */
+function unblockOpens(pipeIn: string, pipeOut: string | null): void {
+  // Reading end of `in` with O_NONBLOCK succeeds at once and completes our pending write open.
+  const reader = createReadStream(pipeIn, { flags: 'r+' });
+  reader.on('open', () => reader.destroy());
+  reader.on('error', () => {});
+  if (pipeOut !== null) {
+    const writer = createWriteStream(pipeOut, { flags: 'r+' });
+    writer.on('open', () => writer.destroy());
+    writer.on('error', () => {});
+  }
 }
 
 /**
@@ -119,8 +214,13 @@ export function ownStdio(spectating: boolean): ProgramChannel {
   return {
     input,
     output: spectating ? null : process.stdin,
-    exited: new Promise((resolve) => input.once('end', () => resolve(0))),
-    dispose: () => {
+    // Done when the stream to it is written out, or (playing) when coco's own input ends: the
+    // user has nothing more to send.
+    exited: new Promise((resolve) => {
+      input.once('end', () => resolve(0));
+      if (!spectating) process.stdin.once('end', () => resolve(0));
+    }),
+    stop: async () => {
       process.stdin.destroy();
     },
   };

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CocoClient } from '../client/coco-client.js';
-import { connectProgram } from './coco-connect.js';
+import { connectProgram, signalNumber } from './coco-connect.js';
 import { formatLobbyTable } from './lobby-table.js';
 import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
 import { uciMain } from '../games/chess/uci-main.js';
@@ -33,6 +33,15 @@ Commands:
       -n, --name NAME        player name (default: your user name and a random suffix)
       -p, --password PW      the match's password
       -c, --channel KIND     stdio (default) or pipe (COCO_PIPEIN / COCO_PIPEOUT)
+      --restart-per-game     for QTP engines (quoridor): a fresh PROGRAM for each game, as
+                             the course's referee runs engines; an engine that crashed or
+                             did not answer in time loses that game only, not the match
+      --answer-within SECONDS
+                             with --restart-per-game: stop an engine that takes longer to
+                             answer (default: the match's timeout less a margin)
+                         PROGRAM runs in a process group of its own: when coco leaves (the
+                         match ended, the connection was lost, SIGINT, SIGTERM, SIGHUP) it
+                         ends the group (SIGTERM, SIGKILL 2 s later) and all it started.
   history [ID]           list finished matches, or print the spectator stream of ID
   qtp-engine [--time SECONDS]
                          run the built-in Quoridor engine on stdin/stdout (Quoridor Text
@@ -45,6 +54,19 @@ Status lines start with "> ". Errors go to stderr and the exit status is not 0.
 `;
 
 class UsageError extends Error {}
+
+/**
+ * Aborted with the signal's name when coco is told to leave. Handling these signals (rather than
+ * dying at once) lets `coco connect` end its program first: the program runs in a process group
+ * of its own, so neither the terminal nor a supervisor would reach it.
+ */
+const leaving = new AbortController();
+const LEAVING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Only `connect` has something to end first; the other commands die at a signal as usual. */
+function handleLeavingSignals(): void {
+  for (const name of LEAVING_SIGNALS) process.on(name, () => leaving.abort(name));
+}
 
 async function withClient<T>(url: string, work: (client: CocoClient) => Promise<T>): Promise<T> {
   const client = await CocoClient.connect(url);
@@ -158,6 +180,8 @@ async function connect(url: string, args: string[]): Promise<number> {
     name: { type: 'string', short: 'n' },
     password: { type: 'string', short: 'p' },
     channel: { type: 'string', short: 'c', default: 'stdio' },
+    'restart-per-game': { type: 'boolean' },
+    'answer-within': { type: 'string' },
   });
   const [id, ...rest] = positionals;
   if (id === undefined) throw new UsageError('connect needs a match id (see coco lobby)');
@@ -165,6 +189,13 @@ async function connect(url: string, args: string[]): Promise<number> {
   const channel = values.channel as string;
   if (channel !== 'stdio' && channel !== 'pipe') throw new UsageError(`channel must be stdio or pipe, not "${channel}"`);
   if (channel === 'pipe' && argv.length === 0) throw new UsageError('the pipe channel needs a program');
+  const restartPerGame = values['restart-per-game'] === true;
+  if (restartPerGame && (argv.length === 0 || values.spectate === true)) throw new UsageError('--restart-per-game needs a program, and a seat to play');
+  const answerText = values['answer-within'] as string | undefined;
+  const answerWithin = answerText === undefined ? undefined : Number(answerText);
+  if (answerWithin !== undefined && !(answerWithin > 0 && Number.isFinite(answerWithin))) throw new UsageError(`--answer-within takes seconds, not "${answerText}"`);
+  if (answerWithin !== undefined && !restartPerGame) throw new UsageError('--answer-within goes with --restart-per-game');
+  handleLeavingSignals();
   return connectProgram({
     url,
     id,
@@ -173,7 +204,10 @@ async function connect(url: string, args: string[]): Promise<number> {
     password: (values.password as string | undefined) ?? null,
     channel,
     program: argv,
+    restartPerGame,
+    ...(answerWithin !== undefined ? { answerWithin } : {}),
     status: (line) => process.stdout.write(`> ${line}\n`),
+    signal: leaving.signal,
   });
 }
 
@@ -245,11 +279,14 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // After a signal nothing may keep coco waiting: what it started is stopped by now.
+    if (leaving.signal.aborted) process.exit(code);
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`coco: ${message}\n`);
     if (error instanceof UsageError) process.stderr.write(`\n${HELP}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
+    if (leaving.signal.aborted) process.exit(128 + signalNumber(leaving.signal.reason));
   },
 );

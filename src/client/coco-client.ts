@@ -99,27 +99,31 @@ export class CocoClient {
     throw new Error(`expected HistoryMatch from the server, got ${item.reply.type}`);
   }
 
+  /** Closes the connection; a `next()` still waiting resolves with null. */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.ws.close();
+    this.wake(null);
   }
 
   private push(item: Incoming): void {
-    if (this.waiter) {
-      const wake = this.waiter;
-      this.waiter = null;
-      wake(item);
-    } else this.inbox.push(item);
+    if (this.waiter) this.wake(item);
+    else this.inbox.push(item);
   }
 
   private fail(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     this.closeReason = reason;
+    this.wake(null);
+  }
+
+  private wake(item: Incoming | null): void {
     if (this.waiter) {
       const wake = this.waiter;
       this.waiter = null;
-      wake(null);
+      wake(item);
     }
   }
 }

@@ -125,6 +125,8 @@ export interface RunningCoco {
   readonly child: ChildProcess;
   /** Resolves when stdout contains `pattern`. */
   waitForOutput(pattern: RegExp): Promise<void>;
+  /** Resolves with the match once stderr contains `pattern`. */
+  waitForStderr(pattern: RegExp): Promise<RegExpMatchArray>;
   readonly done: Promise<Finished>;
 }
 
@@ -146,7 +148,17 @@ export function startCoco(url: string, args: readonly string[], options: { env?:
       }
     }
   });
-  child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  const stderrWaiters: { pattern: RegExp; resolve: (found: RegExpMatchArray) => void }[] = [];
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const waiter of [...stderrWaiters]) {
+      const found = stderr.match(waiter.pattern);
+      if (found) {
+        stderrWaiters.splice(stderrWaiters.indexOf(waiter), 1);
+        waiter.resolve(found);
+      }
+    }
+  });
   if (options.input !== undefined) child.stdin!.end(options.input);
   const done = new Promise<Finished>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
   return {
@@ -159,6 +171,14 @@ export function startCoco(url: string, args: readonly string[], options: { env?:
             waiters.push({ pattern, resolve });
             done.then((f) => reject(new Error(`coco ended before printing ${pattern}: ${JSON.stringify(f)}`)));
           }),
+    waitForStderr: (pattern) => {
+      const found = stderr.match(pattern);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        stderrWaiters.push({ pattern, resolve });
+        done.then((f) => reject(new Error(`coco ended before ${pattern} on stderr: ${JSON.stringify(f)}`)));
+      });
+    },
   };
 }
 
