@@ -91,10 +91,10 @@ test('list and new report errors clearly with a non-zero exit status', async () 
   assert.match(description.stdout, /## Implementation details/);
   const usage = JSON.parse((await coco(server.url, ['list', 'roshambo', '-u'])).stdout) as Record<string, unknown>;
   assert.deepEqual(Object.keys(usage).sort(), ['pace', 'rounds']);
-  const missing = await coco(server.url, ['list', 'chess']);
+  const missing = await coco(server.url, ['list', 'checkers']);
   assert.equal(missing.code, 1);
-  assert.equal(missing.stderr, 'coco: no game named "chess" on this server\n');
-  const badGame = await coco(server.url, ['new', 'chess']);
+  assert.equal(missing.stderr, 'coco: no game named "checkers" on this server\n');
+  const badGame = await coco(server.url, ['new', 'checkers']);
   assert.equal(badGame.stderr, 'coco: Game not found\n');
   const unreachable = await coco('ws://127.0.0.1:1/', ['list']);
   assert.equal(unreachable.code, 1);
