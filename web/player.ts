@@ -208,8 +208,10 @@ export class Player {
 
   private updateClock(): void {
     const end = this.timeline.endTime;
-    this.slider.max = String(end);
-    if (!this.dragging) this.slider.value = String(this.t);
+    // Whole milliseconds on both ends: a range input keeps fewer digits than a double, so the value
+    // at the end would otherwise read back a hair below its max.
+    this.slider.max = String(Math.round(end * 1000) / 1000);
+    if (!this.dragging) this.slider.value = String(Math.round(this.t * 1000) / 1000);
     this.clock.textContent = `${formatClock(this.t)} / ${formatClock(end)}`;
   }
 

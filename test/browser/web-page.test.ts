@@ -2,7 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { existsSync } from 'node:fs';
+import { COCO, ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
 import { launchBrowser, screenshot } from '../support/browser.js';
 
 let server: ServerProcess;
@@ -130,6 +131,31 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   await page.goto(`${base}#/history?game=royalur`);
   await page.locator(`a[href="#/replay/${id}"]`).waitFor();
   await screenshot(page, 'history');
+  await page.close();
+});
+
+test('a chess match between two UCI engines replays as a board with the moves in SAN', async () => {
+  const id = (await coco(server.url, ['new', 'chess', 'engines', '-a', 'pace=0'])).stdout.trim();
+  const stockfish = ['/usr/games/stockfish', '/usr/bin/stockfish'].find((path) => existsSync(path)) ?? 'stockfish';
+  const engine = (name: string) => startCoco(server.url, ['connect', id, '-n', name, '--', process.execPath, COCO, 'uci', '--movetime', '20', '--option', 'Skill Level=0', '--', stockfish]);
+  const first = engine('fish1');
+  await first.waitForOutput(/> joined/);
+  const results = await Promise.all([first.done, engine('fish2').done]);
+  for (const result of results) assert.equal(result.code, 0, result.stderr);
+  await server.recorded(id);
+  const page = await newPage();
+  await page.goto(`${base}#/replay/${id}`);
+  await page.locator('.player-slider').waitFor();
+  // The End key jumps to the final position, however long the game was.
+  await page.locator('.player-slider').focus();
+  await page.keyboard.press('End');
+  const atEnd = '(() => { const s = document.querySelector(".player-slider"); return s !== null && Number(s.max) > 0 && Number(s.value) >= Number(s.max); })()';
+  await waitUntil(page, atEnd, PAGE_WAIT_LIMIT_MS);
+  const log = await page.locator('.log-lines li').allInnerTexts();
+  assert.match(log[0]!, /White: fish\d, Black: fish\d$/);
+  assert.match(log[1]!, / 1\. [A-Za-z][a-z0-9+#=]+$/, 'the first move in SAN');
+  assert.match(log.at(-1)!, /wins by checkmate|draw: /);
+  await screenshot(page, 'chess-replay-end');
   await page.close();
 });
 
