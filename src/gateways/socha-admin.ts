@@ -1,6 +1,13 @@
 import type { Socket } from 'node:net';
-import { parseClientRequest, renderJoinedGameRoom, renderPrepared, type ClientRequest } from '../games/hase-und-igel/front-door.js';
-import { GAME_TYPE } from '../games/hase-und-igel/messages.js';
+import {
+  parseClientRequest,
+  renderJoinedGameRoom,
+  renderPlayerScore,
+  renderPrepared,
+  renderTesting,
+  type ClientRequest,
+} from '../games/hase-und-igel/front-door.js';
+import { GAME_TYPE, renderCloseConnection, renderObserved } from '../games/hase-und-igel/messages.js';
 import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
 import { STREAM_CLOSING, STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
@@ -8,6 +15,7 @@ import type { Lobby, MatchWatcher } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import type { SochaOpening } from './socha-opening.js';
 import type { SochaRoomBook } from './socha-rooms.js';
+import { SentPrefix } from './sent-prefix.js';
 import { SOCKET_MAX_BUFFERED_BYTES } from './socket-member.js';
 
 export interface AdminDeps {
@@ -17,21 +25,22 @@ export interface AdminDeps {
   readonly log: Log;
 }
 
-const OPENING = Buffer.from(STREAM_OPENING);
-
 /**
  * A room's spectator stream on an administrator's connection. The game opens every spectator
- * stream with its own `<protocol>`; the connection has one already, so that opening is dropped and
- * the rest (`<observed>`, mementos, errors, result, `<left>`) passes as it is.
+ * stream with its own `<protocol>` and `<observed>`; the connection has its `<protocol>` already and
+ * got `<observed>` when it asked, so that opening is dropped and the rest (mementos, errors,
+ * result, `<left>`) passes as it is.
  */
 class RoomObserver implements MatchWatcher {
-  /** Bytes of the stream's opening still to drop. */
-  private openingLeft = OPENING.length;
+  private readonly sent: SentPrefix;
 
   constructor(
+    roomId: string,
     private readonly write: (bytes: Uint8Array) => void,
     private readonly onEnd: (observer: RoomObserver) => void,
-  ) {}
+  ) {
+    this.sent = new SentPrefix(STREAM_OPENING + renderObserved(roomId));
+  }
 
   updated(): void {}
 
@@ -40,14 +49,8 @@ class RoomObserver implements MatchWatcher {
   }
 
   data(bytes: Uint8Array): void {
-    let i = 0;
-    while (this.openingLeft > 0 && i < bytes.length && bytes[i] === OPENING[OPENING.length - this.openingLeft]) {
-      i++;
-      this.openingLeft--;
-    }
-    // Not the expected opening: pass everything from here on.
-    if (i < bytes.length) this.openingLeft = 0;
-    if (i < bytes.length) this.write(bytes.subarray(i));
+    const rest = this.sent.strip(bytes);
+    if (rest.length > 0) this.write(rest);
   }
 
   ended(): void {
@@ -57,8 +60,10 @@ class RoomObserver implements MatchWatcher {
 
 /**
  * An authenticated administrator's connection: `prepare` makes a room with reserved seats,
- * `observe` streams a room, `pause`, `step` and `cancel` act on the room's gate (room-control.ts).
- * Requests are read on with the connection's XML reader; unreadable XML ends the connection.
+ * `observe` streams a room, `pause`, `step` and `cancel` act on the room's gate (room-control.ts),
+ * `testMode` and `scoreForPlayer` keep and report the scores of a series of test games, and
+ * `freeReservation` voids a code. Requests are read on with the connection's XML reader;
+ * unreadable XML ends the connection.
  */
 export class SochaAdminSession {
   private readonly observing = new Map<RoomObserver, string>();
@@ -143,9 +148,21 @@ export class SochaAdminSession {
           log.info(`socha port ${this.peer}: cancelled room ${request.roomId}`);
           return gate.cancel();
         }
-        // The lobby cannot end a waiting match early: void its codes; it expires as any waiting match.
-        const dropped = book.dropReservations(request.roomId);
-        return log.info(`socha port ${this.peer}: cancel of room ${request.roomId} that has not begun: ${dropped} reservations voided`);
+        // As in the real server, a room that has not begun stays playable: its codes still seat
+        // their players. Unlike it, the administrator's connection stays open (it failed there).
+        return log.info(`socha port ${this.peer}: cancel of room ${request.roomId} that has not begun ignored`);
+      }
+      case 'testMode':
+        rooms.testScores.testMode = request.testMode;
+        log.info(`socha port ${this.peer}: test mode ${request.testMode ? 'on' : 'off'}`);
+        return this.write(renderTesting(request.testMode));
+      case 'scoreForPlayer':
+        return this.write(renderPlayerScore(rooms.testScores.scoreOf(request.displayName)));
+      case 'freeReservation': {
+        const voided = book.void(request.reservation);
+        log.info(`socha port ${this.peer}: reservation ${voided ? 'voided' : 'to free was unknown or used'}`);
+        // The real server closes the administrator's connection after this request.
+        return this.end(null, true);
       }
       case 'close':
         return this.end(null);
@@ -159,8 +176,10 @@ export class SochaAdminSession {
   private observe(roomId: string): void {
     const { lobby, book, log } = this.deps;
     const matchId = book.matchOf(roomId);
-    if (matchId === null) return log.info(`socha port ${this.peer}: observe of unknown room ${roomId} ignored`);
+    // The real server ends the administrator's connection when the room is unknown.
+    if (matchId === null) return this.end(`observe of unknown room ${roomId}`, true);
     const observer: RoomObserver = new RoomObserver(
+      roomId,
       (bytes) => this.write(bytes),
       (ended) => this.observing.delete(ended),
     );
@@ -170,6 +189,9 @@ export class SochaAdminSession {
       this.observing.delete(observer);
       return log.info(`socha port ${this.peer}: cannot observe room ${roomId}: ${watched.error}`);
     }
+    // `observed` at once, as the real server, not when the room begins (the lobby starts the
+    // stream of a running room after this call returns).
+    this.write(renderObserved(roomId));
   }
 
   private write(data: string | Uint8Array): void {
@@ -179,10 +201,11 @@ export class SochaAdminSession {
     if (this.socket.writableLength > SOCKET_MAX_BUFFERED_BYTES) this.socket.destroy();
   }
 
-  private end(why: string | null): void {
+  /** Ends the connection; `refuse` sends the close message first, as the real server on a failed request. */
+  private end(why: string | null, refuse = false): void {
     if (!this.open) return;
     if (why) this.deps.log.info(`socha port ${this.peer}: admin connection ended: ${why}`);
-    this.write(STREAM_CLOSING);
+    this.write((refuse ? renderCloseConnection() : '') + STREAM_CLOSING);
     this.socket.end();
     this.closed();
   }

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { preparedGameArgs, type PreparedSlot } from '../games/hase-und-igel/front-door.js';
+import { openGameArgs, preparedGameArgs, type PreparedSlot } from '../games/hase-und-igel/front-door.js';
 import { HASE_UND_IGEL } from '../games/hase-und-igel/hase-und-igel.js';
 import type { Lobby, Requester } from '../lobby/lobby.js';
 import { isValidUserName } from '../lobby/names.js';
+import { botName } from '../match/match.js';
 import { err, ok, type Result } from '../util/result.js';
 
 /** Lobby origins of the matches this port makes: open ones (`join`) and prepared ones (`prepare`). */
@@ -39,10 +40,16 @@ const NAME_LIMIT = 16;
 /**
  * Display names of the slots as player names: characters the lobby refuses become `_`, an empty
  * name becomes `playerN`, and a name given twice gets a suffix, so `prepare` never fails on names.
+ * A slot for the server bot takes the lobby's name of that bot (`ServerBot$0`, ...).
  */
 export function seatNames(slots: readonly PreparedSlot[]): string[] {
   const names: string[] = [];
+  let bots = 0;
   for (let i = 0; i < SEATS; i++) {
+    if (slots[i]?.bot) {
+      names.push(botName(bots++));
+      continue;
+    }
     const raw = (slots[i]?.displayName ?? '').replace(/[^\x21-\x23\x25-\x7e]/g, '_').slice(0, NAME_LIMIT);
     let name = raw === '' ? `player${i + 1}` : raw;
     if (names.includes(name)) name = `${name.slice(0, NAME_LIMIT - 2)}#${i + 1}`;
@@ -78,22 +85,29 @@ export class SochaRoomBook {
     if (waiting && roomId) return ok({ roomId, matchId: waiting.id, existing: true });
     const refusal = mayCreate();
     if (refusal) return err(refusal);
-    const made = this.create('socha port', SOCHA_ORIGIN, [], null, undefined, requester);
+    // No name is listed in the seat order, so the lobby seats the players in the order they joined:
+    // the first to join plays RED, as in the real server (the coco front door shuffles instead).
+    const made = this.create('socha port', SOCHA_ORIGIN, [], null, [], requester);
     return made.ok ? ok({ ...made.value, existing: false }) : made;
   }
 
-  /** A room with a reserved seat per slot (two), in slot order: the first slot plays RED. */
+  /**
+   * A room with a seat per slot (two), in slot order: the first slot plays RED. Each player's seat
+   * is reserved under a code; a bot slot's seat is the server bot's, and has none.
+   */
   prepare(slots: readonly PreparedSlot[]): Result<{ roomId: string; codes: string[] }> {
     const names = seatNames(slots);
     const password = randomBytes(12).toString('base64url');
     const made = this.create('socha prepared', SOCHA_PREPARED_ORIGIN, slots, password, names);
     if (!made.ok) return made;
     const { roomId, matchId } = made.value;
-    const codes = names.map((name) => {
-      const code = randomUUID();
-      this.reservations.set(code, { roomId, matchId, name, password });
-      return code;
-    });
+    const codes = names
+      .filter((_, i) => !slots[i]?.bot)
+      .map((name) => {
+        const code = randomUUID();
+        this.reservations.set(code, { roomId, matchId, name, password });
+        return code;
+      });
     return ok({ roomId, codes });
   }
 
@@ -109,17 +123,16 @@ export class SochaRoomBook {
     if (this.roomByMatch.get(reservation.matchId) === reservation.roomId) this.reservations.set(code, reservation);
   }
 
-  /** Voids the unused reservations of a room (an administrator cancelled it before it began). */
-  dropReservations(roomId: string): number {
-    let dropped = 0;
-    for (const [code, reservation] of this.reservations) {
-      if (reservation.roomId === roomId) {
-        this.reservations.delete(code);
-        dropped++;
-      }
-    }
-    return dropped;
+  /** Voids one unused reservation (`freeReservation`); false if the code is unknown or used. */
+  void(code: string): boolean {
+    return this.reservations.delete(code);
   }
+
+  /** Voids the unused reservations of a room (it left the lobby). */
+  private dropReservations(roomId: string): void {
+    for (const [code, reservation] of this.reservations) if (reservation.roomId === roomId) this.reservations.delete(code);
+  }
+
 
   /** The lobby match of a room of this port, or of any hase-und-igel match created with that room id. */
   matchOf(roomId: string): string | null {
@@ -142,7 +155,7 @@ export class SochaRoomBook {
   ): Result<{ roomId: string; matchId: string }> {
     const roomId = randomUUID();
     const args: Record<string, string> = {
-      ...(origin === SOCHA_PREPARED_ORIGIN ? preparedGameArgs(roomId, slots) : { room: roomId }),
+      ...(origin === SOCHA_PREPARED_ORIGIN ? preparedGameArgs(roomId, slots) : openGameArgs(roomId)),
       softTimeout: String(this.limits.softTimeout),
       hardTimeout: String(this.limits.hardTimeout),
     };
@@ -150,7 +163,7 @@ export class SochaRoomBook {
       {
         name,
         game: HASE_UND_IGEL,
-        params: { players: SEATS, bots: 0, timeout: this.limits.hardTimeout },
+        params: { players: SEATS, bots: slots.filter((slot) => slot.bot).length, timeout: this.limits.hardTimeout },
         args,
         password,
         verification: null,

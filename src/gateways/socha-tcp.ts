@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { parseClientRequest } from '../games/hase-und-igel/front-door.js';
-import { GAME_TYPE } from '../games/hase-und-igel/messages.js';
+import { EMPTY_STREAM, GAME_TYPE, REFUSAL_STREAM, renderJoined } from '../games/hase-und-igel/messages.js';
+import { STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
 import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import type { XmlElement } from '../games/hase-und-igel/xml/xml-element.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
@@ -127,13 +128,13 @@ export class SochaTcpGateway {
     };
     const onEnd = (): void => {
       stop();
-      this.dismiss(socket, peer, 'the stream ended before a request');
+      this.dismiss(socket, peer, 'the stream ended before a request', EMPTY_STREAM);
     };
     const cancelTimer = this.clock.setTimer(
       this.limits.firstRequestSeconds * 1000,
       () => {
         stop();
-        this.dismiss(socket, peer, `no request within ${this.limits.firstRequestSeconds} s`);
+        this.dismiss(socket, peer, `no request within ${this.limits.firstRequestSeconds} s`, EMPTY_STREAM);
       },
       { weak: true },
     );
@@ -141,7 +142,7 @@ export class SochaTcpGateway {
       const step = opening.push(chunk);
       if (step.kind === 'more') return;
       stop();
-      if (step.kind === 'refused') return this.dismiss(socket, peer, step.why);
+      if (step.kind === 'refused') return this.dismiss(socket, peer, step.why, EMPTY_STREAM);
       this.dispatch(socket, peer, key, opening, step.element, step.rest);
     };
     socket.on('data', onData);
@@ -149,15 +150,24 @@ export class SochaTcpGateway {
     socket.on('close', cancelTimer);
   }
 
-  /** Ends a connection that did not make a valid first request; other connections never notice. */
-  private dismiss(socket: Socket, peer: string, why: string): void {
+  /**
+   * Ends a connection that did not make a valid first request; other connections never notice. The
+   * client gets a whole stream first, as from the real server: a refused request (an unknown code,
+   * a wrong password, an unknown game type) the close message, anything else an empty stream. A
+   * client that gets nothing at all logs an exception rather than a clean disconnect.
+   */
+  private dismiss(socket: Socket, peer: string, why: string, reply: string = REFUSAL_STREAM): void {
     this.log(peer, `${why}; connection closed`);
-    socket.end();
+    socket.end(reply);
   }
 
   private dispatch(socket: Socket, peer: string, key: string, opening: SochaOpening, element: XmlElement, rest: readonly XmlEvent[]): void {
     const request = parseClientRequest(element);
-    if (!request.ok) return this.dismiss(socket, peer, `first request <${element.name}> refused (${request.error})`);
+    if (!request.ok) {
+      // An element the protocol does not know gets the empty stream; a known one the close message.
+      const reply = request.error === 'request/unknown' ? EMPTY_STREAM : REFUSAL_STREAM;
+      return this.dismiss(socket, peer, `first request <${element.name}> refused (${request.error})`, reply);
+    }
     const { value } = request;
     switch (value.kind) {
       case 'join':
@@ -185,9 +195,13 @@ export class SochaTcpGateway {
     let n = 1;
     while (taken.has(`player${n}`)) n++;
     const name = `player${n}`;
-    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member));
+    // The real server says `joined` at once, not when the game begins; the room's own opening is
+    // then dropped from this seat's output, so the client sees it once.
+    const opening = STREAM_OPENING + renderJoined(roomId);
+    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member), opening);
     const joined = this.options.lobby.join(matchId, name, null, member);
     if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${matchId}: ${joined.error}`);
+    socket.write(opening);
     this.log(peer, `${name} joined room ${roomId} (match ${matchId})`);
     for (const admin of this.admins) admin.joinedRoom(roomId, existing);
   }

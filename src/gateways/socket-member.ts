@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { MatchMember } from '../lobby/lobby.js';
 import type { Seat } from '../match/seat.js';
+import { SentPrefix } from './sent-prefix.js';
 
 /** A TCP client whose unsent data passes this is too slow and is disconnected. */
 export const SOCKET_MAX_BUFFERED_BYTES = 16 << 20;
@@ -8,19 +9,23 @@ export const SOCKET_MAX_BUFFERED_BYTES = 16 << 20;
 /**
  * A player on a plain TCP socket (the clobber and Software-Challenge ports): once its match
  * starts, the socket's bytes are the seat's input and the seat's output goes to the socket.
- * Bytes that arrive before the start are kept and delivered first.
+ * Bytes that arrive before the start are kept and delivered first. `alreadySent` is what the front
+ * door wrote to the client itself ahead of the game (sent-prefix.ts), dropped from the seat's output.
  */
 export class SocketMember implements MatchMember {
   private readonly early: Buffer[] = [];
   private earlyBytes = 0;
   private seat: Seat | null = null;
   private ended = false;
+  private readonly sent: SentPrefix;
 
   constructor(
     private readonly socket: Socket,
     firstBytes: Buffer,
     private readonly onGone: () => void,
+    alreadySent: string = '',
   ) {
+    this.sent = new SentPrefix(alreadySent);
     if (firstBytes.length > 0) this.early.push(firstBytes);
     this.earlyBytes = firstBytes.length;
     socket.on('data', (chunk: Buffer) => {
@@ -54,7 +59,8 @@ export class SocketMember implements MatchMember {
     this.seat = seat;
     seat.attach({
       send: (bytes) => {
-        this.socket.write(bytes);
+        const rest = this.sent.strip(bytes);
+        if (rest.length > 0) this.socket.write(rest);
         if (this.socket.writableLength > SOCKET_MAX_BUFFERED_BYTES) this.socket.destroy();
       },
       close: () => this.socket.end(),

@@ -75,12 +75,14 @@ test('a client silent past the first-request deadline is closed, not before it',
   // accept, after `started`); the log line says which deadline closed it.
   assert.ok(performance.now() - started >= 150);
   assert.ok(logs.some((line) => line.endsWith('no request within 0.2 s; connection closed')));
+  assert.equal(peer.text, '<protocol/>', 'an empty stream, as the real server closes one that carried nothing');
 });
 
 test('too many bytes before the first request close the connection', async () => {
   const peer = SochaPeer.open(port, `<protocol><!-- ${'x'.repeat(5000)} -->`);
   await peer.closed;
   assert.ok(logs.some((line) => line.endsWith('more than 4096 bytes before the first request; connection closed')));
+  assert.equal(peer.text, '<protocol/>');
 });
 
 test('a client that ends its stream before any request is let go', async () => {
@@ -109,9 +111,39 @@ test('after a game and an administrator session nothing is left: no connection, 
 });
 
 test('display names become distinct valid player names, in slot order', () => {
-  const slot = (displayName: string) => ({ displayName, canTimeout: true, shouldBePaused: false });
+  const slot = (displayName: string) => ({ displayName, canTimeout: true, shouldBePaused: false, bot: false });
   assert.deepEqual(seatNames([slot('alice'), slot('bob')]), ['alice', 'bob']);
   assert.deepEqual(seatNames([slot('Team Rocket'), slot('Team Rocket')]), ['Team_Rocket', 'Team_Rocket#2']);
   assert.deepEqual(seatNames([slot(''), slot('a$b')]), ['player1', 'a_b']);
   assert.deepEqual(seatNames([slot('x'.repeat(30))]), ['x'.repeat(16), 'player2']);
+});
+
+test('a voided or unknown reservation code, an unknown game type and an unknown element are answered with the bytes of 18.2.6', async () => {
+  const refused = '<protocol>\n  <sc.protocol.responses.CloseConnection/>\n</protocol>';
+  for (const [opening, reply] of [
+    ['<protocol><joinPrepared reservationCode="nope"/>', refused],
+    ['<protocol><join gameType="swc_2017_mississippi_queen"/>', refused],
+    ['<protocol><authenticate passphrase="not-pw"/>', refused],
+    ['<protocol><join/>', refused],
+    ['<protocol><sc.protocol.requests.Whatever/>', '<protocol/>'],
+  ] as const) {
+    const peer = SochaPeer.open(port, opening);
+    await peer.closed;
+    assert.equal(peer.text, reply, opening);
+  }
+});
+
+test('a plain join is answered with joined at once, and the game does not repeat it', async () => {
+  const a = SochaPeer.open(port, JOIN, randomMoves('j1'));
+  const joined = await a.message('joined');
+  const roomId = joined.attributes.find(([key]) => key === 'roomId')![1];
+  assert.equal(a.text, `<protocol>\n  <joined roomId="${roomId}"/>`);
+  const b = SochaPeer.open(port, JOIN, randomMoves('j2'));
+  await Promise.all([a.closed, b.closed]);
+  for (const peer of [a, b]) {
+    assert.ok(peer.text.startsWith(`<protocol>\n  <joined roomId="${roomId}"/>\n  <room roomId="${roomId}">\n    <data class="welcomeMessage" color="`));
+    assert.equal(peer.text.split('<joined ').length, 2, 'one joined');
+    assert.equal(peer.text.split('<protocol>').length, 2, 'one opening');
+  }
+  assert.ok(a.text.includes('color="red"'), 'the first to join plays RED');
 });

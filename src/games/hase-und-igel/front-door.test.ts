@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseClientRequest, preparedGameArgs, renderJoinedGameRoom, renderPrepared } from './front-door.js';
+import { openGameArgs, parseClientRequest, preparedGameArgs, renderJoinedGameRoom, renderPlayerScore, renderPrepared, renderTesting } from './front-door.js';
 import { XmlStreamReader } from './xml/xml-reader.js';
 import type { XmlElement } from './xml/xml-element.js';
 
@@ -8,6 +8,8 @@ import type { XmlElement } from './xml/xml-element.js';
 function read(text: string): XmlElement[] {
   return new XmlStreamReader().push(text).flatMap((e) => (e.kind === 'message' ? [e.element] : []));
 }
+
+const readElement = (text: string): XmlElement => read(`<protocol>${text}`)[0]!;
 
 test('join and joinPrepared are read from a client stream', () => {
   const [join, prepared] = read('<protocol>\n  <join gameType="swc_2018_hase_und_igel"/>\n  <joinPrepared reservationCode="RC-1"/>\n');
@@ -33,8 +35,8 @@ test('authenticate and the admin commands prepare, observe, pause, step and canc
         kind: 'prepare',
         gameType: 'swc_2018_hase_und_igel',
         slots: [
-          { displayName: 'p1', canTimeout: false, shouldBePaused: true },
-          { displayName: 'p2', canTimeout: true, shouldBePaused: false },
+          { displayName: 'p1', canTimeout: false, shouldBePaused: true, bot: false },
+          { displayName: 'p2', canTimeout: true, shouldBePaused: false, bot: false },
         ],
       },
       { kind: 'observe', roomId: 'R' },
@@ -75,9 +77,42 @@ test('the prepared reply lists the room and the reservation codes', () => {
 test('prepared slots become the game arguments of the room', () => {
   assert.deepEqual(
     preparedGameArgs('R', [
-      { displayName: 'p1', canTimeout: false, shouldBePaused: true },
-      { displayName: 'p2', canTimeout: true, shouldBePaused: true },
+      { displayName: 'Team Rocket', canTimeout: false, shouldBePaused: true, bot: false },
+      { displayName: 'p2', canTimeout: true, shouldBePaused: true, bot: false },
     ]),
-    { room: 'R', canTimeout: 'false,true', paused: 'true' },
+    { room: 'R', canTimeout: 'false,true', paused: 'true', redName: 'Team Rocket', blueName: 'p2' },
+  );
+  assert.deepEqual(openGameArgs('R'), { room: 'R', redName: 'Unknown', blueName: 'Unknown' });
+});
+
+test('the test-mode requests are read, and answered with the exact bytes of the real server', () => {
+  const parse = (xml: string) => {
+    const request = parseClientRequest(readElement(xml));
+    return request.ok ? request.value : request.error;
+  };
+  assert.deepEqual(parse('<testMode testMode="true"/>'), { kind: 'testMode', testMode: true });
+  assert.deepEqual(parse('<scoreForPlayer displayName="player1"/>'), { kind: 'scoreForPlayer', displayName: 'player1' });
+  assert.deepEqual(parse('<freeReservation reservation="RC"/>'), { kind: 'freeReservation', reservation: 'RC' });
+  assert.equal(parse('<scoreForPlayer/>'), 'request/missing-attribute');
+  assert.equal(renderTesting(true), '\n  <testing testMode="true"/>');
+  const fragment = (name: string, aggregation: string) =>
+    `\n        <fragment name="${name}">\n          <aggregation>${aggregation}</aggregation>\n          <relevantForRanking>true</relevantForRanking>\n        </fragment>`;
+  const values = (name: string, aggregation: string, value: string) => `\n      <values>${fragment(name, aggregation)}\n        <value>${value}</value>\n      </values>`;
+  assert.equal(
+    renderPlayerScore({ displayName: 'player1', games: 2, values: [3, 30.5, 7] }),
+    '\n  <playerScore>\n    <score displayName="player1" numberOfTests="2">' +
+      values('Gewinner', 'SUM', '3') +
+      values('∅ Feldnummer', 'AVERAGE', '30.50') +
+      values('∅ Karotten', 'AVERAGE', '7.00') +
+      '\n    </score>\n  </playerScore>',
+  );
+});
+
+test('a slot marked bot="true" is for the server bot', () => {
+  const request = parseClientRequest(readElement('<prepare gameType="g"><slot displayName="me"/><slot displayName="bot" bot="true"/></prepare>'));
+  assert.ok(request.ok && request.value.kind === 'prepare');
+  assert.deepEqual(
+    request.value.slots.map((slot) => slot.bot),
+    [false, true],
   );
 });

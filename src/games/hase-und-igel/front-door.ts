@@ -1,4 +1,5 @@
-import { CLOSE_CONNECTION } from './messages.js';
+import { CLOSE_CONNECTION, SCORE_FRAGMENTS, fragmentElement } from './messages.js';
+import type { TestScore } from './test-scores.js';
 import { attr, el, type XmlElement } from './xml/xml-element.js';
 import { renderMessage } from './xml/xml-writer.js';
 import { err, ok, type Result } from '../../util/result.js';
@@ -13,6 +14,8 @@ export interface PreparedSlot {
   readonly displayName: string;
   readonly canTimeout: boolean;
   readonly shouldBePaused: boolean;
+  /** Our addition (`bot="true"`): the server bot plays this slot, so it gets no reservation code. */
+  readonly bot: boolean;
 }
 
 export type ClientRequest =
@@ -24,6 +27,9 @@ export type ClientRequest =
   | { readonly kind: 'pause'; readonly roomId: string; readonly pause: boolean }
   | { readonly kind: 'step'; readonly roomId: string; readonly forced: boolean }
   | { readonly kind: 'cancel'; readonly roomId: string }
+  | { readonly kind: 'testMode'; readonly testMode: boolean }
+  | { readonly kind: 'scoreForPlayer'; readonly displayName: string }
+  | { readonly kind: 'freeReservation'; readonly reservation: string }
   | { readonly kind: 'close' }
   /** A game message (a move): for the seat, not the front door. */
   | { readonly kind: 'room'; readonly roomId: string; readonly element: XmlElement };
@@ -76,9 +82,11 @@ export function parseClientRequest(element: XmlElement): Result<ClientRequest, R
         if (slot.name !== 'slot' || slots.length >= MAX_SLOTS) return err('request/bad-slot');
         const canTimeout = bool(slot, 'canTimeout', true);
         const shouldBePaused = bool(slot, 'shouldBePaused', false);
+        const bot = bool(slot, 'bot', false);
         if (!canTimeout.ok) return canTimeout;
         if (!shouldBePaused.ok) return shouldBePaused;
-        slots.push({ displayName: attr(slot, 'displayName') ?? '', canTimeout: canTimeout.value, shouldBePaused: shouldBePaused.value });
+        if (!bot.ok) return bot;
+        slots.push({ displayName: attr(slot, 'displayName') ?? '', canTimeout: canTimeout.value, shouldBePaused: shouldBePaused.value, bot: bot.value });
       }
       return ok({ kind: 'prepare', gameType: gameType.value, slots });
     }
@@ -96,6 +104,18 @@ export function parseClientRequest(element: XmlElement): Result<ClientRequest, R
       });
     case 'cancel':
       return withRoom(element, (roomId) => ok({ kind: 'cancel', roomId }));
+    case 'testMode': {
+      const testMode = bool(element, 'testMode', false);
+      return testMode.ok ? ok({ kind: 'testMode', testMode: testMode.value }) : testMode;
+    }
+    case 'scoreForPlayer': {
+      const displayName = required(element, 'displayName');
+      return displayName.ok ? ok({ kind: 'scoreForPlayer', displayName: displayName.value }) : displayName;
+    }
+    case 'freeReservation': {
+      const reservation = required(element, 'reservation');
+      return reservation.ok ? ok({ kind: 'freeReservation', reservation: reservation.value }) : reservation;
+    }
     case 'close':
     case CLOSE_CONNECTION:
       return ok({ kind: 'close' });
@@ -116,6 +136,26 @@ export function joinedGameRoomElement(roomId: string, existing: boolean): XmlEle
   return el('joinedGameRoom', { roomId, existing });
 }
 
+/** The answer to `testMode`. */
+export function testingElement(testMode: boolean): XmlElement {
+  return el('testing', { testMode });
+}
+
+/** A sum as it is; a mean with two decimals, as Java's BigDecimal divided at scale 2 prints it. */
+function scoreValue(value: number, aggregation: string): string {
+  return aggregation === 'SUM' ? String(value) : value.toFixed(2);
+}
+
+/** The answer to `scoreForPlayer`: the tally of test mode (the real server's `Score` object). */
+export function playerScoreElement(score: TestScore): XmlElement {
+  const values = SCORE_FRAGMENTS.map((fragment, i) =>
+    el('values', {}, [fragmentElement(fragment), el('value', {}, [], scoreValue(score.values[i] ?? 0, fragment.aggregation))]),
+  );
+  return el('playerScore', {}, [el('score', { displayName: score.displayName, numberOfTests: score.games }, values)]);
+}
+
+export const renderTesting = (testMode: boolean): string => renderMessage(testingElement(testMode));
+export const renderPlayerScore = (score: TestScore): string => renderMessage(playerScoreElement(score));
 export const renderPrepared = (roomId: string, reservations: readonly string[]): string => renderMessage(preparedElement(roomId, reservations));
 export const renderJoinedGameRoom = (roomId: string, existing: boolean): string => renderMessage(joinedGameRoomElement(roomId, existing));
 
@@ -125,9 +165,22 @@ export const renderJoinedGameRoom = (roomId: string, existing: boolean): string 
  */
 export function preparedGameArgs(roomId: string, slots: readonly PreparedSlot[]): Record<string, string> {
   const can = [0, 1].map((i) => String(slots[i]?.canTimeout ?? true));
+  // Display names as given, cut to what the game takes; a missing slot is named as the real
+  // server names an unprepared player.
+  const name = (i: number): string => (slots[i]?.displayName ?? UNKNOWN_DISPLAY_NAME).replace(/[\x00-\x1f]/g, ' ').slice(0, 64);
   return {
     room: roomId,
     canTimeout: can.join(','),
     paused: String(slots.some((slot) => slot.shouldBePaused)),
+    redName: name(0),
+    blueName: name(1),
   };
+}
+
+/** The display name of both players of a plain `join` in the real server. */
+export const UNKNOWN_DISPLAY_NAME = 'Unknown';
+
+/** The game arguments of a room for plain joins: both players are `Unknown`, as in the real server. */
+export function openGameArgs(roomId: string): Record<string, string> {
+  return { room: roomId, redName: UNKNOWN_DISPLAY_NAME, blueName: UNKNOWN_DISPLAY_NAME };
 }

@@ -30,6 +30,8 @@ const ARGS: Readonly<Record<string, ArgSpec>> = {
   room: { description: 'the room id players see (default: a fresh UUID)', regex: '^[A-Za-z0-9-]{1,64}$' },
   board: { description: 'a board as 65 letters of S C H L I 1 2 G (default: dealt at random)', regex: '^[SCHLI12G]{65}$' },
   seed: { description: 'a seed to deal the board from (default: the match seed)', regex: String.raw`^[\w.-]{1,64}$` },
+  redName: { description: 'the display name RED has in the XML (default: its player name)', regex: String.raw`^[^\x00-\x1f]{0,64}$` },
+  blueName: { description: 'the display name BLUE has in the XML (default: its player name)', regex: String.raw`^[^\x00-\x1f]{0,64}$` },
   paused: { description: 'start paused until an administrator resumes the room (default false)', regex: '^(true|false)$' },
   pace: paceArgSpec(0),
 };
@@ -66,6 +68,13 @@ function parseArgs(args: Readonly<Record<string, string>>): Result<HaseConfig> {
   }
   const seed = patternArg(args, 'seed', /^[\w.-]{1,64}$/, 'letters, digits, dots, dashes and underscores (at most 64)');
   if (!seed.ok) return seed;
+  // Display names as Software-Challenge clients chose them, spaces and all: a seat's player name
+  // must be a valid (and distinct) user name, a display name need not.
+  const displayName = /^[^\x00-\x1f]{0,64}$/;
+  const redName = patternArg(args, 'redName', displayName, 'at most 64 characters, none of them a control character');
+  if (!redName.ok) return redName;
+  const blueName = patternArg(args, 'blueName', displayName, 'at most 64 characters, none of them a control character');
+  if (!blueName.ok) return blueName;
   const paused = boolArg(args, 'paused', false);
   if (!paused.ok) return paused;
   const pace = paceArg(args, 0);
@@ -77,6 +86,7 @@ function parseArgs(args: Readonly<Record<string, string>>): Result<HaseConfig> {
     room: room.value,
     board: board.value,
     seed: seed.value,
+    displayNames: [redName.value, blueName.value],
     paused: paused.value,
     pace: pace.value,
   });

@@ -1,7 +1,7 @@
 import type { GameState, Move, PlayerState } from './rules.js';
 import { moveChildren, playerElement, stateElement } from './state-xml.js';
 import { el, type XmlElement } from './xml/xml-element.js';
-import { renderMessage } from './xml/xml-writer.js';
+import { STREAM_CLOSING, STREAM_OPENING, renderMessage } from './xml/xml-writer.js';
 
 /**
  * Every message the 2018 server sends, as elements (for tests and composition) and as the exact
@@ -11,6 +11,14 @@ import { renderMessage } from './xml/xml-writer.js';
 export const GAME_TYPE = 'swc_2018_hase_und_igel';
 export const MOVE_REQUEST_CLASS = 'sc.framework.plugins.protocol.MoveRequest';
 export const CLOSE_CONNECTION = 'sc.protocol.responses.CloseConnection';
+
+/** The error a player gets for a move sent while the other player is to move. */
+export const NOT_YOUR_TURN = "It's not your turn yet.";
+
+/** The error message the offender of a rule violation gets (observers get the bare reason). */
+export function violationMessage(displayName: string, reason: string): string {
+  return `Ungueltiger Zug von '${displayName}'.\n${reason}`;
+}
 
 export const SCORE_CAUSES = ['REGULAR', 'LEFT', 'RULE_VIOLATION', 'SOFT_TIMEOUT', 'HARD_TIMEOUT'] as const;
 export type ScoreCause = (typeof SCORE_CAUSES)[number];
@@ -74,14 +82,13 @@ export interface ResultWinner {
   readonly displayName: string;
 }
 
+/** A fragment of a score definition, as in the result's `<definition>` and in an admin's `<playerScore>`. */
+export function fragmentElement(fragment: (typeof SCORE_FRAGMENTS)[number]): XmlElement {
+  return el('fragment', { name: fragment.name }, [el('aggregation', {}, [], fragment.aggregation), el('relevantForRanking', {}, [], 'true')]);
+}
+
 export function resultElement(roomId: string, scores: readonly [PlayerScore, PlayerScore], winner: ResultWinner | null): XmlElement {
-  const definition = el(
-    'definition',
-    {},
-    SCORE_FRAGMENTS.map((fragment) =>
-      el('fragment', { name: fragment.name }, [el('aggregation', {}, [], fragment.aggregation), el('relevantForRanking', {}, [], 'true')]),
-    ),
-  );
+  const definition = el('definition', {}, SCORE_FRAGMENTS.map(fragmentElement));
   const children = [
     definition,
     ...scores.map((score) =>
@@ -96,6 +103,10 @@ export const renderJoined = (roomId: string): string => renderMessage(joinedElem
 export const renderObserved = (roomId: string): string => renderMessage(observedElement(roomId));
 export const renderLeft = (roomId: string): string => renderMessage(leftElement(roomId));
 export const renderCloseConnection = (): string => renderMessage(closeConnectionElement());
+/** A whole stream that refuses a connection (unknown reservation code, wrong password, ...). */
+export const REFUSAL_STREAM = STREAM_OPENING + renderCloseConnection() + STREAM_CLOSING;
+/** A whole stream closed without a message: the answer to an unknown first element. */
+export const EMPTY_STREAM = '<protocol/>';
 export const renderWelcome = (roomId: string, color: 'RED' | 'BLUE'): string => renderMessage(welcomeElement(roomId, color));
 export const renderMemento = (roomId: string, state: GameState, names: readonly [string, string]): string =>
   renderMessage(mementoElement(roomId, state, names));

@@ -16,8 +16,10 @@ import {
   renderObserved,
   renderResult,
   renderWelcome,
+  violationMessage,
   type PlayerScore,
 } from './messages.js';
+import { RoomDirectory } from './room-control.js';
 import { legalMoves } from './moves.js';
 import { playing, scriptedClient, type Responder } from './protocol-kit.js';
 import { END_MESSAGES, winCondition } from './game-end.js';
@@ -88,7 +90,11 @@ test('a move that breaks a rule: the offender gets the error and the close, the 
   const message = 'Vorwärtszug um 11 Felder ist nicht möglich';
   assert.equal(
     record.received[0],
-    opening('RED') + renderMoveRequest(ROOM) + renderError(ROOM, message, move(advance(11))) + renderCloseConnection() + STREAM_CLOSING,
+    opening('RED') + renderMoveRequest(ROOM) + renderError(ROOM, violationMessage('alice', message), move(advance(11))) + renderCloseConnection() + STREAM_CLOSING,
+  );
+  // The bytes of 18.2.6: the display name quoted, a line break as a character reference.
+  assert.ok(
+    record.received[0]!.includes(`<data class="error" message="Ungueltiger Zug von &apos;alice&apos;.&#xa;Vorwärtszug um 11 Felder ist nicht möglich">`),
   );
   const scores: [PlayerScore, PlayerScore] = [
     { cause: 'RULE_VIOLATION', reason: message, points: 0, index: 0, carrots: 68 },
@@ -127,10 +133,19 @@ function sending(text: string, withProtocol = true): LocalPlayer {
 
 const LEFT = 'Der Spieler hat das Spiel verlassen';
 
-test('a move out of turn ends the game with LEFT for its sender', async () => {
-  const record = await play([scriptedClient(() => null, { close: false }), sending(renderClientMove(ROOM, move(advance(1))))]);
+test('a move out of turn: its sender gets the error with its move and the close, and loses with LEFT', async () => {
+  // Actions in element order, not sorted: the turn is judged before the move is performed.
+  const early = '<room roomId="r1"><data class="move"><card order="1" type="EAT_SALAD"/><advance order="0" distance="1"/></data></room>\n';
+  const record = await play([scriptedClient(() => null, { close: false }), sending(early)]);
   assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(1, 'LEFT', LEFT) + STREAM_CLOSING);
-  assert.equal(record.received[1], opening('BLUE'), 'the sender is disconnected and gets nothing more');
+  assert.equal(
+    record.received[1],
+    opening('BLUE') +
+      '\n  <room roomId="r1">\n    <data class="error" message="It&apos;s not your turn yet.">\n      <originalRequest class="move">' +
+      '\n        <card order="1" type="EAT_SALAD" value="0"/>\n        <advance order="0" distance="1"/>' +
+      '\n      </originalRequest>\n    </data>\n  </room>\n  <sc.protocol.responses.CloseConnection/>\n</protocol>',
+    'the sender gets no result',
+  );
   assert.deepEqual(record.outcome.result?.scores, [2, 0]);
   assert.match(record.outcome.result!.reason, /sent a move out of turn/);
 });
@@ -147,6 +162,7 @@ for (const [what, text, reason] of hostile) {
   test(`${what} from the player to move ends the game with LEFT for it`, async () => {
     const record = await play([sending(text), firstLegalPlayer]);
     assert.equal(record.received[1], opening('BLUE') + earlyEnd(0, 'LEFT', LEFT) + STREAM_CLOSING);
+    assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + STREAM_CLOSING, 'its stream is ended before the close');
     assert.deepEqual(record.outcome.result?.scores, [0, 2]);
     assert.match(record.outcome.result!.reason, reason);
   });
@@ -157,6 +173,10 @@ test('a move with a number that is not a number ends the game with LEFT for its 
   const record = await play([scriptedClient(() => text), firstLegalPlayer]);
   assert.deepEqual(record.outcome.result?.scores, [0, 2]);
   assert.match(record.outcome.result!.reason, /sent XML that could not be read/);
+  assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + STREAM_CLOSING);
+  const unknownAction = '<room roomId="r1"><data class="move"><jump order="0"/></data></room>\n';
+  const unknown = await play([scriptedClient(() => unknownAction), firstLegalPlayer]);
+  assert.equal(unknown.received[0], opening('RED') + renderMoveRequest(ROOM) + STREAM_CLOSING, 'an unknown action likewise');
 });
 
 test('an element left unterminated when the player disconnects ends the game with LEFT', async () => {
@@ -210,7 +230,8 @@ function answeringAfter(clock: ManualClock, seconds: number): Responder {
 test('a move after the soft time limit is discarded and loses with SOFT_TIMEOUT', async () => {
   const clock = new ManualClock();
   const record = await clock.runUntil(play([scriptedClient(answeringAfter(clock, 2.001)), firstLegalPlayer], {}, game, clock));
-  const reason = 'Der Spieler hat innerhalb von 2Sekunden nach Aufforderung keinen Zug gesendet';
+  // 18.2.6's text, with the space (18.1.0 wrote "2Sekunden").
+  const reason = 'Der Spieler hat innerhalb von 2 Sekunden nach Aufforderung keinen Zug gesendet';
   assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(0, 'SOFT_TIMEOUT', reason) + STREAM_CLOSING);
   assert.deepEqual(record.outcome.result?.scores, [0, 2]);
 });
@@ -257,6 +278,7 @@ test('the game is registered with sensible defaults and validates its arguments'
     room: null,
     board: null,
     seed: null,
+    displayNames: [null, null],
     paused: false,
     pace: 0,
   });
@@ -268,6 +290,8 @@ test('the game is registered with sensible defaults and validates its arguments'
   assert.equal(configure({ room: 'bad room' }).ok, false);
   assert.equal(configure({ paused: 'maybe' }).ok, false);
   assert.equal(configure({ colour: 'red' }).ok, false);
+  assert.equal(configure({ redName: 'a\nb' }).ok, false);
+  assert.equal(configure({ blueName: 'x'.repeat(65) }).ok, false);
   assert.equal(haseUndIgel.configure({ players: 3, bots: 0, timeout: null, args: {} }).ok, false);
   assert.equal(haseUndIgel.name, 'hase-und-igel');
   assert.match(haseUndIgel.description, /## Implementation details/);
@@ -299,4 +323,29 @@ test('a client that ends its messages without a line break (as XStream writes) p
   const record = await play([xstreamClient(), firstLegalPlayer], { hardTimeout: '5' });
   assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
   assert.equal(record.outcome.seats[0]!.closeReason, null);
+});
+
+test('display names given as arguments are the names in the XML; the seats keep their player names', async () => {
+  const record = await play([firstLegalPlayer, firstLegalPlayer], { redName: 'Team Rocket', blueName: 'Unknown' });
+  assert.ok(record.received[0]!.includes('<red displayName="Team Rocket" color="RED"'));
+  assert.ok(record.received[1]!.includes('<blue displayName="Unknown" color="BLUE"'));
+  assert.deepEqual(
+    record.outcome.seats.map((seat) => seat.name),
+    ['alice', 'bob'],
+  );
+});
+
+test('in test mode every result is added to the display names\' tallies before it is sent', async () => {
+  const rooms = new RoomDirectory();
+  const counted = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  await play([firstLegalPlayer, firstLegalPlayer], {}, counted);
+  assert.equal(rooms.testScores.scoreOf('alice').games, 0, 'not counted before test mode');
+  rooms.testScores.testMode = true;
+  const first = await play([firstLegalPlayer, firstLegalPlayer], {}, counted);
+  const second = await play([firstLegalPlayer, firstLegalPlayer], { redName: 'bob', blueName: 'alice' }, counted);
+  const points = (record: typeof first, seat: number) => record.outcome.result!.scores[seat]!;
+  const alice = rooms.testScores.scoreOf('alice');
+  assert.equal(alice.games, 2);
+  assert.equal(alice.values[0], points(first, 0) + points(second, 1));
+  assert.deepEqual(rooms.testScores.scoreOf('nobody'), { displayName: 'nobody', games: 0, values: [0, 0, 0] });
 });

@@ -89,21 +89,30 @@ function client(onLine: (line: string) => void): LocalPlayer {
   };
 }
 
-test('a paused room requests no move until a step, one move per step, and a cancel ends it', async () => {
+/** Lets the match run until it waits for something outside it (a step, a timer). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+test('a paused room sends nothing before its first step, then one move per step, and a cancel ends it', async () => {
   const rooms = new RoomDirectory();
   const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
   let gate: RoomGate | undefined;
+  const seen: string[] = [];
   const record = playLocalMatch({
     game,
     params: { args: { room: 'r1', board: TEST_BOARD_CODE, paused: 'true' } },
     players: [
-      // RED steps the room once it has its welcome; BLUE cancels it when RED's move shows.
-      { name: NAMES[0], play: client((line) => line.includes('color="red"') && gate!.step()) },
-      { name: NAMES[1], play: client((line) => line.includes('turn="1"') && gate!.cancel()) },
+      // BLUE cancels the room when RED's move shows.
+      { name: NAMES[0], play: client((line) => seen.push(line)) },
+      { name: NAMES[1], play: client((line) => (seen.push(line), line.includes('turn="1"') && gate!.cancel())) },
     ],
   });
   gate = rooms.get('r1');
   assert.ok(gate?.isPaused);
+  await settle();
+  assert.deepEqual(seen, [], 'no joined, welcome or memento before the first step, as the real server');
+  gate.step();
   const { received, outcome } = await record;
   const first = initialState(TEST_BOARD);
   const moved = performMove(first, legalMoves(first)[0]!);
@@ -123,10 +132,11 @@ test('a paused room resumed by an administrator plays to its end', async () => {
     game,
     params: { args: { room: 'r2', board: TEST_BOARD_CODE, paused: 'true' } },
     players: [
-      { name: NAMES[0], play: client((line) => line.includes('color="red"') && rooms.get('r2')!.pause(false)) },
+      { name: NAMES[0], play: client(() => {}) },
       { name: NAMES[1], play: client(() => {}) },
     ],
   });
+  rooms.get('r2')!.pause(false);
   const { outcome } = await record;
   assert.match(outcome.result!.reason, /reached the goal|round limit/);
 });
@@ -152,4 +162,21 @@ test('cancelling a room that waits for a move ends it at once', async () => {
   });
   assert.equal(outcome.result?.reason, 'the game was cancelled by an administrator');
   assert.ok(received[0]!.endsWith(renderMoveRequest('r3') + renderLeft('r3') + STREAM_CLOSING));
+});
+
+test('cancelling a paused room before its first step sends the opening, then left', async () => {
+  const rooms = new RoomDirectory();
+  const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const record = playLocalMatch({
+    game,
+    params: { args: { room: 'r4', board: TEST_BOARD_CODE, paused: 'true' } },
+    players: [
+      { name: NAMES[0], play: client(() => {}) },
+      { name: NAMES[1], play: client(() => {}) },
+    ],
+  });
+  rooms.get('r4')!.cancel();
+  const { received } = await record;
+  const first = initialState(TEST_BOARD);
+  assert.equal(received[0], `<protocol>${renderJoined('r4')}${renderWelcome('r4', 'RED')}${renderMemento('r4', first, NAMES)}${renderLeft('r4')}${STREAM_CLOSING}`);
 });

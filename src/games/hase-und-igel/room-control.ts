@@ -1,3 +1,5 @@
+import { TestScores } from './test-scores.js';
+
 /**
  * Administrative control of a running room: pause, single steps and cancellation, as the
  * Software-Challenge admin commands `pause`, `step` and `cancel` ask for. The game holds a gate per
@@ -66,8 +68,12 @@ export class RoomGate {
   }
 }
 
-/** The gates of the running rooms, by room id; the game registers and releases them. */
+/**
+ * The gates of the running rooms, by room id; the game registers and releases them. It also holds
+ * what an administrator sets for the whole server: test mode and its score tally (test-scores.ts).
+ */
 export class RoomDirectory {
+  readonly testScores = new TestScores();
   private readonly gates = new Map<string, RoomGate>();
   /** Rooms prepared to start paused (an admin's `shouldBePaused`), consumed when the room opens. */
   private readonly startPaused = new Set<string>();

@@ -5,6 +5,7 @@ import { generateBoard, parseBoardCode, type Board } from './board.js';
 import { EventQueue } from './event-queue.js';
 import {
   CLOSE_CONNECTION,
+  NOT_YOUR_TURN,
   renderCloseConnection,
   renderError,
   renderJoined,
@@ -14,6 +15,7 @@ import {
   renderObserved,
   renderResult,
   renderWelcome,
+  violationMessage,
   type PlayerScore,
 } from './messages.js';
 import { pumpPlayerInput, type PlayerInputEvent } from './player-input.js';
@@ -39,6 +41,8 @@ export interface HaseConfig {
   readonly board: string | null;
   /** A seed to deal the board from, or null to use the match's random source. */
   readonly seed: string | null;
+  /** RED's and BLUE's display names in the XML; null: the seat's player name. */
+  readonly displayNames: readonly [string | null, string | null];
   /** Start paused (effective only where a front door can unpause through a RoomDirectory). */
   readonly paused: boolean;
   /** Minimum seconds between moves, for watching bots. */
@@ -57,6 +61,13 @@ const TOLERATED = new Set(['join', 'joinPrepared']);
 /** Enough for a join sent more than once; more is a flood. */
 const MAX_TOLERATED = 4;
 const CLOSE_ELEMENTS = new Set(['close', CLOSE_CONNECTION]);
+/**
+ * Why a player is removed for what it wrote rather than for leaving: the real server ends such a
+ * player's stream (`</protocol>`) before it closes the socket.
+ */
+function isProtocolError(why: LeaveWhy): boolean {
+  return why.startsWith('xml/') || why === 'unparseable' || why === 'unexpected' || why === 'flood';
+}
 export const DEFAULT_CLOSE_GRACE_SECONDS = 2;
 
 type RoomEvent =
@@ -96,6 +107,8 @@ export class HaseRoom {
   private readonly connected = [true, true];
   private tolerated = [0, 0];
   private requests = 0;
+  /** Whether the opening messages went out (a room prepared paused holds them until a step). */
+  private started = false;
 
   constructor(
     private readonly ctx: MatchContext,
@@ -103,7 +116,7 @@ export class HaseRoom {
     private readonly deps: RoomDeps = {},
   ) {
     this.seats = [ctx.seats[0]!, ctx.seats[1]!];
-    this.names = [this.seats[0].name, this.seats[1].name];
+    this.names = [config.displayNames[0] ?? this.seats[0].name, config.displayNames[1] ?? this.seats[1].name];
     this.roomId = config.room ?? roomIdFrom(ctx.random);
     this.state = initialState(dealBoard(ctx, config));
     this.gate = deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
@@ -120,13 +133,11 @@ export class HaseRoom {
   }
 
   private async run(): Promise<MatchResult> {
-    const { ctx } = this;
-    this.seats.forEach((seat) => seat.write(STREAM_OPENING + renderJoined(this.roomId)));
-    ctx.spectators.write(STREAM_OPENING + renderObserved(this.roomId));
-    this.seats.forEach((seat, i) => seat.write(renderWelcome(this.roomId, COLORS[i]!)));
-    this.broadcast(renderMemento(this.roomId, this.state, this.names));
     this.vis.start(this.state);
     this.seats.forEach((seat, i) => void pumpPlayerInput(seat, i, (event) => this.events.push(event)));
+    // The real server sends a room prepared paused nothing, not even its first memento, before the
+    // first step; otherwise the opening goes out at once.
+    if (!this.gate.isPaused) this.open();
 
     let phase: Phase = this.openGate(false);
     for (;;) {
@@ -168,6 +179,16 @@ export class HaseRoom {
     }
   }
 
+  /** The opening messages: joined, the welcome (with the color), the first memento. Once. */
+  private open(): void {
+    if (this.started) return;
+    this.started = true;
+    this.seats.forEach((seat) => seat.write(STREAM_OPENING + renderJoined(this.roomId)));
+    this.ctx.spectators.write(STREAM_OPENING + renderObserved(this.roomId));
+    this.seats.forEach((seat, i) => seat.write(renderWelcome(this.roomId, COLORS[i]!)));
+    this.broadcast(renderMemento(this.roomId, this.state, this.names));
+  }
+
   private mover(): 0 | 1 {
     return (this.state.turn % 2) as 0 | 1;
   }
@@ -192,6 +213,7 @@ export class HaseRoom {
   }
 
   private requestMove(): Phase {
+    this.open();
     const mover = this.mover();
     const request = ++this.requests;
     this.seats[mover].write(renderMoveRequest(this.roomId));
@@ -212,12 +234,14 @@ export class HaseRoom {
     if (element.name !== 'room') return { kind: 'left', why: 'unexpected' };
     const data = child(element, 'data');
     if (!data || element.children.length !== 1 || attr(data, 'class') !== 'move') return { kind: 'left', why: 'unexpected' };
-    if (phase.kind !== 'awaiting' || seat !== this.mover()) return { kind: 'left', why: 'out-of-turn' };
+    // As in the real server, a move is read before its turn is checked: one it cannot read is
+    // unreadable XML whoever sent it.
+    const move = parseMove(data);
+    if (!move.ok) return { kind: 'left', why: 'unparseable' };
+    if (phase.kind !== 'awaiting' || seat !== this.mover()) return { kind: 'out-of-turn', move: move.value };
     const mover = this.mover();
     // The soft limit is judged only now that the move is here: a late move is discarded.
     if (this.config.canTimeout[mover] && this.ctx.elapsed() - phase.since > this.config.softTimeout) return { kind: 'soft-timeout' };
-    const move = parseMove(data);
-    if (!move.ok) return { kind: 'left', why: 'unparseable' };
     const before = this.state;
     const performed = performMove(before, move.value);
     if (!performed.ok) return { kind: 'violation', message: performed.error, move: { ...move.value, actions: sortActions(move.value.actions) } };
@@ -234,6 +258,7 @@ export class HaseRoom {
 
   private async finishRegular(over: WinCondition): Promise<MatchResult> {
     const scores = scoresFor(this.state, this.config, null, null, over);
+    this.deps.rooms?.testScores.record(this.names, scores);
     const winner = over.winner === 'RED' ? 0 : 1;
     this.broadcast(this.resultText(scores, winner));
     this.broadcast(renderLeft(this.roomId));
@@ -245,16 +270,25 @@ export class HaseRoom {
   }
 
   private async finishOffence(seat: number, offence: Offence): Promise<MatchResult> {
+    // Whoever is told the end has seen the game's opening (a paused room may not have begun).
+    this.open();
     const scores = scoresFor(this.state, this.config, seat, offence, null);
+    this.deps.rooms?.testScores.record(this.names, scores);
     const other = (1 - seat) as 0 | 1;
     const offender = this.seats[seat]!;
     const resultText = this.resultText(scores, other);
     if (offence.kind === 'violation') {
-      offender.write(renderError(this.roomId, offence.message, offence.move));
+      offender.write(renderError(this.roomId, violationMessage(this.names[seat]!, offence.message), offence.move));
       offender.write(renderCloseConnection() + STREAM_CLOSING);
       this.ctx.spectators.write(renderError(this.roomId, offence.message, null));
       this.closeSeat(seat);
+    } else if (offence.kind === 'out-of-turn') {
+      // The move as it came, in element order: the real server judged the turn before performing it.
+      offender.write(renderError(this.roomId, NOT_YOUR_TURN, offence.move));
+      offender.write(renderCloseConnection() + STREAM_CLOSING);
+      this.closeSeat(seat);
     } else if (offence.kind === 'left') {
+      if (isProtocolError(offence.why)) offender.write(STREAM_CLOSING);
       this.closeSeat(seat);
     }
     for (const index of [0, 1]) {
@@ -268,6 +302,7 @@ export class HaseRoom {
   }
 
   private async finishCancelled(): Promise<MatchResult> {
+    this.open();
     this.broadcast(renderLeft(this.roomId));
     const reason = 'the game was cancelled by an administrator';
     this.vis.end(reason, this.state.turn);

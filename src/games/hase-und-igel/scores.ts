@@ -6,6 +6,8 @@ import { COLORS, type GameState, type Move } from './rules.js';
 export type Offence =
   | { readonly kind: 'left'; readonly why: LeaveWhy }
   | { readonly kind: 'violation'; readonly message: string; readonly move: Move }
+  /** A well-formed move sent while the other player is to move (the real server's cause is LEFT). */
+  | { readonly kind: 'out-of-turn'; readonly move: Move }
   | { readonly kind: 'soft-timeout' }
   | { readonly kind: 'hard-timeout' };
 
@@ -14,7 +16,6 @@ const LEAVE_REASONS = {
   eof: 'disconnected',
   'root-close': 'closed its stream',
   close: 'sent close',
-  'out-of-turn': 'sent a move out of turn',
   unparseable: 'sent XML that could not be read',
   unexpected: 'sent an unexpected message',
   flood: 'sent too many join messages',
@@ -29,6 +30,8 @@ export function offenceText(offence: Offence): string {
       return 'sent no move within the hard time limit';
     case 'violation':
       return `broke a rule: ${offence.message}`;
+    case 'out-of-turn':
+      return 'sent a move out of turn';
     case 'left':
       return offence.why.startsWith('xml/') ? `sent XML that was refused (${offence.why})` : LEAVE_REASONS[offence.why as keyof typeof LEAVE_REASONS];
   }
@@ -65,8 +68,8 @@ export function scoresFor(
       switch (offence.kind) {
         case 'soft-timeout':
           cause = 'SOFT_TIMEOUT';
-          // The server's text, missing space included.
-          reason = `Der Spieler hat innerhalb von ${Math.floor(limits.softTimeout)}Sekunden nach Aufforderung keinen Zug gesendet`;
+          // Release 18.2.6's text (18.1.0 lacked the space before "Sekunden").
+          reason = `Der Spieler hat innerhalb von ${Math.floor(limits.softTimeout)} Sekunden nach Aufforderung keinen Zug gesendet`;
           break;
         case 'hard-timeout':
           cause = 'HARD_TIMEOUT';
@@ -77,6 +80,7 @@ export function scoresFor(
           reason = offence.message;
           break;
         case 'left':
+        case 'out-of-turn':
           cause = 'LEFT';
           reason = 'Der Spieler hat das Spiel verlassen';
           break;
