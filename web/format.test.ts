@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   connectCommand,
   formatClock,
+  formatScore,
   formatSpan,
   formatTimeout,
   lobbyPlayers,
@@ -56,4 +57,16 @@ test('the connect command names the server only when it is not the default one',
   assert.equal(serverFlagFor('ws://localhost:8088/'), null);
   assert.equal(connectCommand('abc', null, false), 'coco connect abc -- ./your-program');
   assert.equal(connectCommand('abc', 'wss://example.org/', true), 'coco -s wss://example.org/ connect abc -p PASSWORD -- ./your-program');
+});
+
+test('scores are shown rounded to 12 significant digits, whole numbers whole, infinite ones as ∞', () => {
+  assert.equal(formatScore(57.00000000000001), '57');
+  assert.equal(formatScore(0.1 + 0.2), '0.3');
+  assert.equal(formatScore(2.5), '2.5');
+  assert.equal(formatScore(-1 / 3), '-0.333333333333');
+  assert.equal(formatScore(123456789012345), '123456789012345');
+  assert.equal(formatScore(1e-7), '1e-7');
+  assert.equal(formatScore(Number.MAX_VALUE), '∞');
+  assert.equal(formatScore(-Number.MAX_VALUE), '−∞');
+  assert.equal(formatScore(NaN), '—');
 });

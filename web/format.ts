@@ -10,6 +10,20 @@ export function formatClock(seconds: number): string {
   return hours > 0 ? `${hours}:${String(m).padStart(2, '0')}:${rest}` : `${m}:${rest}`;
 }
 
+/**
+ * A score as the page shows it: at most 12 significant digits, so that the noise of binary
+ * fractions goes (57.00000000000001 reads 57, 0.1 + 0.2 reads 0.3) and whole numbers stay whole.
+ * An external game's infinite scores are stored as the largest finite doubles
+ * (src/games/external/score-text.ts): they read ∞ and −∞. No score at all reads —.
+ */
+export function formatScore(score: number): string {
+  if (!Number.isFinite(score)) return '—';
+  if (score === Number.MAX_VALUE) return '∞';
+  if (score === -Number.MAX_VALUE) return '−∞';
+  if (Number.isInteger(score)) return String(score);
+  return String(Number(score.toPrecision(12)));
+}
+
 /** A span the way `coco lobby` prints it: `59s`, `9m59s`, `1h2m3s`. */
 export function formatSpan(seconds: number): string {
   const total = Math.max(0, Math.floor(seconds));

@@ -93,6 +93,39 @@ export function readGameList(payload: unknown): GameInfo[] {
     .filter((game) => game.name !== '');
 }
 
+/**
+ * What an external game's controller kept about a match (artifact `report.json`, written by
+ * reportArtifactText in src/games/external/match-report.ts).
+ */
+export interface GameReport {
+  /** The scores as the game server printed them (`inf`, `NaN`), or null. */
+  readonly printedScores: readonly string[] | null;
+  /** Up to 10 error texts per player (1-based), in order. */
+  readonly playerErrors: readonly { readonly player: number; readonly text: string }[];
+  /** All `playererror` lines per player (index p-1), kept or not. */
+  readonly playerErrorCounts: readonly number[];
+  readonly dropped: readonly number[];
+  readonly visRefused: readonly { readonly line: string; readonly why: string }[];
+  readonly visRefusedCount: number;
+}
+
+/** The artifact name of the GameReport (REPORT_ARTIFACT on the server). */
+export const GAME_REPORT_ARTIFACT = 'report.json';
+
+export function readGameReport(value: unknown): GameReport {
+  const r = record(value);
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  const numbers = (v: unknown): number[] => list(v).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+  return {
+    printedScores: Array.isArray(r['printed_scores']) ? strings(r['printed_scores']) : null,
+    playerErrors: list(r['player_errors']).map((e) => ({ player: numOr(record(e)['player']), text: str(record(e)['text']) })),
+    playerErrorCounts: numbers(r['player_error_counts']),
+    dropped: numbers(r['dropped']),
+    visRefused: list(r['vis_refused']).map((e) => ({ line: str(record(e)['line']), why: str(record(e)['why']) })),
+    visRefusedCount: numOr(r['vis_refused_count']),
+  };
+}
+
 export function readHistorySummary(value: unknown): HistorySummary {
   const r = record(value);
   const scores = Array.isArray(r['scores']) ? r['scores'].map((s) => numOr(s, NaN)) : null;

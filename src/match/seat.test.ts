@@ -61,6 +61,21 @@ test('a too long line and invalid UTF-8 close the seat with their reason', () =>
   assert.deepEqual(bad.closed, ['line/invalid-utf8']);
 });
 
+test('the lines a player sent before a bad line are still read, though the seat is closed at once', async () => {
+  const { seat: s, closed } = seat('lines', 8);
+  s.receive(Buffer.from('ROCK\nPAPER\n123456789\nLATE\n'));
+  assert.deepEqual(closed, ['line/too-long'], 'the player is told at once');
+  assert.equal(s.closeReason, 'line/too-long');
+  assert.equal(await s.readLine(), 'ROCK');
+  assert.equal(await s.readLine(), 'PAPER');
+  assert.equal(await s.readLine(), null, 'nothing after the bad line');
+  assert.equal(s.closeReason, 'line/too-long');
+  const removed = seat('lines', 8);
+  removed.seat.receive(Buffer.from('ROCK\n123456789\n'));
+  removed.seat.close('removed');
+  assert.equal(await removed.seat.readLine(), null, 'a game that removes the player reads nothing more');
+});
+
 test('a read that waits past the timeout closes the seat with timeout, and not a moment before', async () => {
   const clock = new ManualClock();
   const closed: SeatCloseReason[] = [];

@@ -83,6 +83,11 @@ export class Seat implements PlayerSeat {
   private readonly onRead: (() => void) | null;
   private transport: SeatTransport | null = null;
   private reason: SeatCloseReason | null = null;
+  /**
+   * Closed for a bad line (too long, invalid UTF-8): the lines the player sent before it can still
+   * be read, as a program reading the stream line by line would have seen them.
+   */
+  private keepsEarlierLines = false;
   /** Whether the transport has been told that the seat is closed. */
   private transportClosed = false;
   private inputEnded = false;
@@ -105,7 +110,7 @@ export class Seat implements PlayerSeat {
               this.transcript?.lineFromPlayer(text);
               this.enqueue(text, Buffer.byteLength(text));
             },
-            error: (code) => this.close(code),
+            error: (code) => this.closeForBadLine(code),
           })
         : null;
     this.textDecoder = framing === 'text' ? new TextDecoder('utf-8', { fatal: true }) : null;
@@ -170,7 +175,7 @@ export class Seat implements PlayerSeat {
   }
 
   readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
-    if (this.reason) return Promise.resolve(null);
+    if (this.reason && !this.keepsEarlierLines) return Promise.resolve(null);
     const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
     const read = this.input.next(
       Number.isFinite(seconds) ? (expire) => this.clock.after(seconds * 1000, () => {
@@ -202,11 +207,32 @@ export class Seat implements PlayerSeat {
    * false: then it is told by `release()` (the match is over, but its record is not kept yet).
    */
   close(reason: SeatCloseReason = 'removed', tellTransport = true): void {
-    if (this.reason) return;
+    if (this.reason) {
+      // Closed for a bad line and now removed by the game (or the match ended): nothing more to read.
+      if (this.keepsEarlierLines) {
+        this.keepsEarlierLines = false;
+        this.input.close();
+      }
+      return;
+    }
     this.reason = reason;
     this.transcript?.note(reason === 'match-over' ? 'the match is over' : `the seat was closed: ${reason}`);
     this.input.close();
     if (tellTransport) this.release();
+  }
+
+  /**
+   * A bad line closes the seat at once (the player is told), but the lines before it stay
+   * readable: a player whose good lines and bad line arrive in one chunk loses nothing it sent
+   * in good form. The game reads them, then the end.
+   */
+  private closeForBadLine(code: LineError): void {
+    if (this.reason) return;
+    this.keepsEarlierLines = true;
+    this.reason = code;
+    this.transcript?.note(`the seat was closed: ${code}`);
+    this.input.end();
+    this.release();
   }
 
   /** Tells the transport that the seat is closed (once), if it is. */

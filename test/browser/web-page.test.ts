@@ -1,5 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
@@ -10,13 +12,44 @@ let server: ServerProcess;
 let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
+let gamesDir: string | undefined;
 const PAGE_WAIT_LIMIT_MS = 120_000;
+
+/** A program that says ready and listens: the human player and the server bot of `reporter`. */
+const LISTENER = 'import sys\nprint("ready", flush=True)\nfor _ in sys.stdin: pass';
+
+/**
+ * One external game whose server plays a golden exchange (src/games/external/fixtures) with a
+ * refused vis event, an error of player 2 and scores of 57.00000000000001 and
+ * 0.30000000000000004, for the replay page. Its seats: a human (coco connect) and a server bot,
+ * both LISTENER; the ready deadline is wide for a busy machine.
+ */
+function externalGames(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-web-games-'));
+  const folder = join(dir, 'reporter');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'description.md'), '# reporter\n\nA scripted game server for the page tests.\n');
+  writeFileSync(
+    join(folder, 'game.json'),
+    JSON.stringify({
+      name: 'reporter',
+      command: ['python3', join(ROOT, 'src/games/external/fixtures/script_server.py'), 'web-report'],
+      min_players: 2,
+      max_players: 2,
+      bots: [['python3', '-c', LISTENER]],
+      max_bots: 1,
+      ready_deadline: 300,
+    }),
+  );
+  return dir;
+}
 
 // When a step of `before` fails (no browser, a server that does not start), node:test fails the
 // tests and still runs `after`: it stops what did start, whatever got that far, so that no server
 // or browser process keeps the file (and the suite) from ending.
 before(async () => {
-  server = await startServer();
+  gamesDir = externalGames();
+  server = await startServer(['--games', gamesDir]);
   base = `http://127.0.0.1:${server.port}/`;
   ({ browser, close: closeBrowser } = await launchBrowser());
 });
@@ -24,7 +57,11 @@ after(async () => {
   try {
     await closeBrowser?.();
   } finally {
-    await server?.stop();
+    try {
+      await server?.stop();
+    } finally {
+      if (gamesDir) rmSync(gamesDir, { recursive: true, force: true });
+    }
   }
 });
 
@@ -178,6 +215,31 @@ test('a replay log of the reference format is shown with the visualizer', async 
   const refused = await fetch(`${base}api/replay-log`, { method: 'POST', body: '000.000000 < vis {t:0,create:{id:1,geom:[{circle:{f:"red"}}]}}' });
   assert.equal(refused.status, 400);
   assert.match(((await refused.json()) as { error: string }).error, /vis\/bad-color/);
+  await page.close();
+});
+
+test("an external match's replay shows its score rounded and the game server's report (player errors, refused drawings)", async () => {
+  const created = await coco(server.url, ['new', 'reporter', 'Reported', '-b', '1']);
+  const id = created.stdout.trim();
+  assert.equal(created.code, 0, created.stderr);
+  const human = await coco(server.url, ['connect', id, '-n', 'human', '--', 'python3', '-c', LISTENER]);
+  assert.equal(human.code, 0, human.stderr);
+  await server.recorded(id);
+  const page = await newPage();
+  await page.goto(`${base}#/replay/${id}`);
+  const card = page.locator('.game-report-card');
+  await card.waitFor();
+  const report = await card.innerText();
+  assert.match(report, /Player errors/);
+  // Seats may be dealt in any order: the game server's player 2 is the second row of the result.
+  const seat2 = (await page.locator('.result-table tbody tr').nth(1).locator('td').first().innerText()).trim();
+  assert.ok(['human', 'ServerBot$0'].includes(seat2), seat2);
+  assert.ok(report.includes(`${seat2} (dropped)`), report);
+  assert.match(report, /not your turn/);
+  assert.match(report, /Refused visualizer events \(1\)/);
+  assert.match(report, /vis\/bad-color/);
+  assert.deepEqual((await page.locator('.result-table td.num').allInnerTexts()).map((text) => text.trim()), ['57', '0.3']);
+  await screenshot(page, 'replay-external-report');
   await page.close();
 });
 

@@ -84,7 +84,11 @@ test('an external game registered with --games is listed and played through coco
   assert.deepEqual([...record.players].sort(), ['ServerBot$0', 'me']);
   assert.equal(record.scores?.length, 2);
   assert.ok(record.vis.length > 0, 'the game drew itself');
-  assert.deepEqual(record.artifacts, ['replay.log', 'transcript-0.txt', 'transcript-1.txt']);
+  assert.deepEqual(record.artifacts, ['replay.log', 'report.json', 'transcript-0.txt', 'transcript-1.txt']);
+  // The controller's report: the bots played by the rules, and the scores as the game server printed them.
+  const report = (await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}/artifacts/report.json`)).json()) as Record<string, unknown>;
+  assert.deepEqual(report['player_errors'], []);
+  assert.equal((report['printed_scores'] as string[]).length, 2);
   const mine = record.players.indexOf('me');
   const transcript = await (await fetch(`http://127.0.0.1:${server.port}/api/history/${id}/artifacts/transcript-${mine}.txt`)).text();
   assert.match(transcript, new RegExp(`^# seat ${mine}, me: `), transcript);

@@ -1,6 +1,6 @@
 import { fetchHistory } from '../api.js';
 import { h } from '../dom.js';
-import { formatDate, formatSpan, timestampMs } from '../format.js';
+import { formatDate, formatScore, formatSpan, timestampMs } from '../format.js';
 import { href } from '../routes.js';
 import type { HistorySummary } from '../wire.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -8,7 +8,8 @@ import { errorText, notice, pageHead, Resources, type View } from './view.js';
 const PAGE_SIZE = 50;
 
 function players(match: HistorySummary): HTMLElement {
-  const best = match.scores && match.scores.length > 0 ? Math.max(...match.scores) : null;
+  const finite = match.scores?.filter(Number.isFinite) ?? [];
+  const best = finite.length > 0 ? Math.max(...finite) : null;
   const tied = best !== null && match.scores!.every((s) => s === best);
   return h(
     'span',
@@ -20,7 +21,7 @@ function players(match: HistorySummary): HTMLElement {
         'span',
         { class: winner ? 'seat winner' : 'seat' },
         h('a', { href: href.history({ player: name }) }, name),
-        score !== undefined && Number.isFinite(score) ? h('span', { class: 'score' }, String(score)) : null,
+        score !== undefined && Number.isFinite(score) ? h('span', { class: 'score' }, formatScore(score)) : null,
       );
     }),
   );

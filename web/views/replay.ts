@@ -3,7 +3,8 @@ import { ApiError, artifactPath, fetchHistoryMatch } from '../api.js';
 import { h } from '../dom.js';
 import { Player } from '../player.js';
 import { href } from '../routes.js';
-import { readVisEvents, type HistoryMatch } from '../wire.js';
+import { GAME_REPORT_ARTIFACT, readVisEvents, type HistoryMatch } from '../wire.js';
+import { fetchGameReport, gameReportCard } from './game-report.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -21,6 +22,7 @@ function filesCard(match: HistoryMatch): HTMLElement {
   const label = (name: string): string => {
     const seat = /^transcript-(\d+)\.txt$/.exec(name);
     const player = seat ? match.players[Number(seat[1])] : undefined;
+    if (name === GAME_REPORT_ARTIFACT) return 'Game server report (JSON)';
     return player === undefined ? name : `Transcript of ${player} (what it received and sent)`;
   };
   return h(
@@ -41,6 +43,7 @@ export const replayView = (id: string): View => (root) => {
   void (async () => {
     try {
       const match = await fetchHistoryMatch(id);
+      const report = await fetchGameReport(match);
       if (resources.isReleased) return;
       title.textContent = match.name || id;
       document.title = `${match.name || id} (replay) — Code Colosseum`;
@@ -48,9 +51,10 @@ export const replayView = (id: string): View => (root) => {
       const stream = new StreamPanel('Spectator stream', match.vis.length === 0);
       stream.appendText(match.spectatorStream);
       body.replaceChildren(
-        h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match), matchFacts(match))),
+        h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match, report?.printedScores ?? null), matchFacts(match))),
         h('section', { class: 'card player-card' }, player.element),
         stream.element,
+        ...(report ? [gameReportCard(match, report)].filter((card): card is HTMLElement => card !== null) : []),
         ...(match.artifacts.length > 0 ? [filesCard(match)] : []),
       );
     } catch (e) {

@@ -1,9 +1,13 @@
 import { h } from '../dom.js';
-import { formatDate, formatSpan, timestampMs } from '../format.js';
+import { formatDate, formatScore, formatSpan, timestampMs } from '../format.js';
 import type { HistorySummary } from '../wire.js';
 
-/** Player names with their scores, best first marked; bots are the last `bots` seats, named by the server. */
-export function resultTable(match: HistorySummary): HTMLElement {
+/**
+ * Player names with their scores, best first marked; bots are the last `bots` seats, named by the
+ * server. `printed`: the scores as an external game server printed them, shown where the stored
+ * value is not the number printed (`inf`, `NaN`).
+ */
+export function resultTable(match: HistorySummary, printed: readonly string[] | null = null): HTMLElement {
   const scores = match.scores;
   const best = scores && scores.length > 0 ? Math.max(...scores.filter(Number.isFinite)) : null;
   const rows = match.players.map((player, i) => {
@@ -13,7 +17,7 @@ export function resultTable(match: HistorySummary): HTMLElement {
       'tr',
       { class: winner ? 'winner' : null },
       h('td', {}, winner ? h('span', { class: 'crown', title: 'best score' }, '★ ') : '', player),
-      h('td', { class: 'num' }, score === undefined || !Number.isFinite(score) ? '—' : String(score)),
+      h('td', { class: 'num' }, scoreText(score, printed?.[i])),
     );
   });
   return h('table', { class: 'table compact result-table' }, h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', { class: 'num' }, 'Score'))), h('tbody', {}, rows));
@@ -33,4 +37,9 @@ export function matchFacts(match: HistorySummary): HTMLElement {
   if (match.reason) facts.push(['Result', match.reason]);
   if (match.error) facts.push(['Error', h('span', { class: 'error-text' }, match.error)]);
   return h('dl', { class: 'facts' }, facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+function scoreText(score: number | undefined, printed: string | undefined): string {
+  if (printed !== undefined && !Number.isFinite(Number(printed))) return printed;
+  return score === undefined ? '—' : formatScore(score);
 }

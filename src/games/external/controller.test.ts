@@ -77,7 +77,7 @@ test('send, sendall, timers and vis reach the right places; spectators get every
   assert.ok(replay.some((line) => /^\d{3}\.\d{6} > timeout 7$/.test(line)));
 });
 
-test('a player whose first line is not ready is closed and reported as dropped right after start', async () => {
+test('a player whose first line is not ready is closed and reported as dropped at once, before start', async () => {
   const { game } = fixtureGame('echo');
   const record = await playLocalMatch({
     game,
@@ -86,7 +86,7 @@ test('a player whose first line is not ready is closed and reported as dropped r
       { name: 'B', play: scripted([], 'hello') },
     ],
   });
-  assert.equal(reasonOf(record), 'vis inline|param 2|start|dropped 2|recv 1 over');
+  assert.equal(reasonOf(record), 'vis inline|param 2|dropped 2|start|recv 1 over');
   assert.equal(record.outcome.seats[1]!.closeReason, 'removed');
   assert.equal(record.received[1], '');
 });
@@ -110,7 +110,7 @@ test('a player silent past the ready deadline is dropped', async () => {
   await clock.timerSet(20_000);
   await clock.advance(20_000);
   const record = await playing;
-  assert.equal(reasonOf(record), 'vis inline|param 2|start|dropped 2|recv 1 over');
+  assert.equal(reasonOf(record), 'vis inline|param 2|dropped 2|start|recv 1 over');
   assert.equal(record.outcome.seats[1]!.closeReason, 'timeout');
   assert.match(record.outcome.artifacts[transcriptName(1)]!, /\n20\.000 # the seat was closed: timeout\n/, 'dropped at the deadline');
 });
@@ -122,7 +122,7 @@ test('a server bot program that never says ready is dropped and stopped', async 
   await clock.timerSet(20_000);
   await clock.advance(20_000);
   const record = await playing;
-  assert.equal(reasonOf(record), 'vis inline|param 2|start|dropped 2|recv 1 over');
+  assert.equal(reasonOf(record), 'vis inline|param 2|dropped 2|start|recv 1 over');
 });
 
 test('a server bot program whose output ends is dropped after its last line', async () => {
@@ -248,9 +248,16 @@ test('over with too few scores fails the match', async () => {
   assert.match(await failure('bad-over'), /"over" needs 1 numeric scores first, got "abc"/);
 });
 
-test('an invalid vis event fails the match and says what is wrong', async () => {
-  const error = await failure('echo', {}, scripted(['vis {t:1,create:{id:5,geom:[{circle:{f:"red"}}]}}']));
-  assert.match(error, /vis\/bad-color: create.geom\[0\].circle.f: "red" is not a colour of exactly 8 hex digits/);
+test('an invalid vis event is refused with what is wrong, and the match goes on', async () => {
+  const { game, reports } = fixtureGame('echo');
+  const record = await playLocalMatch({
+    game,
+    params: { players: 1 },
+    players: [{ name: 'A', play: scripted(['vis {t:1,create:{id:5,geom:[{circle:{f:"red"}}]}}', 'over']) }],
+  });
+  assert.equal(reasonOf(record), `vis inline|param 1|start|recv 1 vis {t:1,create:{id:5,geom:[{circle:{f:"red"}}]}}|recv 1 over`);
+  assert.equal(reports[0]!.visRefusedCount, 1);
+  assert.match(reports[0]!.visRefusals[0]!.why, /^vis\/bad-color: create.geom\[0\].circle.f: "red" is not a colour of exactly 8 hex digits/);
 });
 
 test('a game server that cannot be started fails the match', async () => {

@@ -4,30 +4,34 @@ import { LineSplitter } from '../../protocol/line-splitter.js';
 import { ChildProgram } from './child-program.js';
 import type { GameManifest } from './manifest.js';
 import { REPLAY_ARTIFACT, ReplayLog } from './replay-log.js';
-import { ExternalGameError, type ExternalGameHooks, type PlayerErrorRecord } from './match-report.js';
+import { ExternalGameError, REPORT_ARTIFACT, reportArtifactText, type ExternalGameHooks, type ExternalMatchReport } from './match-report.js';
+import { PlayerErrorLog } from './player-errors.js';
+import { storedScore } from './score-text.js';
 import { parseServerLine, type ServerCommand } from './server-line.js';
+import { VisGate } from './vis-gate.js';
 
 /**
  * The controller of one external match (notes/game-server-protocol.md): it runs the game server
  * as a child process and joins it to the seats through the match runtime.
  *
- * To the game server: `vis inline`, `param ...`, then `start` once every seat answered its first
- * line (`ready`, or dropped), then `recv p line`, `timeout id`, `dropped p`.
+ * To the game server: `vis inline`, `param ...`, `dropped p` for each player whose first line is
+ * not `ready` (at once) or who is silent past the ready deadline, then `start` once every seat has
+ * answered, then `recv p line`, `timeout id`, `dropped p`.
  * From the game server: `send`, `sendall`, `playererror`, `over`, `timer`, `vis`.
  * Spectators receive every `sendall` message, one line each, as the players do.
+ * What the reference controller does in each case (notes/game-server-protocol.md, last section)
+ * is what this one does; README.md beside this file lists the choices where it could not be.
  *
- * A game server that fails (crash, exit without `over`, stall, garbage, flood, bad command) ends
- * the match with an ExternalGameError, which the runtime records as the match error. Whatever
- * happens, the game server and everything it started (ChildProgram.stop) are killed and waited
- * for before `play` returns.
+ * A game server that fails (crash, exit without `over`, garbage, flood, bad command, the match's
+ * time limit) ends the match with an ExternalGameError, which the runtime records as the match
+ * error. Whatever happens, the game server and everything it started (ChildProgram.stop) are
+ * killed and waited for before `play` returns.
  */
 
 /** Unread input of the game server beyond which it is failed (it is not reading). */
 export const SERVER_MAX_PENDING_INPUT_BYTES = 4 * 1024 * 1024;
 /** Timers a game server may have running at once. */
 export const MAX_PENDING_TIMERS = 10_000;
-/** Error texts kept per player. */
-export const PLAYER_ERRORS_KEPT = 20;
 /** The stall watchdog's least allowance before the game server's first line (its start-up). */
 export const STARTUP_ALLOWANCE_SECONDS = 10;
 /** After the game server's output ends, how long to wait for its exit status before failing. */
@@ -51,16 +55,16 @@ class ExternalMatch {
   private readonly players: number;
   private readonly replay: ReplayLog;
   private readonly splitter: LineSplitter;
-  private readonly stallSeconds: number;
+  /** Null: no stall watchdog (the default; `max_match_seconds` bounds the match). */
+  private readonly stallSeconds: number | null;
   private child!: ChildProgram;
   private done = false;
   private started = false;
   private answered = 0;
   private readonly dropped: number[] = [];
-  /** Players dropped before `start`, told to the game server right after it. */
-  private readonly dropNotices: number[] = [];
-  private readonly errorCounts: number[];
-  private readonly playerErrors: PlayerErrorRecord[] = [];
+  private readonly errors: PlayerErrorLog;
+  private readonly visGate = new VisGate();
+  private printedScores: readonly string[] | null = null;
   private readonly cancels = new Set<() => void>();
   private pendingTimers = 0;
   private lastActivity = 0;
@@ -81,9 +85,9 @@ class ExternalMatch {
     // Replay times are read from the match's clock, so a test that moves time by hand sees them move.
     const startMark = ctx.elapsed();
     this.replay = new ReplayLog(() => ctx.elapsed() - startMark);
-    this.errorCounts = ctx.seats.map(() => 0);
     const { manifest } = setup;
-    this.stallSeconds = manifest.stallDeadline ?? 2 * ctx.timeout + 5;
+    this.errors = new PlayerErrorLog(this.players, manifest.playerErrorLimit);
+    this.stallSeconds = manifest.stallDeadline;
     this.splitter = new LineSplitter(manifest.lineLimit, {
       line: (line) => this.onServerLine(line),
       error: (code) =>
@@ -136,6 +140,7 @@ class ExternalMatch {
     const first = await seat.readLine({ timeoutSeconds: this.setup.manifest.readyDeadline });
     if (this.done) return;
     if (first !== null) this.activity();
+    // Dropped at once, so the game server hears of it before `start`, as from the reference.
     if (first !== 'ready') this.drop(player, 'removed');
     this.answered++;
     if (this.answered === this.players) this.sendStart();
@@ -158,10 +163,9 @@ class ExternalMatch {
     if (this.done || this.started) return;
     this.started = true;
     this.toServer('start');
-    // Before `start` the ready deadline bounds the wait; from here on, the stall watchdog does.
     this.activity();
-    this.armWatchdog(this.stallSeconds);
-    for (const player of this.dropNotices.splice(0)) this.toServer(`dropped ${player}`);
+    if (this.stallSeconds !== null) this.armWatchdog(this.stallSeconds);
+    // Lines ready players sent meanwhile wait in their seats and are forwarded from now on.
     this.openGate();
   }
 
@@ -174,11 +178,18 @@ class ExternalMatch {
     if (this.isDropped(player)) return;
     this.dropped.push(player);
     this.ctx.seats[player - 1]!.close(reason);
-    if (this.started) this.toServer(`dropped ${player}`);
-    else this.dropNotices.push(player);
+    this.toServer(`dropped ${player}`);
   }
 
-  /** A server bot's program ended: the seat ends after the lines it already sent. */
+  /**
+   * A player at its error limit: dropped, and when it is gone already, `dropped p` again, as the
+   * reference answers every later `playererror` naming it.
+   */
+  private kick(player: number): void {
+    if (this.isDropped(player)) this.toServer(`dropped ${player}`);
+    else this.drop(player, 'removed');
+  }
+
   // --- the game server -----------------------------------------------------------------------
 
   private toServer(line: string): void {
@@ -254,13 +265,13 @@ class ExternalMatch {
         });
         this.ctx.spectators.write(`${command.message}\n`);
         return;
-      case 'playererror': {
-        const { player, text } = command;
-        const count = ++this.errorCounts[player - 1]!;
-        if (count <= PLAYER_ERRORS_KEPT) this.playerErrors.push({ player, text });
-        if (count >= this.setup.manifest.playerErrorLimit) this.drop(player, 'removed');
+      case 'playererror':
+        if (this.errors.record(command.player, command.text)) this.kick(command.player);
         return;
-      }
+      case 'stray-playererror':
+        // No such player: the reference neither fails the match nor records it; it only answers.
+        this.toServer(`dropped ${command.number}`);
+        return;
       case 'timer': {
         if (this.pendingTimers >= MAX_PENDING_TIMERS) {
           this.fail(`the game server set more than ${MAX_PENDING_TIMERS} timers at once`);
@@ -274,11 +285,14 @@ class ExternalMatch {
         });
         return;
       }
-      case 'vis':
-        this.ctx.vis(command.event);
+      case 'vis': {
+        const event = this.visGate.accept(command.body);
+        if (event) this.ctx.vis(event);
         return;
+      }
       case 'over':
-        this.finish({ result: { scores: command.scores, reason: command.reason || 'game over' } });
+        this.printedScores = command.printed;
+        this.finish({ result: { scores: command.scores.map(storedScore), reason: command.reason } });
         return;
     }
   }
@@ -299,15 +313,18 @@ class ExternalMatch {
   }
 
   /**
-   * The stall watchdog: a match where no line went either way for `stallSeconds` while no timer
-   * of the game server was pending can only be waiting for a game server that hangs (or for a
-   * player that the game server does not time-limit, which is the game server's job). Until the
-   * game server has printed its first line it may still be starting (an interpreter on a busy
-   * machine), so it gets at least STARTUP_ALLOWANCE_SECONDS then.
+   * The stall watchdog, only when the manifest asks for one (`stall_deadline`): a match where no
+   * line went either way for `stallSeconds` while no timer of the game server was pending fails.
+   * Off by default, because the reference has none short of a day: a game server may wait for
+   * minutes on its own (a sleep, a slow computation), and a player without a time limit is the
+   * game server's business. `max_match_seconds` bounds every match. Until the game server has
+   * printed its first line it may still be starting (an interpreter on a busy machine), so it gets
+   * at least STARTUP_ALLOWANCE_SECONDS then.
    */
   private armWatchdog(seconds: number): void {
+    const stallSeconds = this.stallSeconds!;
     this.later(seconds, () => {
-      const limit = this.printed ? this.stallSeconds : Math.max(this.stallSeconds, STARTUP_ALLOWANCE_SECONDS);
+      const limit = this.printed ? stallSeconds : Math.max(stallSeconds, STARTUP_ALLOWANCE_SECONDS);
       const idle = this.ctx.elapsed() - this.lastActivity;
       if (this.pendingTimers > 0) this.armWatchdog(limit);
       else if (idle >= limit - 0.001) {
@@ -335,24 +352,27 @@ class ExternalMatch {
           ? `game server failed: ${ending.error}${stderrTail ? `\n--- game server stderr (last bytes) ---\n${stderrTail}` : ''}`
           : null;
       const result = 'result' in ending ? ending.result : null;
-      this.ctx.attach(REPLAY_ARTIFACT, this.replay.text());
+      const report: ExternalMatchReport = {
+        game: this.setup.manifest.name,
+        seatNames: this.ctx.seats.map((seat) => seat.name),
+        param: this.setup.param,
+        replay: this.replay.text(),
+        replayTruncated: this.replay.truncated,
+        playerErrors: this.errors.records(),
+        playerErrorCounts: this.errors.totals(),
+        dropped: this.dropped,
+        visRefusals: this.visGate.refusals(),
+        visRefusedCount: this.visGate.refused,
+        printedScores: this.printedScores,
+        stderrTail,
+        serverPid: this.child.pid,
+        result,
+        error,
+      };
+      this.ctx.attach(REPLAY_ARTIFACT, report.replay);
+      this.ctx.attach(REPORT_ARTIFACT, reportArtifactText(report));
       try {
-        this.setup.hooks.onMatchEnd?.(
-          {
-            game: this.setup.manifest.name,
-            seatNames: this.ctx.seats.map((seat) => seat.name),
-            param: this.setup.param,
-            replay: this.replay.text(),
-            replayTruncated: this.replay.truncated,
-            playerErrors: this.playerErrors,
-            dropped: this.dropped,
-            stderrTail,
-            serverPid: this.child.pid,
-            result,
-            error,
-          },
-          this.ctx,
-        );
+        this.setup.hooks.onMatchEnd?.(report, this.ctx);
       } catch {
         // A failing hook must not change the outcome of the match.
       }

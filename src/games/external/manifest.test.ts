@@ -23,11 +23,11 @@ test('a minimal manifest gets the documented defaults', () => {
       description: 'description.md',
       bots: [],
       lineLimit: 1024,
-      readyDeadline: 5,
+      readyDeadline: 3,
       stallDeadline: null,
       maxMatchSeconds: 3600,
       maxOutputBytes: 64 * 1024 * 1024,
-      playerErrorLimit: 10,
+      playerErrorLimit: 1,
       vis: 'inline',
     },
   });

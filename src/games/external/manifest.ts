@@ -37,11 +37,11 @@ export interface GameManifest {
   readonly lineLimit: number;
   /** Seconds a player has to print `ready`. */
   readonly readyDeadline: number;
-  /** Seconds without any line either way and no timer pending before the match is failed; null: 2 x timeout + 5. */
+  /** Seconds without any line either way and no timer pending before the match is failed; null: no such limit (the default). */
   readonly stallDeadline: number | null;
   readonly maxMatchSeconds: number;
   readonly maxOutputBytes: number;
-  /** `playererror` lines after which the controller drops the player. */
+  /** `playererror` lines at which the controller drops the player (and at each later one says `dropped p` again). */
   readonly playerErrorLimit: number;
   readonly vis: VisMode;
 }
@@ -63,11 +63,13 @@ export const MANIFEST_LIMITS = {
   defaultLineLimit: 1024,
   minLineLimit: 64,
   maxLineLimit: 1024 * 1024,
-  defaultReadyDeadline: 5,
+  /** As the reference controller. */
+  defaultReadyDeadline: 3,
   maxDeadline: 24 * 3600,
   defaultMaxMatchSeconds: 3600,
   defaultMaxOutputBytes: 64 * 1024 * 1024,
-  defaultPlayerErrorLimit: 10,
+  /** The reference drops a player at its first `playererror`. */
+  defaultPlayerErrorLimit: 1,
   maxArgs: 32,
   maxArgvItems: 64,
 } as const;

@@ -9,8 +9,14 @@ export interface BotProgram {
   readonly cwd: string;
 }
 
-/** Input a bot program has not read yet beyond which it is stopped (it is not playing). */
-export const BOT_MAX_PENDING_INPUT_BYTES = 1024 * 1024;
+/**
+ * Input waiting for a bot program beyond what its stdin pipe holds, past which the program is
+ * stopped and its seat ends (the game server gets `dropped p`). The reference controller buffers
+ * nothing: it drops a bot whose pipe stays full for about 10 ms. A byte bound instead of a time
+ * bound keeps a bot that reads, only slowly on a busy machine, and cannot depend on timing;
+ * 64 KiB on top of the pipe's own 64 KiB is far more than a turn of any game needs.
+ */
+export const BOT_MAX_PENDING_INPUT_BYTES = 64 * 1024;
 
 /**
  * Plays one seat with a local program: the lines its game writes go to the program's stdin, what
@@ -49,8 +55,9 @@ export async function runProgramBot(io: BotIO, program: BotProgram): Promise<voi
       if (ended) continue;
       child.write(`${line}\n`);
       if (child.pendingInput > BOT_MAX_PENDING_INPUT_BYTES) {
-        await child.stop();
+        // The seat ends first, so the game hears of it now, not after the process sweep.
         end();
+        await child.stop();
       }
     }
   } finally {

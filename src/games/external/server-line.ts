@@ -1,6 +1,5 @@
-import type { VisEventInput } from '../../protocol/vis-event.js';
 import { err, ok, type Result } from '../../util/result.js';
-import { parseVisPayload } from './vis-line.js';
+import { parseScore } from './score-text.js';
 
 /**
  * The commands a game server prints (specs/game-server-protocol.md, notes/game-server-protocol.md).
@@ -11,16 +10,19 @@ export type ServerCommand =
   | { readonly kind: 'send'; readonly player: number; readonly message: string }
   | { readonly kind: 'sendall'; readonly message: string }
   | { readonly kind: 'playererror'; readonly player: number; readonly text: string }
-  | { readonly kind: 'over'; readonly scores: readonly number[]; readonly reason: string }
+  /** A `playererror` naming a number outside 1..P: not fatal, answered with `dropped <number>`. */
+  | { readonly kind: 'stray-playererror'; readonly number: number; readonly text: string }
+  /** Scores as parsed (NaN and infinities included) and as printed. */
+  | { readonly kind: 'over'; readonly scores: readonly number[]; readonly printed: readonly string[]; readonly reason: string }
   | { readonly kind: 'timer'; readonly id: number; readonly ms: number }
-  | { readonly kind: 'vis'; readonly event: VisEventInput };
+  /** The event text as printed: the controller validates it, and a bad one never fails the match. */
+  | { readonly kind: 'vis'; readonly body: string };
 
 export const SERVER_LINE_ERRORS = [
   'server/unknown-command',
   'server/bad-player',
   'server/bad-scores',
   'server/bad-timer',
-  'server/bad-vis',
 ] as const;
 export type ServerLineErrorCode = (typeof SERVER_LINE_ERRORS)[number];
 
@@ -33,7 +35,8 @@ export interface ServerLineError {
 export const MAX_TIMER_MS = 24 * 3600 * 1000;
 
 const PLAYER = /^[1-9]\d{0,8}$/;
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Any whole number, as the reference reads the player of a `playererror` (then checks its range). */
+const INTEGER = /^\d{1,15}$/;
 const TIMER_ID = /^[1-9]\d{0,15}$/;
 const TIMER_MS = /^(\d{1,12})ms$/;
 
@@ -56,22 +59,29 @@ function player(token: string, players: number): number | null {
 export function parseServerLine(line: string, players: number): Result<ServerCommand, ServerLineError> {
   const [word, rest] = head(line);
   switch (word) {
-    case 'send':
+    case 'send': {
+      const [target, message] = head(rest);
+      const p = player(target, players);
+      if (p === null) return fail('server/bad-player', `"send" names player "${target}", not one of 1..${players}`);
+      return ok({ kind: 'send', player: p, message });
+    }
     case 'playererror': {
       const [target, text] = head(rest);
-      const p = player(target, players);
-      if (p === null) return fail('server/bad-player', `"${word}" names player "${target}", not one of 1..${players}`);
-      return ok(word === 'send' ? { kind: 'send', player: p, message: text } : { kind: 'playererror', player: p, text });
+      if (!INTEGER.test(target)) return fail('server/bad-player', `"playererror" names player "${target}", not a number`);
+      // Echoed back in its plain decimal form (`007` names 7).
+      const p = Number(target);
+      return ok(p >= 1 && p <= players ? { kind: 'playererror', player: p, text } : { kind: 'stray-playererror', number: p, text });
     }
     case 'sendall':
       return ok({ kind: 'sendall', message: rest });
     case 'over': {
       const tokens = rest.split(' ');
-      const scores = tokens.slice(0, players).map((token) => (FLOAT.test(token) ? Number(token) : NaN));
-      if (scores.length < players || !scores.every(Number.isFinite)) {
+      const printed = tokens.slice(0, players);
+      const scores = printed.map(parseScore);
+      if (printed.length < players || scores.some((score) => score === null)) {
         return fail('server/bad-scores', `"over" needs ${players} numeric scores first, got "${rest}"`);
       }
-      return ok({ kind: 'over', scores, reason: tokens.slice(players).join(' ') });
+      return ok({ kind: 'over', scores: scores as number[], printed, reason: tokens.slice(players).join(' ') });
     }
     case 'timer': {
       const [idToken, msToken] = head(rest);
@@ -81,11 +91,8 @@ export function parseServerLine(line: string, players: number): Result<ServerCom
       }
       return ok({ kind: 'timer', id: Number(idToken), ms: Number(ms[1]) });
     }
-    case 'vis': {
-      const event = parseVisPayload(rest);
-      if (!event.ok) return fail('server/bad-vis', `invalid vis event: ${event.error}`);
-      return ok({ kind: 'vis', event: event.value });
-    }
+    case 'vis':
+      return ok({ kind: 'vis', body: rest });
     default:
       return fail('server/unknown-command', `unknown command ${JSON.stringify(line.slice(0, 80))}`);
   }

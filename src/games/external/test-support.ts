@@ -13,7 +13,12 @@ import { parseManifest, type GameManifest } from './manifest.js';
 export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 export const EXAMPLES = fileURLToPath(new URL('../../../../examples/external/', import.meta.url));
 
-/** A game over the fixture game server in `mode`, with manifest fields overridden; reports are collected. */
+/**
+ * A game over the fixture game server in `mode`, with manifest fields overridden; reports are
+ * collected. Its ready deadline is a wide 60 s unless a test sets one: a Python interpreter
+ * starting on a loaded machine may take longer than the default 3 s, and only the tests of the
+ * deadline (on a ManualClock) are about it.
+ */
 export function fixtureGame(
   mode: string,
   fields: Record<string, unknown> = {},
@@ -26,6 +31,7 @@ export function fixtureGame(
       min_players: 1,
       max_players: 4,
       default_players: 2,
+      ready_deadline: 60,
       ...fields,
     },
     'fixture',
