@@ -14,20 +14,13 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { normalizeMove } from 'chessops/chess';
 import type { NormalMove } from 'chessops/types';
-import { makeUci, parseUci, squareFile } from 'chessops/util';
+import { makeUci, parseUci } from 'chessops/util';
 import { Random } from '../src/match/random.js';
 import { ChessGame, type Ending } from '../src/games/chess/rules.js';
-import { formOf } from '../src/games/chess/notation.js';
+import { standardUci } from '../src/games/chess/notation.js';
 import { legalMoves, searchChess } from '../src/games/chess/search.js';
 
 type Opponent = (game: ChessGame, uciMoves: readonly string[]) => Promise<NormalMove>;
-
-/** UCI's form of a move (a castling as the king's two-square step). */
-function standardUci(game: ChessGame, move: NormalMove): string {
-  if (formOf(game.position, move) !== 'castle') return makeUci(move);
-  const rank = move.from & 56;
-  return makeUci({ from: move.from, to: rank + (squareFile(move.to) > squareFile(move.from) ? 6 : 2) });
-}
 
 async function uciEngine(command: string, skill: number, movetime: number): Promise<{ opponent: Opponent; quit(): void }> {
   const child = spawn(command, [], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -88,7 +81,7 @@ async function play(games: number, movetime: number, opponent: Opponent, label: 
         depths += result.depth;
         searches++;
       } else move = await opponent(game, uciMoves);
-      uciMoves.push(standardUci(game, move));
+      uciMoves.push(standardUci(game.position, move));
       chessopsMoves.push(makeUci(move));
       game.play(move);
       plies++;

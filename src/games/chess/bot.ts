@@ -7,7 +7,7 @@ import { Chess } from 'chessops/chess';
 import type { NormalMove } from 'chessops/types';
 import { makeUci, parseUci } from 'chessops/util';
 import type { BotEnv, BotIO } from '../../match/game.js';
-import { readCommand, writeCommand } from './notation.js';
+import { readEcho, writeCommand } from './notation.js';
 import { ChessGame } from './rules.js';
 import type { SearchBudget, SearchResult } from './search.js';
 
@@ -38,12 +38,10 @@ export async function playChessBot(io: BotIO, budget: ChessBotBudget, env: BotEn
     const line = await io.readLine();
     if (line === null) return;
     if (line.startsWith('OK ')) {
-      // The echo is the move line in angle brackets; reading it back gives the move.
-      const words = line.slice(3).split(' ').map((word) => word.slice(1, -1));
-      const command = readCommand(position, words.join(' '));
-      if (!command.ok || command.value.kind !== 'move') return;
-      moves.push(makeUci(command.value.move));
-      game.play(command.value.move);
+      const played = readEcho(position, line);
+      if (!played) return;
+      moves.push(makeUci(played));
+      game.play(played);
       if (position.turn === colour && !game.ending()) await move();
     } else if (line === 'DRAW <PROPOSED>' && position.turn !== colour) {
       // The offer is the opponent's; the bot's next line answers it.

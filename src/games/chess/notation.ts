@@ -11,7 +11,7 @@
  */
 import { Chess, normalizeMove } from 'chessops/chess';
 import type { NormalMove, Role } from 'chessops/types';
-import { makeSquare, squareFile, squareRank } from 'chessops/util';
+import { makeSquare, makeUci, squareFile, squareRank } from 'chessops/util';
 
 export type Command =
   | { readonly kind: 'retire' }
@@ -100,4 +100,18 @@ export function writeCommand(position: Chess, move: NormalMove): string {
 /** The echo of an accepted move: every word of its line in angle brackets. */
 export function echo(words: readonly string[]): string {
   return `OK ${words.map((word) => `<${word}>`).join(' ')}`;
+}
+
+/** The move an `OK <...>` echo reports, read back in the position before it (for players that follow the game). */
+export function readEcho(position: Chess, line: string): NormalMove | null {
+  if (!line.startsWith('OK ')) return null;
+  const words = line.slice(3).split(' ').map((word) => word.slice(1, -1));
+  const command = readCommand(position, words.join(' '));
+  return command.ok && command.value.kind === 'move' ? command.value.move : null;
+}
+
+/** A legal move as UCI writes it: a castling is the king's two-square step (chessops has the king take its rook). */
+export function standardUci(position: Chess, move: NormalMove): string {
+  const to = formOf(position, move) === 'castle' ? (move.from & 56) + (squareFile(move.to) > squareFile(move.from) ? 6 : 2) : move.to;
+  return makeUci({ ...move, to });
 }

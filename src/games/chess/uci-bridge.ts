@@ -12,8 +12,8 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { Chess, normalizeMove } from 'chessops/chess';
 import type { NormalMove } from 'chessops/types';
-import { makeSquare, parseUci, squareFile } from 'chessops/util';
-import { formOf, readCommand, writeCommand } from './notation.js';
+import { parseUci } from 'chessops/util';
+import { readEcho, standardUci, writeCommand } from './notation.js';
 import { ChessGame } from './rules.js';
 
 export interface UciBridgeOptions {
@@ -108,13 +108,6 @@ class UciEngine {
   }
 }
 
-/** A move as UCI writes it: a castling is the king's two-square step (chessops has the king take its rook). */
-function standardUci(position: Chess, move: NormalMove): string {
-  let to = move.to;
-  if (formOf(position, move) === 'castle') to = (move.from & 56) + (squareFile(move.to) > squareFile(move.from) ? 6 : 2);
-  return `${makeSquare(move.from)}${makeSquare(to)}${move.promotion ? move.promotion[0] === 'k' ? 'n' : move.promotion[0] : ''}`;
-}
-
 /** Plays one game; resolves with the exit status for the command. */
 export async function runUciBridge(options: UciBridgeOptions): Promise<number> {
   const stream = new Lines(options.input);
@@ -167,14 +160,13 @@ export async function runUciBridge(options: UciBridgeOptions): Promise<number> {
       const line = await stream.next();
       if (line === null) return 0;
       if (line.startsWith('OK ')) {
-        const words = line.slice(3).split(' ').map((word) => word.slice(1, -1));
-        const command = readCommand(position, words.join(' '));
-        if (!command.ok || command.value.kind !== 'move') {
+        const move = readEcho(position, line);
+        if (!move) {
           options.log(`cannot follow the game: ${line}`);
           return 1;
         }
-        moves.push(standardUci(position, command.value.move));
-        game.play(command.value.move);
+        moves.push(standardUci(position, move));
+        game.play(move);
         if (position.turn === colour && !game.ending() && !(await think())) return 1;
       } else if (line === 'DRAW <PROPOSED>' && position.turn !== colour) {
         say('NO');
