@@ -267,6 +267,15 @@ async function history(url: string, args: string[]): Promise<void> {
   });
 }
 
+/** What `-s` may be: the WebSocket client also takes http(s) addresses and upgrades them. */
+function isServerUrl(text: string): boolean {
+  try {
+    return ['ws:', 'wss:', 'http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let url = DEFAULT_SERVER;
   let i = 0;
@@ -286,6 +295,7 @@ async function main(argv: string[]): Promise<number> {
     } else break;
   }
   const [command, ...rest] = argv.slice(i);
+  if (!isServerUrl(url)) throw new UsageError(`-s takes a WebSocket address such as ${DEFAULT_SERVER}, not "${url}"`);
   // The engine speaks QTP on stdin/stdout and takes its own options.
   if (command === 'qtp-engine') {
     await qtpEngineMain(rest);

@@ -27,7 +27,7 @@ const REQUEST_TIMEOUT_MS = 5_000;
 /** The HTTP address of `path` on the server of the WebSocket address `wsUrl`. */
 export function apiUrl(wsUrl: string, path: string): URL {
   const url = new URL(path, wsUrl);
-  url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+  url.protocol = url.protocol === 'wss:' || url.protocol === 'https:' ? 'https:' : 'http:';
   return url;
 }
 

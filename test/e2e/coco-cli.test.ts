@@ -47,6 +47,9 @@ test('a wrong command line is one line on stderr with status 2, for coco and coc
   const done = await coco(server.url, ['connect']);
   assert.equal(done.code, 2);
   assertOneLine(done, /^coco: connect needs a match id \(see coco lobby\) \(coco --help shows the usage\)\n$/);
+  const badUrl = await coco('notaurl', ['list']);
+  assert.equal(badUrl.code, 2);
+  assertOneLine(badUrl, /^coco: -s takes a WebSocket address such as ws:\/\/127\.0\.0\.1:8088\/, not "notaurl"/);
   const cocod = await runCocod(['--no-such-option']);
   assert.equal(cocod.code, 2);
   assertOneLine(cocod, /^cocod: Unknown option '--no-such-option'.* \(cocod --help shows the options\)\n$/);
@@ -68,10 +71,12 @@ test('a refused join exits with status 3, one line with what to do, and no word 
   assert.equal(done.code, 3, done.stdout + done.stderr);
   assertOneLine(done, /^coco: Game "\w+" does not exists \(coco lobby lists the waiting and running matches, coco history the finished ones\)\n$/);
   assert.doesNotMatch(done.stdout, /program exited/);
-  // `history` says the same of the same id.
-  const history = await coco(server.url, ['history', id]);
-  assert.equal(history.code, 3);
-  assert.equal(history.stderr, done.stderr);
+  // Spectating and `history` say the same of the same id.
+  for (const args of [['connect', '-s', id], ['history', id]]) {
+    const other = await coco(server.url, args);
+    assert.equal(other.code, 3);
+    assert.equal(other.stderr, done.stderr);
+  }
 });
 
 test('a server that cannot be reached exits with status 4', async () => {
