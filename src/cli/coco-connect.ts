@@ -217,7 +217,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
   /** The connection is gone mid-match: the program is stopped at once, as the reference client does. */
   const lost = async (): Promise<number> => {
     clearTimeout(endTimer);
-    status(`${client.closedBecause || 'connection to the server lost'}: the match went on without you`);
+    status(`${client.closedBecause || 'connection to the server lost'}; the match was not over`);
     await link.stop();
     return EXIT.connection;
   };

@@ -51,8 +51,9 @@ Commands:
                          At the end it prints the result: "> match ended: you won 1-0 (...)"
                          (just "> match ended" from a server without this one's history API).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
-  history [ID] [--json]  list finished matches, newest first (--json: as JSON), or print the
-                         spectator stream of ID
+  history [ID]           list finished matches, newest first, or print the spectator stream of ID
+      --json                 the list as JSON
+      --limit N              the newest N (this server's default 100, at most 1000)
   qtp-engine [--time SECONDS]
                          run the built-in Quoridor engine on stdin/stdout (Quoridor Text
                          Protocol), for any QTP controller or: coco connect ID -- coco qtp-engine
@@ -235,13 +236,14 @@ async function connect(url: string, args: string[]): Promise<number> {
 }
 
 async function history(url: string, args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+  const limit = count(values.limit as string | undefined, '--limit') ?? undefined;
   const [id, ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-  if (id !== undefined && values.json) throw new UsageError('--json goes with the list of matches, not with an id');
+  if (id !== undefined && (values.json || limit !== undefined)) throw new UsageError('--json and --limit go with the list of matches, not with an id');
   if (id === undefined) {
     // This server's HTTP API has the details; the reference server has only the ids.
-    const found = await fetchHistory(url);
+    const found = await fetchHistory(url, limit);
     if (found.kind === 'found') {
       process.stdout.write(values.json ? `${JSON.stringify(found.value, null, 2)}\n` : `${formatHistoryTable(found.value)}\n`);
       return;
@@ -250,8 +252,9 @@ async function history(url: string, args: string[]): Promise<void> {
   await withClient(url, async (client) => {
     if (id === undefined) {
       const { ids } = await client.request({ type: 'HistoryMatchList' }, 'HistoryMatchList');
-      if (values.json) process.stdout.write(`${JSON.stringify(ids.map((matchId) => ({ id: matchId })), null, 2)}\n`);
-      else for (const matchId of ids) process.stdout.write(`${matchId}\n`);
+      const shown = limit === undefined ? ids : ids.slice(0, limit);
+      if (values.json) process.stdout.write(`${JSON.stringify(shown.map((matchId) => ({ id: matchId })), null, 2)}\n`);
+      else for (const matchId of shown) process.stdout.write(`${matchId}\n`);
       return;
     }
     const outcome = await client.historyMatch(id);

@@ -62,9 +62,9 @@ export async function fetchMatch(wsUrl: string, id: string): Promise<Lookup<Matc
   return isSummary(found.value) ? { kind: 'found', value: found.value } : { kind: 'no-api' };
 }
 
-/** The finished matches, newest first. */
-export async function fetchHistory(wsUrl: string): Promise<Lookup<readonly MatchSummary[]>> {
-  const found = await getJson(wsUrl, '/api/history');
+/** The finished matches, newest first: the newest `limit` (the server's default: 100). */
+export async function fetchHistory(wsUrl: string, limit?: number): Promise<Lookup<readonly MatchSummary[]>> {
+  const found = await getJson(wsUrl, limit === undefined ? '/api/history' : `/api/history?limit=${limit}`);
   if (found.kind !== 'found') return found;
   const matches = (found.value as { matches?: unknown }).matches;
   return Array.isArray(matches) && matches.every(isSummary) ? { kind: 'found', value: matches } : { kind: 'no-api' };

@@ -146,6 +146,8 @@ test('coco history prints a table newest first, --json the same as JSON; a runni
     json.filter((m) => m.id === first || m.id === second).map((m) => m.id),
     [second, first],
   );
+  const newest = JSON.parse((await coco(server.url, ['history', '--json', '--limit', '1'])).stdout) as { id: string }[];
+  assert.deepEqual(newest.map((m) => m.id), [second]);
   const waiting = await newMatch(server.url, ['roshambo']);
   const notYet = await coco(server.url, ['history', waiting]);
   assert.equal(notYet.code, 3);
