@@ -20,6 +20,11 @@ export interface ProgramChannel {
    */
   readonly exited: Promise<number | null>;
   /**
+   * Resolves once the program runs, rejects with the system's error (ENOENT, EACCES) when it
+   * cannot be started: coco checks this before it takes a seat.
+   */
+  readonly started: Promise<void>;
+  /**
    * Ends the program now if it still runs (its whole process group: SIGTERM, then SIGKILL after
    * STOP_GRACE_MS), kills what it left running, and removes what the channel created. Resolves
    * when that is done; safe to call more than once and after the program exited.
@@ -39,6 +44,7 @@ export const STOP_GRACE_MS = 2_000;
 interface StartedProgram {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
+  readonly started: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,6 +83,11 @@ function startTagged(argv: readonly string[], stdio: StdioOptions, env: NodeJS.P
     return code;
   });
   exited.catch(() => {}); // a failed start is reported to whoever awaits `exited`
+  const started = new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve());
+    exitedRaw.catch(reject);
+  });
+  started.catch(() => {}); // likewise, to whoever awaits `started`
   let stopping: Promise<void> | null = null;
   const stopOnce = async (): Promise<void> => {
     if (child.pid === undefined) return;
@@ -96,6 +107,7 @@ function startTagged(argv: readonly string[], stdio: StdioOptions, env: NodeJS.P
   return {
     child,
     exited,
+    started,
     stop: () => (stopping ??= stopOnce()),
   };
 }
@@ -112,13 +124,14 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** The program's stdin and stdout carry the stream; its stderr stays on the terminal. */
 export function startStdioProgram(argv: readonly string[], spectating: boolean): ProgramChannel {
-  const { child, exited, stop } = startTagged(argv, ['pipe', spectating ? 'inherit' : 'pipe', 'inherit']);
+  const { child, exited, started, stop } = startTagged(argv, ['pipe', spectating ? 'inherit' : 'pipe', 'inherit']);
   child.stdin!.on('error', () => {}); // the program may stop reading; that is its business
   child.stdout?.on('error', () => {});
   return {
     input: child.stdin!,
     output: spectating ? null : child.stdout!,
     exited,
+    started,
     stop: async () => {
       await stop();
       // A process out of our reach may still hold the pipe: our ends must not keep coco alive.
@@ -182,6 +195,8 @@ export async function startPipeProgram(argv: readonly string[], spectating: bool
     input,
     output,
     exited: started.exited,
+    // Resolved: the program has opened its pipes by now.
+    started: Promise.resolve(),
     stop: async () => {
       await started.stop();
       input.destroy();
@@ -220,6 +235,7 @@ export function ownStdio(spectating: boolean): ProgramChannel {
       input.once('end', () => resolve(0));
       if (!spectating) process.stdin.once('end', () => resolve(0));
     }),
+    started: Promise.resolve(),
     stop: async () => {
       process.stdin.destroy();
     },

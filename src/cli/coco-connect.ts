@@ -4,6 +4,11 @@ import { ownStdio, startPipeProgram, startStdioProgram, type ChannelKind, type P
 import { singleProgram, type ProgramLink } from '../bridges/program-link.js';
 import { QtpRestarts, answerDeadlineMs } from '../bridges/qtp-restarts.js';
 import type { MatchInfo, Outcome } from '../protocol/coco/messages.js';
+import { CliError, EXIT } from './exit-status.js';
+import { awaitMatch, fetchArtifact, type MatchSummary } from './match-record.js';
+import { describeResult } from './match-result.js';
+import { refused } from './refusals.js';
+import { seatClosure } from './seat-closure.js';
 
 export interface ConnectOptions {
   readonly url: string;
@@ -32,6 +37,12 @@ const EXIT_GRACE_MS = 10_000;
  * ours once the record is kept).
  */
 const END_GRACE_MS = 5_000;
+/**
+ * How long coco asks for the record of a match that ended for its seat. The record is written
+ * before players hear MatchEnded, so the first answer has it; only a seat closed mid-match (the
+ * others play on) may wait, and then coco says the match goes on.
+ */
+const RESULT_WAIT = { waitMs: 5_000, intervalMs: 100 } as const;
 
 function players(info: MatchInfo): string {
   return `${info.connected.length + info.bots}/${info.players}`;
@@ -41,6 +52,35 @@ function startChannel(options: ConnectOptions): Promise<ProgramChannel> {
   if (options.program.length === 0) return Promise.resolve(ownStdio(options.spectate));
   if (options.channel === 'pipe') return startPipeProgram(options.program, options.spectate, options.signal);
   return Promise.resolve(startStdioProgram(options.program, options.spectate));
+}
+
+/** Why a program could not start, with what to do about it. */
+function unstartable(program: readonly string[], error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const why =
+    code === 'ENOENT'
+      ? 'not found (check the path; a program in this folder needs ./ before its name)'
+      : code === 'EACCES'
+        ? 'permission denied (is it executable? chmod +x)'
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  return new CliError(`cannot run the program "${program[0]}": ${why}`, EXIT.programStart);
+}
+
+/**
+ * The first program, started: a program that cannot run is reported before coco joins, so it
+ * never takes (and forfeits) a seat.
+ */
+async function startFirst(options: ConnectOptions): Promise<ProgramChannel> {
+  let channel: ProgramChannel;
+  try {
+    channel = await startChannel(options);
+    await channel.started;
+  } catch (error) {
+    throw unstartable(options.program, error);
+  }
+  return channel;
 }
 
 /**
@@ -57,7 +97,7 @@ export async function connectProgram(options: ConnectOptions): Promise<number> {
   let client: CocoClient | null = null;
   let toServer: (bytes: Buffer) => void = () => {};
   const output = (bytes: Buffer): void => toServer(bytes);
-  const first = await startChannel(options);
+  const first = await startFirst(options);
   const link: ProgramLink = options.restartPerGame
     ? new QtpRestarts(first, { start: () => startChannel(options), output, status })
     : singleProgram(first, output);
@@ -75,8 +115,12 @@ export async function connectProgram(options: ConnectOptions): Promise<number> {
     return await Promise.race([
       aborted,
       (async () => {
-        client = await CocoClient.connect(options.url);
-        if (signal?.aborted) return 1;
+        try {
+          client = await CocoClient.connect(options.url);
+        } catch (error) {
+          throw new CliError(error instanceof Error ? error.message : String(error), EXIT.connection);
+        }
+        if (signal?.aborted) return EXIT.error;
         return session({ ...options, status }, client, link, (send) => (toServer = send));
       })(),
     ]);
@@ -101,7 +145,7 @@ async function answerToJoin(options: ConnectOptions, client: CocoClient): Promis
     return (await client.request(request, 'LobbyJoinedMatch')).info;
   } catch (error) {
     if (client.closedBecause === '') throw error;
-    throw new Error(`cannot ${options.spectate ? 'spectate' : 'join'} match ${options.id}: ${client.closedBecause}`);
+    throw new CliError(`cannot ${options.spectate ? 'spectate' : 'join'} match ${options.id}: ${client.closedBecause} (try again; is the server running?)`, EXIT.connection);
   }
 }
 
@@ -109,6 +153,14 @@ async function answerToJoin(options: ConnectOptions, client: CocoClient): Promis
 function left(options: ConnectOptions, code: number | null): string {
   if (options.program.length === 0) return 'your input ended';
   return `program exited with ${code === null ? 'a signal' : `code ${code}`}`;
+}
+
+/** Why the server closed this seat early, from its transcript; null for a spectator or when it was not. */
+async function closureOf(options: ConnectOptions, match: MatchSummary, seat: string | null): Promise<string | null> {
+  const index = seat === null ? -1 : match.players.indexOf(seat);
+  if (index === -1) return null;
+  const transcript = await fetchArtifact(options.url, options.id, `transcript-${index}.txt`);
+  return transcript === null ? null : seatClosure(transcript);
 }
 
 type SessionEvent = { readonly kind: 'server'; readonly item: Incoming | null } | { readonly kind: 'exit'; readonly code: number | null } | { readonly kind: 'unstartable'; readonly error: unknown } | { readonly kind: 'end-grace' };
@@ -123,7 +175,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
   });
 
   const joined = await answerToJoin(options, client);
-  if ('Err' in joined) throw new Error(joined.Err);
+  if ('Err' in joined) throw refused(joined.Err, options.id);
   const joinedInfo = joined.Ok;
   if (spectate) status(`spectating "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}`);
   else {
@@ -144,22 +196,37 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
   let endTimer: NodeJS.Timeout | undefined;
   let programExit: number | null | undefined;
 
-  const finish = async (code: number): Promise<number> => {
+  /**
+   * Ends the program (given EXIT_GRACE_MS after a match that ended) and returns `code`. What the
+   * program does after the end of the match does not change the status: the match was played.
+   */
+  const finish = async (code: number, ended?: Promise<void>): Promise<number> => {
     clearTimeout(endTimer);
     if (programExit !== undefined) {
-      await link.stop();
-      return code !== 0 ? code : programExit ?? 1;
+      await Promise.all([link.stop(), ended]);
+      return code;
     }
-    const exited = await link.finish(EXIT_GRACE_MS);
-    if (exited === 'stopped') status('the program did not exit after the match: stopping it');
-    return code !== 0 ? code : typeof exited === 'number' ? exited : 0;
+    const exited = link.finish(EXIT_GRACE_MS);
+    // The result line comes first; the program meanwhile gets its end of input.
+    await ended;
+    const how = await exited;
+    if (how === 'stopped') status('the program did not exit after the match: stopping it');
+    else if (ended && typeof how === 'number' && how !== 0 && options.program.length > 0) status(`program exited with code ${how} after the match`);
+    return code;
   };
   /** The connection is gone mid-match: the program is stopped at once, as the reference client does. */
   const lost = async (): Promise<number> => {
     clearTimeout(endTimer);
-    status(client.closedBecause || 'connection to the server lost');
+    status(`${client.closedBecause || 'connection to the server lost'}; the match was not over`);
     await link.stop();
-    return programExit === undefined || programExit === 0 ? 1 : programExit ?? 1;
+    return EXIT.connection;
+  };
+  /** `> match ended`, with the result when this server's history has it. */
+  const ended = async (seat: string | null): Promise<void> => {
+    const found = await awaitMatch(options.url, options.id, RESULT_WAIT);
+    if (found.kind === 'found') status(`match ended: ${describeResult(found.value, seat, await closureOf(options, found.value, seat))}`);
+    else if (found.kind === 'missing' && seat !== null) status(`match ended for you; the match goes on (its result: coco history once it ends)`);
+    else status('match ended');
   };
 
   try {
@@ -167,9 +234,10 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
       pendingServer ??= client.next().then((item): SessionEvent => ({ kind: 'server', item }));
       const event = await Promise.race([pendingServer, ...(programEvent ? [programEvent] : []), ...(endGrace ? [endGrace] : [])]);
       if (event.kind === 'unstartable') {
+        // Not expected (the program was seen to start before the join), but said all the same.
         status(`cannot run the program: ${event.error instanceof Error ? event.error.message : String(event.error)}`);
-        programExit = 127;
-        return finish(127);
+        programExit = null;
+        return finish(EXIT.programStart);
       }
       if (event.kind === 'exit') {
         programEvent = null;
@@ -180,11 +248,11 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
           continue;
         }
         status(`${left(options, event.code)} before the match ended`);
-        return finish(event.code === 0 ? 1 : event.code ?? 1);
+        return finish(EXIT.programEnded);
       }
       if (event.kind === 'end-grace') {
         status(`${left(options, 0)} before the match ended`);
-        return finish(1);
+        return finish(EXIT.programEnded);
       }
       pendingServer = null;
       const item = event.item;
@@ -199,16 +267,15 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
           if (!reply.info.running) status(`players connected: ${reply.info.connected.join(', ') || 'none'} (${players(reply.info)})`);
           break;
         case 'LobbyDelete':
-          status('the match expired before it started');
-          return finish(1);
+          status('the match expired before it started (create another with coco new)');
+          return finish(EXIT.expired);
         case 'MatchStarted':
           status('match started');
           playing = true;
           for (const chunk of early.splice(0)) client.sendBytes(chunk);
           break;
         case 'MatchEnded':
-          status('match ended');
-          return finish(0);
+          return finish(EXIT.ok, ended(options.name));
         case 'SpectateStarted':
           status('match started');
           break;
@@ -216,8 +283,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
           status('reached current status');
           break;
         case 'SpectateEnded':
-          status('match ended');
-          return finish(0);
+          return finish(EXIT.ok, ended(null));
         default:
           status(`unexpected message from the server: ${reply.type}`);
       }

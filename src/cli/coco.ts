@@ -4,7 +4,12 @@ import { userInfo } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CocoClient } from '../client/coco-client.js';
 import { connectProgram, signalNumber } from './coco-connect.js';
+import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
+import { formatHistoryTable } from './history-table.js';
 import { formatLobbyTable } from './lobby-table.js';
+import { fetchHistory } from './match-record.js';
+import { noSuchGame, noSuchMatch, refused } from './refusals.js';
+import { packageVersion } from './version.js';
 import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
 import { uciMain } from '../games/chess/uci-main.js';
 
@@ -15,6 +20,7 @@ const HELP = `coco: the Code Colosseum client
 Usage: coco [-s URL] COMMAND [options]
 
   -s, --server-url URL   server to talk to (default ${DEFAULT_SERVER})
+  -V, --version          print coco's version
 
 Commands:
   list [GAME] [-u]       list the games, or print GAME's description (markdown);
@@ -42,7 +48,12 @@ Commands:
                          PROGRAM runs in a process group of its own: when coco leaves (the
                          match ended, the connection was lost, SIGINT, SIGTERM, SIGHUP) it
                          ends the group (SIGTERM, SIGKILL 2 s later) and all it started.
-  history [ID]           list finished matches, or print the spectator stream of ID
+                         At the end it prints the result: "> match ended: you won 1-0 (...)"
+                         (just "> match ended" from a server without this one's history API).
+                         Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
+  history [ID]           list finished matches, newest first, or print the spectator stream of ID
+      --json                 the list as JSON
+      --limit N              the newest N (this server's default 100, at most 1000)
   qtp-engine [--time SECONDS]
                          run the built-in Quoridor engine on stdin/stdout (Quoridor Text
                          Protocol), for any QTP controller or: coco connect ID -- coco qtp-engine
@@ -50,10 +61,9 @@ Commands:
                          play chess with a UCI engine on stdin/stdout:
                          coco connect ID -- coco uci -- stockfish
 
-Status lines start with "> ". Errors go to stderr and the exit status is not 0.
-`;
+Status lines start with "> ". Errors are one line on stderr and the exit status is not 0.
 
-class UsageError extends Error {}
+${EXIT_HELP}`;
 
 /**
  * Aborted with the signal's name when coco is told to leave. Handling these signals (rather than
@@ -61,6 +71,8 @@ class UsageError extends Error {}
  * of its own, so neither the terminal nor a supervisor would reach it.
  */
 const leaving = new AbortController();
+/** Set by `connect`, which outlives a closed stdout: its program must still be ended. */
+let connecting = false;
 const LEAVING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Only `connect` has something to end first; the other commands die at a signal as usual. */
@@ -68,10 +80,19 @@ function handleLeavingSignals(): void {
   for (const name of LEAVING_SIGNALS) process.on(name, () => leaving.abort(name));
 }
 
+/** A connection for one command; a server that cannot be reached or hangs up ends it with status 4. */
 async function withClient<T>(url: string, work: (client: CocoClient) => Promise<T>): Promise<T> {
-  const client = await CocoClient.connect(url);
+  let client: CocoClient;
+  try {
+    client = await CocoClient.connect(url);
+  } catch (error) {
+    throw new CliError(`${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
+  }
   try {
     return await work(client);
+  } catch (error) {
+    if (client.closedBecause !== '' && !(error instanceof CliError)) throw new CliError(client.closedBecause, EXIT.connection);
+    throw error;
   } finally {
     client.close();
   }
@@ -95,12 +116,12 @@ async function list(url: string, args: string[]): Promise<void> {
     if (values.usage) {
       const { games } = await client.request({ type: 'GameList' }, 'GameList');
       const chosen = game === undefined ? games : games.filter((g) => g.name === game);
-      if (game !== undefined && chosen.length === 0) throw new Error(`no game named "${game}" on this server`);
+      if (game !== undefined && chosen.length === 0) throw noSuchGame(game);
       const usage = Object.fromEntries(chosen.map((g) => [g.name, g.args]));
       process.stdout.write(`${JSON.stringify(game === undefined ? usage : usage[game], null, 2)}\n`);
     } else if (game !== undefined) {
       const { description } = await client.request({ type: 'GameDescription', name: game }, 'GameDescription');
-      if (description === null) throw new Error(`no game named "${game}" on this server`);
+      if (description === null) throw noSuchGame(game);
       process.stdout.write(description.endsWith('\n') ? description : `${description}\n`);
     } else {
       const { games } = await client.request({ type: 'GameList' }, 'GameList');
@@ -157,7 +178,7 @@ async function create(url: string, args: string[]): Promise<void> {
       'GameNew',
     ),
   );
-  if ('Err' in reply.id) throw new Error(reply.id.Err);
+  if ('Err' in reply.id) throw reply.id.Err === 'Game not found' ? noSuchGame(game) : refused(reply.id.Err);
   process.stdout.write(`${reply.id.Ok}\n`);
 }
 
@@ -196,6 +217,7 @@ async function connect(url: string, args: string[]): Promise<number> {
   if (answerWithin !== undefined && !(answerWithin > 0 && Number.isFinite(answerWithin))) throw new UsageError(`--answer-within takes seconds, not "${answerText}"`);
   if (answerWithin !== undefined && !restartPerGame) throw new UsageError('--answer-within goes with --restart-per-game');
   handleLeavingSignals();
+  connecting = true;
   return connectProgram({
     url,
     id,
@@ -206,25 +228,55 @@ async function connect(url: string, args: string[]): Promise<number> {
     program: argv,
     restartPerGame,
     ...(answerWithin !== undefined ? { answerWithin } : {}),
-    status: (line) => process.stdout.write(`> ${line}\n`),
+    status: (line) => {
+      if (!stdoutGone) process.stdout.write(`> ${line}\n`);
+    },
     signal: leaving.signal,
   });
 }
 
 async function history(url: string, args: string[]): Promise<void> {
-  const { positionals } = parse(args, {});
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+  const limit = count(values.limit as string | undefined, '--limit') ?? undefined;
   const [id, ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  if (id !== undefined && (values.json || limit !== undefined)) throw new UsageError('--json and --limit go with the list of matches, not with an id');
+  if (id === undefined) {
+    // This server's HTTP API has the details; the reference server has only the ids.
+    const found = await fetchHistory(url, limit);
+    if (found.kind === 'found') {
+      process.stdout.write(values.json ? `${JSON.stringify(found.value, null, 2)}\n` : `${formatHistoryTable(found.value)}\n`);
+      return;
+    }
+  }
   await withClient(url, async (client) => {
     if (id === undefined) {
       const { ids } = await client.request({ type: 'HistoryMatchList' }, 'HistoryMatchList');
-      for (const matchId of ids) process.stdout.write(`${matchId}\n`);
+      const shown = limit === undefined ? ids : ids.slice(0, limit);
+      if (values.json) process.stdout.write(`${JSON.stringify(shown.map((matchId) => ({ id: matchId })), null, 2)}\n`);
+      else for (const matchId of shown) process.stdout.write(`${matchId}\n`);
       return;
     }
     const outcome = await client.historyMatch(id);
-    if ('Err' in outcome) throw new Error(outcome.Err === 'FileNotFound' ? `no finished match "${id}"` : `cannot read match "${id}": ${outcome.Err}`);
-    process.stdout.write(outcome.Ok.history);
+    if ('Ok' in outcome) {
+      process.stdout.write(outcome.Ok.history);
+      return;
+    }
+    if (outcome.Err !== 'FileNotFound') throw new CliError(`cannot read match "${id}": ${outcome.Err}`, EXIT.error);
+    // Not finished: say so when it is in the lobby still, as every command says it.
+    const { info } = await client.request({ type: 'LobbyList' }, 'LobbyList');
+    if (info.some((match) => match.id === id)) throw new CliError(`match "${id}" has not ended yet (watch it with coco connect -s ${id})`, EXIT.refused);
+    throw noSuchMatch(id);
   });
+}
+
+/** What `-s` may be: the WebSocket client also takes http(s) addresses and upgrades them. */
+function isServerUrl(text: string): boolean {
+  try {
+    return ['ws:', 'wss:', 'http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -240,9 +292,13 @@ async function main(argv: string[]): Promise<number> {
     else if (arg === '-h' || arg === '--help') {
       process.stdout.write(HELP);
       return 0;
+    } else if (arg === '-V' || arg === '--version') {
+      process.stdout.write(`coco ${packageVersion()}\n`);
+      return 0;
     } else break;
   }
   const [command, ...rest] = argv.slice(i);
+  if (!isServerUrl(url)) throw new UsageError(`-s takes a WebSocket address such as ${DEFAULT_SERVER}, not "${url}"`);
   // The engine speaks QTP on stdin/stdout and takes its own options.
   if (command === 'qtp-engine') {
     await qtpEngineMain(rest);
@@ -250,7 +306,10 @@ async function main(argv: string[]): Promise<number> {
   }
   // The bridge speaks the chess stream on stdin/stdout; what follows -- is the engine's own.
   if (command === 'uci') return uciMain(rest);
-  if (rest.includes('-h') || rest.includes('--help')) {
+  // After `--` the words are the program's own: `-- ./bot --help` asks the bot, not coco.
+  const split = rest.indexOf('--');
+  const own = split === -1 ? rest : rest.slice(0, split);
+  if (own.includes('-h') || own.includes('--help')) {
     process.stdout.write(HELP);
     return 0;
   }
@@ -276,6 +335,24 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** One line on stderr, whatever went wrong: a stack trace is for coco's developers, not its users. */
+function report(error: unknown): number {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n', 1)[0];
+  process.stderr.write(`coco: ${firstLine}${error instanceof UsageError ? ' (coco --help shows the usage)' : ''}\n`);
+  return error instanceof CliError ? error.status : EXIT.error;
+}
+
+// A reader that stops early (`coco history | head`) is no error: coco stops writing, silently.
+// `connect` goes on (its program still has to be ended): only its status lines are lost.
+let stdoutGone = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE' && !stdoutGone) process.exit(report(error));
+  stdoutGone = true;
+  if (!connecting) process.exit(EXIT.ok);
+});
+process.on('uncaughtException', (error) => process.exit(report(error)));
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
@@ -283,10 +360,7 @@ main(process.argv.slice(2)).then(
     if (leaving.signal.aborted) process.exit(code);
   },
   (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`coco: ${message}\n`);
-    if (error instanceof UsageError) process.stderr.write(`\n${HELP}`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    process.exitCode = report(error);
     if (leaving.signal.aborted) process.exit(128 + signalNumber(leaving.signal.reason));
   },
 );

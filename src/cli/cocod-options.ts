@@ -36,6 +36,7 @@ Options:
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
                                     and any long option above by name; flags win
   -h, --help                        this text
+      --version                     print cocod's version
 `;
 
 const OPTIONS = {
@@ -55,12 +56,13 @@ const OPTIONS = {
   limit: { type: 'string', multiple: true },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
-type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'config'>;
+type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'version' | 'config'>;
 
 /** What the command line, the config file and the environment make of the server's options. */
-export type CocodCommand = { readonly kind: 'help' } | { readonly kind: 'run'; readonly options: Omit<CocodOptions, 'log'> };
+export type CocodCommand = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'run'; readonly options: Omit<CocodOptions, 'log'> };
 
 export interface OptionSources {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -77,6 +79,7 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
     return err(error instanceof Error ? error.message : String(error));
   }
   if (values.help) return ok({ kind: 'help' });
+  if (values.version) return ok({ kind: 'version' });
   const config = readConfig(values.config, sources);
   if (!config.ok) return config;
   const option = (name: StringOption): string | undefined => {
@@ -140,7 +143,7 @@ function readConfig(path: string | undefined, sources: OptionSources): Result<Re
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return err(`config file ${path}: not a JSON object`);
   for (const key of Object.keys(parsed)) {
-    if (key !== 'limits' && (!Object.hasOwn(OPTIONS, key) || key === 'config' || key === 'help' || key === 'limit')) return err(`config file ${path}: unknown option "${key}"`);
+    if (key !== 'limits' && (!Object.hasOwn(OPTIONS, key) || key === 'config' || key === 'help' || key === 'version' || key === 'limit')) return err(`config file ${path}: unknown option "${key}"`);
   }
   const limits = (parsed as Record<string, unknown>).limits;
   if (limits !== undefined && (typeof limits !== 'object' || limits === null || Array.isArray(limits))) return err(`config file ${path}: "limits" must be an object`);

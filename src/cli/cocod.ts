@@ -6,11 +6,14 @@ import { readFileSync } from 'node:fs';
 import { startCocod } from '../app/cocod-app.js';
 import { pinoLog } from '../util/log.js';
 import { COCOD_HELP, resolveCocodOptions } from './cocod-options.js';
+import { startFailure } from './start-failure.js';
+import { packageVersion } from './version.js';
 
 const log = pinoLog();
 
+/** A wrong command line: one line on stderr, status 2. */
 function fail(message: string): never {
-  process.stderr.write(`cocod: ${message}\n\n${COCOD_HELP}`);
+  process.stderr.write(`cocod: ${message.split("\n", 1)[0]} (cocod --help shows the options)\n`);
   process.exit(2);
 }
 
@@ -19,6 +22,10 @@ async function main(): Promise<void> {
   if (!command.ok) fail(command.error);
   if (command.value.kind === 'help') {
     process.stdout.write(COCOD_HELP);
+    return;
+  }
+  if (command.value.kind === 'version') {
+    process.stdout.write(`cocod ${packageVersion()}\n`);
     return;
   }
   const server = await startCocod({ ...command.value.options, log });
@@ -49,6 +56,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log.error(`cocod failed: ${error instanceof Error ? error.message : String(error)}`);
+  // Plain text, not a log line: this is what the person who started cocod reads.
+  process.stderr.write(`cocod: ${startFailure(error)}\n`);
   process.exit(1);
 });

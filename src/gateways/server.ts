@@ -73,6 +73,9 @@ export class CocoServer {
       socket.once('close', () => this.httpSockets.delete(socket));
     });
     this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
+    // The WebSocket server repeats the HTTP server's errors (a busy port): listen() reports those,
+    // and without a listener here the repeat would crash the process with a stack trace.
+    this.wss.on('error', () => {});
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;

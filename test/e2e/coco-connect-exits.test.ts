@@ -76,25 +76,25 @@ for (const mode of ['before-last', 'after-last'] as const) {
   });
 }
 
-test('a program that exits with code 0 while the server never ends the match is reported after the grace, with status 1', async () => {
+test('a program that exits with code 0 while the server never ends the match is reported after the grace, with status 6', async () => {
   const coco = startCoco(fake.url, ['connect', 'm2', '-n', 'parting', '--', 'python3', PARTING, 'before-last']);
   const peer = await acceptJoin(fake, 'm2');
   peer.sendBytes('go\n');
   const done = await coco.done;
-  assert.equal(done.code, 1);
+  assert.equal(done.code, 6);
   assert.match(done.stdout, /> program exited with code 0 before the match ended\n$/);
   await peer.closed;
 });
 
-test('when the server closes the connection before answering the join, coco says so, ends its program and exits with status 1', async () => {
+test('when the server closes the connection before answering the join, coco says so, ends its program and exits with status 4 (connection)', async () => {
   const coco = startCoco(fake.url, ['connect', 'm3', '-n', 'refused', '--', 'python3', STUBBORN]);
   const program = await stubbornInfo(coco);
   const peer = await fake.nextPeer();
   assert.equal((await peer.nextRequest()).type, 'LobbyJoinMatch');
   peer.close();
   const done = await coco.done;
-  assert.equal(done.code, 1);
-  assert.match(done.stderr, /coco: cannot join match m3: the server closed the connection/);
+  assert.equal(done.code, 4);
+  assert.match(done.stderr, /(^|\n)coco: cannot join match m3: the server closed the connection.*\n$/);
   assertAllGone(program);
 });
 
@@ -106,7 +106,7 @@ test('when the connection is lost mid-game, coco ends a program that does not ex
   await peer.waitForBytes(/echo ping\n/);
   peer.terminate();
   const done = await coco.done;
-  assert.equal(done.code, 1);
+  assert.equal(done.code, 4);
   assert.match(done.stdout, /> match started\n> (the server closed the connection|connection error).*\n$/);
   assertAllGone(program);
 });

@@ -23,8 +23,8 @@ test('a waiting match expires while its player waits, and the player is told', a
     await lonely.waitForOutput(/> joined/);
     await server.waitForLog(new RegExp(`match ${id} expired`));
     const told = await lonely.done;
-    assert.equal(told.code, 1);
-    assert.match(told.stdout, /^> joined .*\n(.*\n)*> the match expired before it started\n$/);
+    assert.equal(told.code, 7);
+    assert.match(told.stdout, /^> joined .*\n(.*\n)*> the match expired before it started \(create another with coco new\)\n$/);
     assert.doesNotMatch((await coco(server.url, ['lobby'])).stdout, new RegExp(id));
   } finally {
     await server.stop();

@@ -61,7 +61,7 @@ test('with --restart-per-game an engine that crashed in one game and hung in the
   assert.equal(done.code, 0, done.stdout + done.stderr);
   assert.match(done.stdout, /> the engine exited with code 3; a new one starts with the next game\n/);
   assert.match(done.stdout, new RegExp(`> the engine did not answer within ${ANSWER_WITHIN_SECONDS}s: stopping it; a new one starts with the next game\n`));
-  assert.match(done.stdout, /> match ended\n$/);
+  assert.match(done.stdout, /> match ended: (you won|you lost|a draw) .*\n$/);
 
   // One start per game, and none of them (nor the hung one's child) is left.
   assert.deepEqual(readdirSync(stateDir).sort(), ['1', '2', '3'], done.stdout + done.stderr);
@@ -94,7 +94,7 @@ test('with --restart-per-game a healthy engine is told to quit after each game a
     assert.equal(steady.code, 0, steady.stdout + steady.stderr);
     const done = await healthy.done;
     assert.equal(done.code, 0, done.stdout + done.stderr);
-    assert.match(done.stdout, /> match started\n> match ended\n$/);
+    assert.match(done.stdout, /> match started\n> match ended: (you won|you lost|a draw) .*\n$/);
     const starts = [...done.stderr.matchAll(/flaky start (\d) pid \d+ tag (\S+)\n/g)];
     assert.deepEqual(starts.map((m) => m[1]), ['3', '4']);
     for (const [, , tag] of starts) assert.deepEqual(processesWithTag(tag!), []);

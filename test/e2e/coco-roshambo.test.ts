@@ -36,7 +36,9 @@ test('two programs play roshambo through coco connect while a spectator watches;
   await alice.waitForOutput(/> joined/);
   const bob = await coco(server.url, ['connect', id, '-n', 'bob', '-c', 'pipe', '--', 'python3', BOT, 'PAPER', '--pipe']);
   assert.equal(bob.code, 0, bob.stderr);
-  assert.match(bob.stdout, /> match started\n> match ended\n$/);
+  // PAPER beats ROCK in each of the 3 rounds; the result comes from the server's history API.
+  assert.match(bob.stdout, /> match started\n> match ended: you won 3-0 \(.+\)\n$/);
+  assert.match((await alice.done).stdout, /> match ended: you lost 0-3 \(.+\)\n$/);
   assert.match(bob.stderr, /bob against alice, 3 rounds/);
   const a = await alice.done;
   assert.equal(a.code, 0, a.stderr);
@@ -67,8 +69,8 @@ test('a player who disconnects mid-game has retired: the opponent receives RETIR
 test('a password protects joining but not spectating', async () => {
   const id = await newMatch(server.url, ['roshambo', '-p', 's3cret', '-a', 'rounds=1', '-a', 'pace=0', '-b', '1']);
   const wrong = await coco(server.url, ['connect', id, '-p', 'nope', '--', 'python3', BOT, 'ROCK']);
-  assert.equal(wrong.code, 1);
-  assert.match(wrong.stderr, /coco: Wrong password/);
+  assert.equal(wrong.code, 3);
+  assert.equal(wrong.stderr, "coco: Wrong password (give the match's password with -p)\n");
   const spectator = startCoco(server.url, ['connect', '-s', id]);
   await spectator.waitForOutput(/> spectating/);
   const right = await coco(server.url, ['connect', id, '-n', 'me', '-p', 's3cret', '--', 'python3', BOT, 'SCISSORS']);
@@ -81,7 +83,7 @@ test('the master password makes a verified match; a wrong one is refused with it
   const id = await newMatch(server.url, ['roshambo', 'Official', '-v', 'master']);
   assert.match((await coco(server.url, ['lobby'])).stdout, new RegExp(`${id}\\s+yes\\s+Official`));
   const wrong = await coco(server.url, ['new', 'roshambo', '-v', 'guess']);
-  assert.equal(wrong.code, 1);
+  assert.equal(wrong.code, 3);
   assert.equal(wrong.stderr, 'coco: "guess" is the wrong verification password\n');
 });
 
@@ -92,11 +94,13 @@ test('list and new report errors clearly with a non-zero exit status', async () 
   const usage = JSON.parse((await coco(server.url, ['list', 'roshambo', '-u'])).stdout) as Record<string, unknown>;
   assert.deepEqual(Object.keys(usage).sort(), ['pace', 'rounds']);
   const missing = await coco(server.url, ['list', 'checkers']);
-  assert.equal(missing.code, 1);
-  assert.equal(missing.stderr, 'coco: no game named "checkers" on this server\n');
+  assert.equal(missing.code, 3);
+  // The same words from `list` and `new`: the server's, then what to do.
+  assert.equal(missing.stderr, 'coco: Game not found: "checkers" (coco list shows the games of this server)\n');
   const badGame = await coco(server.url, ['new', 'checkers']);
-  assert.equal(badGame.stderr, 'coco: Game not found\n');
+  assert.equal(badGame.code, 3);
+  assert.equal(badGame.stderr, missing.stderr);
   const unreachable = await coco('ws://127.0.0.1:1/', ['list']);
-  assert.equal(unreachable.code, 1);
+  assert.equal(unreachable.code, 4);
   assert.match(unreachable.stderr, /cannot connect to ws:\/\/127\.0\.0\.1:1\//);
 });

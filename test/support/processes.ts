@@ -192,3 +192,14 @@ export async function newMatch(url: string, args: readonly string[]): Promise<st
   if (result.code !== 0) throw new Error(`coco new failed: ${result.stderr}`);
   return result.stdout.trim();
 }
+
+/** Runs `cocod ARGS...` to its end (for its refusals: a busy port, a bad option). */
+export function runCocod(args: readonly string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [COCOD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}

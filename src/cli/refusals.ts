@@ -1,0 +1,36 @@
+import { CliError, EXIT } from './exit-status.js';
+
+/**
+ * The server's refusals, with what to do next. The server's own text comes first and unchanged:
+ * it is pinned by the reference protocol (lobby texts such as `Game "ID" does not exists`), so a
+ * script matching it keeps working; coco adds its hint after it, the same from every command.
+ */
+const HINTS: readonly (readonly [RegExp, (id: string) => string])[] = [
+  [/^Game ".*" does not exists$/, () => 'coco lobby lists the waiting and running matches, coco history the finished ones'],
+  [/^Invalid ID: /, () => 'a match id is the 13 letters and digits that coco new printed; coco lobby lists them'],
+  [/^Game ".*" is already running$/, (id) => `watch it with coco connect -s ${id}`],
+  [/^Wrong password$/, () => "give the match's password with -p"],
+  [/^Username ".*" already taken$/, () => 'choose another name with -n'],
+  [/^".*" is not a valid username$/, () => 'a name is 1 to 16 printable characters, no spaces, no $'],
+];
+
+/** The server's text with coco's hint after it, when coco has one. */
+export function withHint(text: string, id = 'ID'): string {
+  const hint = HINTS.find(([pattern]) => pattern.test(text))?.[1](id);
+  return hint === undefined ? text : `${text} (${hint})`;
+}
+
+/** A refusal from the server, as the error that ends the command with status 3. */
+export function refused(text: string, id?: string): CliError {
+  return new CliError(withHint(text, id), EXIT.refused);
+}
+
+/** What every command says of a match id the server does not know: the lobby's own words. */
+export function noSuchMatch(id: string): CliError {
+  return refused(`Game "${id}" does not exists`, id);
+}
+
+/** What `list GAME` and `new GAME` both say of a game the server does not have (`new` gets the first words from the server). */
+export function noSuchGame(game: string): CliError {
+  return new CliError(`Game not found: "${game}" (coco list shows the games of this server)`, EXIT.refused);
+}
