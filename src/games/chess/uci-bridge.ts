@@ -66,12 +66,15 @@ class UciEngine {
   private readonly child: ChildProcessByStdio<Writable, Readable, null>;
   private readonly lines: Lines;
   readonly exited: Promise<number | null>;
+  /** Set when the command could not be run at all (already said in the log). */
+  failedToStart = false;
 
   constructor(command: string, args: readonly string[], private readonly log: (line: string) => void) {
     this.child = spawn(command, [...args], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code) => resolve(code));
       this.child.once('error', (error) => {
+        this.failedToStart = true;
         log(`cannot start the engine "${command}": ${error.message}`);
         resolve(null);
       });
@@ -116,7 +119,7 @@ export async function runUciBridge(options: UciBridgeOptions): Promise<number> {
   try {
     engine.send('uci');
     if (!(await engine.expect('uciok', HANDSHAKE_MS))) {
-      options.log('the engine did not answer "uci" with "uciok"');
+      if (!engine.failedToStart) options.log('the engine did not answer "uci" with "uciok"');
       return 1;
     }
     for (const [name, value] of Object.entries(options.options)) engine.send(`setoption name ${name} value ${value}`);
