@@ -1,6 +1,6 @@
 // Copies the non-TypeScript files that modules read at run time (game descriptions, web assets)
-// from src/ to dist/src/, keeping their paths.
-import { cpSync, readdirSync, statSync, mkdirSync } from 'node:fs';
+// from src/ to dist/src/, keeping their paths, and marks the package's bins executable.
+import { chmodSync, cpSync, readdirSync, readFileSync, statSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const ASSET = /\.(md|html|css|svg|png|json|py|txt)$/;
@@ -20,3 +20,9 @@ function walk(dir) {
 
 walk(join(root, 'src'));
 walk(join(root, 'web'));
+
+// tsc writes its output with mode 0644 and the build starts from an empty dist/, so the bins named
+// in package.json lose the execute bit on every build; `npx coco`, `npm link` and a direct
+// `dist/src/cli/coco.js` all run the file itself (through its #! line) and need it.
+const { bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+for (const file of Object.values(bin)) chmodSync(join(root, file), 0o755);

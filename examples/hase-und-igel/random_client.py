@@ -2,8 +2,9 @@
 """A Hase und Igel (Software-Challenge 2018) client that plays random legal moves.
 
 It reads the server's XML stream from stdin and writes its own to stdout, so it runs as a
-Code Colosseum program (`coco play hase-und-igel -- python3 random_client.py`) and, with a small
-socket wrapper, against a Software-Challenge server. Python 3 standard library only.
+Code Colosseum program (`ID=$(coco new hase-und-igel -b 1)`, then
+`coco connect $ID -- python3 examples/hase-und-igel/random_client.py`) and, with a small socket
+wrapper, against a Software-Challenge server. Python 3 standard library only.
 
 The server ends its messages without a line break, so the stream is read in chunks and parsed
 incrementally; a move is sent on the start tag of the move request. Every message this client
