@@ -100,6 +100,19 @@ test('an invalid line loses at once: the offender gets nothing more, the others 
   }
 });
 
+/** The three streams' lines while `moves` are played in turn from the start: each mover's sends and everyone's echoes. */
+function echoed(moves: readonly string[]): { white: string[]; black: string[]; spectators: string[] } {
+  const streams = { white: [] as string[], black: [] as string[], spectators: [] as string[] };
+  moves.forEach((move, i) => {
+    const echo = `OK ${move.split(' ').map((w) => `<${w}>`).join(' ')}`;
+    (i % 2 === 0 ? streams.white : streams.black).push(`>${move}`);
+    for (const stream of Object.values(streams)) stream.push(echo);
+  });
+  return streams;
+}
+
+const text = (streamLines: readonly string[]): string => `${streamLines.join('\n')}\n`;
+
 test('moves the reference wrongly accepts are illegal here: a pawn jump, castling onto a piece, promotion off the last rank', async () => {
   const games: [string[], string][] = [
     [['b1 c3', 'a7 a6'], 'c2 c4'],
@@ -108,17 +121,10 @@ test('moves the reference wrongly accepts are illegal here: a pawn jump, castlin
     [['e2 e4', 'a7 a6', 'e4 e5', 'd7 d5', 'a2 a3', 'a6 a5'], 'enpassant e5 d6'], // one move too late
   ];
   for (const [opening, last] of games) {
-    const white: string[] = [];
-    const black: string[] = [];
-    opening.forEach((move, i) => {
-      const echo = `OK ${move.split(' ').map((w) => `<${w}>`).join(' ')}`;
-      (i % 2 === 0 ? white : black).push(`>${move}`);
-      white.push(echo);
-      black.push(echo);
-    });
+    const { white, black } = echoed(opening);
     white.push(`>${last}`);
     black.push('RETIRE');
-    const { record, whiteSeat } = await playScripts({ white: `${white.join('\n')}\n`, black: `${black.join('\n')}\n` });
+    const { record, whiteSeat } = await playScripts({ white: text(white), black: text(black) });
     assert.ok(record.received[1 - whiteSeat]!.endsWith('RETIRE\n'), last);
     assert.match(record.outcome.result!.reason, /sent an illegal move/, last);
   }
@@ -129,20 +135,11 @@ test('castling, en passant and promotion in the stream\'s forms are echoed word 
     'e2 e4', 'd7 d5', 'e4 e5', 'f7 f5', 'enpassant e5 f6', 'g8 h6', 'f6 g7', 'b8 c6', 'promote g7 h8 queen', 'c8 e6',
     'g1 f3', 'd8 d7', 'f1 e2', 'castle e8 c8 a8 d8', 'castle e1 g1 h1 f1', 'a7 a6',
   ];
-  const white: string[] = [];
-  const black: string[] = [];
-  const spectators: string[] = [];
-  moves.forEach((move, i) => {
-    const echo = `OK ${move.split(' ').map((w) => `<${w}>`).join(' ')}`;
-    (i % 2 === 0 ? white : black).push(`>${move}`);
-    white.push(echo);
-    black.push(echo);
-    spectators.push(echo);
-  });
+  const { white, black, spectators } = echoed(moves);
   white.push('>RETIRE', 'WINNER <BLACK>');
   black.push('RETIRE', 'WINNER <BLACK>');
   spectators.push('RETIRE', 'WINNER <BLACK>');
-  const record = await expectStreams({ white: `${white.join('\n')}\n`, black: `${black.join('\n')}\n` }, `${spectators.join('\n')}\n`);
+  const record = await expectStreams({ white: text(white), black: text(black) }, text(spectators));
   assert.match(record.outcome.result!.reason, /retired$/);
 });
 
@@ -183,31 +180,20 @@ test('a player who disconnects on its turn loses with RETIRE and no WINNER', asy
   await expectStreams({ white: '>e2 e4\nOK <e2> <e4>\nOK <e7> <e5>\n!\n', black: 'OK <e2> <e4>\n>e7 e5\nOK <e7> <e5>\nRETIRE\n' }, 'OK <e2> <e4>\nOK <e7> <e5>\nRETIRE\n');
 });
 
-function playedOut(moves: readonly string[], ending: string): { white: string; black: string; spectators: string } {
-  const white: string[] = [];
-  const black: string[] = [];
-  const spectators: string[] = [];
-  moves.forEach((move, i) => {
-    const echo = `OK ${move.split(' ').map((w) => `<${w}>`).join(' ')}`;
-    (i % 2 === 0 ? white : black).push(`>${move}`);
-    for (const stream of [white, black, spectators]) stream.push(echo);
-  });
-  for (const stream of [white, black, spectators]) stream.push(ending);
-  return { white: `${white.join('\n')}\n`, black: `${black.join('\n')}\n`, spectators: `${spectators.join('\n')}\n` };
-}
-
 test('stalemate is a draw, not a loss: Sam Loyd\'s ten-move stalemate', async () => {
   const moves = 'e2 e3, a7 a5, d1 h5, a8 a6, h5 a5, h7 h5, h2 h4, a6 h6, a5 c7, f7 f6, c7 d7, e8 f7, d7 b7, d8 d3, b7 b8, d3 h7, b8 c8, f7 g6, c8 e6'.split(', ');
-  const streams = playedOut(moves, 'DRAW <STALEMATE>');
-  const record = await expectStreams(streams, streams.spectators);
+  const streams = echoed(moves);
+  for (const stream of Object.values(streams)) stream.push('DRAW <STALEMATE>');
+  const record = await expectStreams({ white: text(streams.white), black: text(streams.black) }, text(streams.spectators));
   assert.deepEqual(record.outcome.result!.scores, [0.5, 0.5]);
   assert.equal(record.outcome.result!.reason, 'draw: stalemate');
 });
 
 test('the third occurrence of a position is a draw by repetition', async () => {
   const moves = ['g1 f3', 'g8 f6', 'f3 g1', 'f6 g8', 'g1 f3', 'g8 f6', 'f3 g1', 'f6 g8'];
-  const streams = playedOut(moves, 'DRAW <REPETITION>');
-  await expectStreams(streams, streams.spectators);
+  const streams = echoed(moves);
+  for (const stream of Object.values(streams)) stream.push('DRAW <REPETITION>');
+  await expectStreams({ white: text(streams.white), black: text(streams.black) }, text(streams.spectators));
 });
 
 test('the visualizer records valid events: a board, every move in SAN, the result', async () => {
