@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { COCO, ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { ARTIFACTS, launchBrowser } from '../support/browser.js';
+import { ARTIFACTS, launchBrowser, screenshot } from '../support/browser.js';
 
 /**
  * The match viewer on real replays of every built-in game: each game is played once, quickly,
@@ -124,3 +124,108 @@ for (const game of Object.keys(MATCHES)) {
     }
   });
 }
+
+const STEP_TEXT = '(document.querySelector(".player-step")?.textContent ?? "")';
+
+/** Waits until the step counter reads `move STEP / TOTAL` and the STEP-th log line is the highlighted one. */
+async function waitForStep(page: Page, step: number): Promise<void> {
+  const current = step === 0 ? 'document.querySelector(".log-lines li.is-current") === null' : `document.querySelector(".log-lines li.is-current")?.dataset.index === "${step - 1}"`;
+  await waitUntil(page, `/^move ${step} \\/ \\d+$/.test(${STEP_TEXT}) && ${current}`);
+}
+
+test('a replay steps move by move with buttons, keys and log lines, and keeps its step in the URL', async () => {
+  const id = replays.get('royalur')!;
+  for (const width of WIDTHS) {
+    const page = await newPage(width);
+    await page.goto(`${base}#/replay/${id}?step=5`);
+    // Opened at the step of the URL, paused there.
+    await waitForStep(page, 5);
+    assert.equal(await page.locator('.player-play').getAttribute('aria-label'), 'play');
+    const total = Number(/\/ (\d+)$/.exec((await page.locator('.player-step').innerText()).trim())![1]);
+    assert.ok(total > 20, `royalur has many moves: ${total}`);
+    // The two lines of a turn share a time: stepping still names them one by one.
+    await page.locator('.player').focus();
+    await page.keyboard.press('ArrowRight');
+    await waitForStep(page, 6);
+    await waitUntil(page, 'location.hash.endsWith("?step=6")');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await waitForStep(page, 4);
+    await page.click('.player-next');
+    await waitForStep(page, 5);
+    await page.click('.player-prev');
+    await waitForStep(page, 4);
+    // A click on a log line shows its moment.
+    await page.click('.log-lines li[data-index="1"]');
+    await waitForStep(page, 2);
+    await waitUntil(page, 'location.hash.endsWith("?step=2")');
+    await page.click('.player-last');
+    await waitForStep(page, total);
+    await waitUntil(page, AT_END);
+    assert.match(await page.locator('.log-lines li.is-current').innerText(), / wins: /);
+    await page.keyboard.press('Home');
+    await waitUntil(page, 'Number(document.querySelector(".player-slider").value) === 0');
+    await page.keyboard.press('End');
+    await waitForStep(page, total);
+    await page.click('.player-first');
+    await waitUntil(page, 'Number(document.querySelector(".player-slider").value) === 0');
+    await page.click('.player-next');
+    await page.click('.player-next');
+    await page.click('.player-next');
+    await waitUntil(page, `location.hash.endsWith("?step=" + ${STEP_TEXT}.split(" ")[1])`);
+    await page.locator('.player-card').screenshot({ path: join(ARTIFACTS, `replay-steps-${width}.png`) });
+    // The URL opens the replay where it was left.
+    const url = page.url();
+    const step = Number(/step=(\d+)$/.exec(url)![1]);
+    await page.goto(`${base}#/`);
+    await page.goto(url);
+    await waitForStep(page, step);
+    await page.close();
+  }
+});
+
+/**
+ * Plays in the page until `changes` step changes have been seen, and returns the wall-clock
+ * milliseconds between consecutive changes.
+ */
+const STEP_GAPS = (changes: number) => `new Promise((resolve) => {
+  const text = () => document.querySelector(".player-step")?.textContent ?? "";
+  let last = text();
+  let since = null;
+  const gaps = [];
+  const next = (now) => {
+    const shown = text();
+    if (shown !== last) {
+      if (since !== null) gaps.push(now - since);
+      since = now;
+      last = shown;
+    }
+    if (gaps.length >= ${changes}) resolve(gaps); else requestAnimationFrame(next);
+  };
+  requestAnimationFrame(next);
+})`;
+
+test('per-move playback shows one move per second (times the speed) whatever the match time; real time follows the clock', async () => {
+  // Chess: one log line per move, the engines' thinking time between them.
+  const id = replays.get('chess')!;
+  const page = await newPage(1280);
+  await page.goto(`${base}#/replay/${id}?step=1`);
+  await waitForStep(page, 1);
+  await page.selectOption('.player-mode', 'move');
+  await page.selectOption('.player-speed', '4');
+  await page.click('.player-play');
+  const gaps = (await page.evaluate(STEP_GAPS(4))) as number[];
+  // Each step lasts a quarter second at 4x; a slow machine only makes frames, and steps, longer.
+  for (const gap of gaps) assert.ok(gap >= 200, `a step lasted ${gap} ms, not 250`);
+  await page.click('.player-play');
+  await screenshot(page, 'replay-per-move');
+  // Real time: the clock advances by the speed, and a step lasts as long as it did in the match.
+  await page.selectOption('.player-mode', 'time');
+  await page.selectOption('.player-speed', '1');
+  const before = Number(await page.locator('.player-slider').inputValue());
+  await page.click('.player-play');
+  const started = Date.now();
+  await waitUntil(page, `Number(document.querySelector(".player-slider").value) >= ${before + 0.5}`);
+  assert.ok(Date.now() - started >= 400, 'half a second of match time takes half a second');
+  await page.close();
+});

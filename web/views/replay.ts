@@ -9,8 +9,8 @@ import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
-function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true): Player {
-  const player = new Player({ live: false, autoplay });
+function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true, onStep?: (step: number) => void): Player {
+  const player = new Player({ live: false, autoplay, ...(onStep ? { onStep } : {}) });
   resources.add(() => player.dispose());
   player.append(events);
   if (events.length === 0) player.setStatus('This match has no visualization.');
@@ -33,8 +33,32 @@ function filesCard(match: HistoryMatch): HTMLElement {
   );
 }
 
-/** `#/replay/<id>`: a finished match from the history, its result, picture and spectator stream. */
-export const replayView = (id: string): View => (root) => {
+/** How long the step in the URL may lag the step shown: browsers throttle frequent history updates. */
+const URL_UPDATE_DELAY_MS = 250;
+
+/**
+ * Keeps `#/replay/<id>?step=N` in the address bar as the replay moves, without a history entry per
+ * move and without a hashchange (which would rebuild the view): replaceState, at most once per
+ * URL_UPDATE_DELAY_MS.
+ */
+function stepInUrl(resources: Resources, id: string): (step: number) => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let latest = 0;
+  resources.add(() => clearTimeout(timer));
+  return (step) => {
+    latest = step;
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      if (!resources.isReleased) history.replaceState(history.state, '', href.replay(id, latest));
+    }, URL_UPDATE_DELAY_MS);
+  };
+}
+
+/**
+ * `#/replay/<id>`: a finished match from the history, its result, picture and spectator stream;
+ * `#/replay/<id>?step=N` opens it paused at move N.
+ */
+export const replayView = (id: string, step: number | null = null): View => (root) => {
   const resources = new Resources();
   const title = h('span', {}, id);
   const body = h('div', {}, h('p', { class: 'muted' }, 'Loading the match…'));
@@ -47,7 +71,8 @@ export const replayView = (id: string): View => (root) => {
       if (resources.isReleased) return;
       title.textContent = match.name || id;
       document.title = `${match.name || id} (replay) — Code Colosseum`;
-      const player = replayPlayer(resources, match.vis);
+      const player = replayPlayer(resources, match.vis, step === null, stepInUrl(resources, id));
+      if (step !== null) player.goToStep(step);
       const stream = new StreamPanel('Spectator stream', match.vis.length === 0);
       stream.appendText(match.spectatorStream);
       body.replaceChildren(
