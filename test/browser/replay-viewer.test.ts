@@ -119,6 +119,10 @@ for (const game of Object.keys(MATCHES)) {
         const outside = (await page.evaluate(TEXTS_OUTSIDE)) as string[];
         assert.deepEqual(outside, [], `${game} at ${width} px, ${key}: texts outside the picture`);
       }
+      // Games whose board alone would not say who is who show it in the picture; hase und igel explains its symbols.
+      const texts = await page.locator('.player-stage svg text').allTextContents();
+      if (game === 'dama') for (const name of ['visitor (', 'ServerBot$0 (']) assert.ok(texts.some((text) => text.startsWith(name)), `${name} in ${texts.join('|')}`);
+      if (game === 'hase-und-igel') for (const word of ['Fields', 'hedgehog', 'salad']) assert.ok(texts.includes(word), word);
       await page.locator('.player-card').screenshot({ path: join(ARTIFACTS, `layout-${game}-${width}.png`) });
       await page.close();
     }
