@@ -233,3 +233,18 @@ test('per-move playback shows one move per second (times the speed) whatever the
   assert.ok(Date.now() - started >= 400, 'half a second of match time takes half a second');
   await page.close();
 });
+
+test("a seat's transcript opens as text under the board instead of downloading", async () => {
+  const id = replays.get('royalur')!;
+  const page = await newPage(1280);
+  await page.goto(`${base}#/replay/${id}`);
+  await page.locator('.files-card a', { hasText: 'Transcript of visitor' }).click();
+  const panel = page.locator('.transcript-panel');
+  await waitUntil(page, '/^# seat \\d, visitor: /.test(document.querySelector(".transcript-panel pre")?.textContent ?? "")');
+  assert.match(await panel.locator('h2').innerText(), /Transcript of visitor/);
+  assert.ok(page.url().startsWith(`${base}#/replay/${id}`), `the page stays on the replay: ${page.url()}`);
+  await screenshot(page, 'replay-transcript');
+  await panel.locator('.transcript-close').click();
+  await panel.waitFor({ state: 'hidden' });
+  await page.close();
+});

@@ -7,6 +7,7 @@ import { GAME_REPORT_ARTIFACT, readVisEvents, type HistoryMatch } from '../wire.
 import { fetchGameReport, gameReportCard } from './game-report.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
+import { TranscriptPanel } from './transcript-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
 function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true, onStep?: (step: number) => void): Player {
@@ -17,8 +18,12 @@ function replayPlayer(resources: Resources, events: readonly VisEvent[], autopla
   return player;
 }
 
-/** The files kept with a match, opened as text in a new tab: each seat's transcript and whatever the game attached. */
-function filesCard(match: HistoryMatch): HTMLElement {
+/**
+ * The files kept with a match: each seat's transcript, opened in the transcript panel under the
+ * board (the link still downloads it when opened in a new tab), and whatever the game attached,
+ * opened as text in a new tab.
+ */
+function filesCard(match: HistoryMatch, transcripts: TranscriptPanel): HTMLElement {
   const label = (name: string): string => {
     const seat = /^transcript-(\d+)\.txt$/.exec(name);
     const player = seat ? match.players[Number(seat[1])] : undefined;
@@ -29,7 +34,22 @@ function filesCard(match: HistoryMatch): HTMLElement {
     'section',
     { class: 'card files-card' },
     h('h2', {}, 'Files'),
-    h('ul', {}, ...match.artifacts.map((name) => h('li', {}, h('a', { href: artifactPath(match.id, name), target: '_blank', rel: 'noopener' }, label(name))))),
+    h(
+      'ul',
+      {},
+      ...match.artifacts.map((name) => {
+        const link = h('a', { href: artifactPath(match.id, name), target: '_blank', rel: 'noopener' }, label(name));
+        if (/^transcript-\d+\.txt$/.test(name)) {
+          link.addEventListener('click', (event) => {
+            // A plain click reads it here; a modified click (new tab, download) keeps the browser's meaning.
+            if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            void transcripts.open(name, label(name));
+          });
+        }
+        return h('li', {}, link);
+      }),
+    ),
   );
 }
 
@@ -73,14 +93,16 @@ export const replayView = (id: string, step: number | null = null): View => (roo
       document.title = `${match.name || id} (replay) — Code Colosseum`;
       const player = replayPlayer(resources, match.vis, step === null, stepInUrl(resources, id));
       if (step !== null) player.goToStep(step);
+      const transcripts = new TranscriptPanel(match.id);
       const stream = new StreamPanel('Spectator stream', match.vis.length === 0);
       stream.appendText(match.spectatorStream);
       body.replaceChildren(
         h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match, report?.printedScores ?? null), matchFacts(match))),
         h('section', { class: 'card player-card' }, player.element),
+        transcripts.element,
         stream.element,
         ...(report ? [gameReportCard(match, report)].filter((card): card is HTMLElement => card !== null) : []),
-        ...(match.artifacts.length > 0 ? [filesCard(match)] : []),
+        ...(match.artifacts.length > 0 ? [filesCard(match, transcripts)] : []),
       );
     } catch (e) {
       if (resources.isReleased) return;
