@@ -36,7 +36,7 @@ function viewFor(route: Route): View {
     case 'history':
       return historyView(route.game, route.player);
     case 'replay':
-      return replayView(route.id);
+      return replayView(route.id, route.step);
     case 'demo':
       return demoView(route.t);
     case 'import':

@@ -2,10 +2,21 @@ import type { VisEvent } from '../src/protocol/vis-event.js';
 import { h } from './dom.js';
 import { formatClock } from './format.js';
 import { LogView } from './log-view.js';
+import { Steps } from './steps.js';
 import { SvgScene } from './svg-scene.js';
 import { Timeline } from './timeline.js';
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
+
+/**
+ * How playing moves the playhead: in match time (animations as they were timed, long thinks and
+ * all), or one step (log line) per second whatever time the match took between them.
+ */
+export const PLAYBACK_MODES = [
+  { value: 'time', label: 'Real time' },
+  { value: 'move', label: 'Per move' },
+] as const;
+export type PlaybackMode = (typeof PLAYBACK_MODES)[number]['value'];
 
 /** In live mode, the picture catches up with new events within about this many seconds. */
 const CATCH_UP_SECONDS = 0.3;
@@ -19,6 +30,8 @@ export interface PlayerOptions {
   readonly live: boolean;
   /** Start playing at once (replays). */
   readonly autoplay?: boolean;
+  /** Called when the step shown changes (the replay page keeps it in its URL). */
+  readonly onStep?: (step: number) => void;
 }
 
 /**
@@ -30,7 +43,13 @@ export class Player {
   readonly element: HTMLElement;
   readonly timeline = new Timeline();
   private readonly scene: SvgScene;
-  private readonly logView = new LogView();
+  private readonly logView = new LogView((index) => this.goToStep(index + 1));
+  private readonly steps = new Steps(this.timeline.logMoments);
+  private readonly stepCounter: HTMLElement;
+  private readonly modeSelect: HTMLSelectElement;
+  private readonly onStep: ((step: number) => void) | undefined;
+  private shownStep = -1;
+  private mode: PlaybackMode = 'time';
   private readonly playButton: HTMLButtonElement;
   private readonly liveButton: HTMLButtonElement;
   private readonly slider: HTMLInputElement;
@@ -55,6 +74,7 @@ export class Player {
     this.live = options.live;
     this.sourceLive = options.live;
     this.playing = options.live || (options.autoplay ?? false);
+    this.onStep = options.onStep;
 
     const stage = h('div', { class: 'player-stage' });
     this.scene = new SvgScene(stage, this.timeline);
@@ -83,7 +103,35 @@ export class Player {
     this.liveButton = h('button', { class: 'player-live', type: 'button', title: 'Follow the match live' }, 'Live');
     this.liveButton.addEventListener('click', () => this.goLive());
 
-    const controls = h('div', { class: 'player-controls' }, this.playButton, this.slider, this.clock, this.speedSelect, this.liveButton);
+    const stepButton = (cls: string, label: string, title: string, action: () => void): HTMLButtonElement => {
+      const button = h('button', { class: `player-step-button ${cls}`, type: 'button', title, 'aria-label': title }, label);
+      button.addEventListener('click', action);
+      return button;
+    };
+    this.stepCounter = h('span', { class: 'player-step', 'aria-live': 'polite' });
+    this.modeSelect = h(
+      'select',
+      { class: 'player-mode', 'aria-label': 'playback mode', title: 'Real time, or one move per second (times the speed)' },
+      PLAYBACK_MODES.map((m) => h('option', { value: m.value, selected: m.value === this.mode }, m.label)),
+    );
+    this.modeSelect.addEventListener('change', () => {
+      this.mode = this.modeSelect.value === 'move' ? 'move' : 'time';
+    });
+    const stepping = h(
+      'div',
+      { class: 'player-stepping' },
+      stepButton('player-first', '|◀', 'First move (Home)', () => this.goToStep(0)),
+      stepButton('player-prev', '◀', 'Previous move (←)', () => this.goToStep(this.currentStep - 1)),
+      this.stepCounter,
+      stepButton('player-next', '▶', 'Next move (→)', () => this.goToStep(this.currentStep + 1)),
+      stepButton('player-last', '▶|', 'Last move (End)', () => this.goToEnd()),
+    );
+    const controls = h(
+      'div',
+      { class: 'player-controls' },
+      h('div', { class: 'player-timebar' }, this.playButton, this.slider, this.clock),
+      h('div', { class: 'player-options' }, stepping, this.modeSelect, this.speedSelect, this.liveButton),
+    );
     const log = h('aside', { class: 'player-log' }, h('h3', {}, 'Log'), this.logView.element);
     this.element = h('div', { class: 'player', tabindex: 0 }, h('div', { class: 'player-main' }, stage, controls), log);
     this.element.addEventListener('keydown', (e) => this.onKey(e));
@@ -135,6 +183,24 @@ export class Player {
     this.updateControls();
   }
 
+  /** The step (log line) shown now: 0 before the first line. */
+  get currentStep(): number {
+    return this.steps.at(this.t, this.timeline.endTime);
+  }
+
+  /** Shows step k (clamped to 0..total) and pauses there: stepping is for looking at one moment. */
+  goToStep(k: number): void {
+    this.playing = false;
+    this.seek(this.steps.go(k, this.timeline.endTime));
+  }
+
+  /** The end of the match, with or without log lines. */
+  private goToEnd(): void {
+    this.playing = false;
+    this.steps.go(this.steps.total, this.timeline.endTime);
+    this.seek(this.timeline.endTime);
+  }
+
   private togglePlay(): void {
     if (this.live) {
       this.live = false;
@@ -158,12 +224,14 @@ export class Player {
 
   private onKey(e: KeyboardEvent): void {
     if (e.target instanceof HTMLSelectElement) return;
-    const step = e.shiftKey ? 5 : 1;
+    // Arrows step by move; with Shift they move 5 seconds of match time.
     if (e.key === ' ' || e.key === 'k') this.togglePlay();
-    else if (e.key === 'ArrowLeft') this.seek(this.t - step);
-    else if (e.key === 'ArrowRight') this.seek(this.t + step);
-    else if (e.key === 'Home') this.seek(0);
-    else if (e.key === 'End') this.seek(this.timeline.endTime);
+    else if (e.key === 'ArrowLeft' && e.shiftKey) this.seek(this.t - 5);
+    else if (e.key === 'ArrowRight' && e.shiftKey) this.seek(this.t + 5);
+    else if (e.key === 'ArrowLeft') this.goToStep(this.currentStep - 1);
+    else if (e.key === 'ArrowRight') this.goToStep(this.currentStep + 1);
+    else if (e.key === 'Home') this.goToStep(0);
+    else if (e.key === 'End') this.goToEnd();
     else return;
     e.preventDefault();
   }
@@ -176,7 +244,7 @@ export class Player {
       if (lag > LIVE_MAX_LAG || this.jumpToLatest) this.t = Math.max(this.t, this.timeline.lastEventTime);
       else this.t = Math.min(end, this.t + dt * Math.max(1, lag / CATCH_UP_SECONDS));
     } else if (this.playing) {
-      this.t = Math.min(end, this.t + dt * this.speed);
+      this.t = this.mode === 'move' ? this.steps.advancePerMove(this.t, dt, this.speed, end) : Math.min(end, this.t + dt * this.speed);
       if (this.t >= end) {
         // At the end of what has arrived: a live source is followed, a finished one stops.
         if (this.sourceLive) this.live = true;
@@ -199,8 +267,15 @@ export class Player {
       this.logsChanged = true;
       this.updateClock();
     }
+    const step = this.currentStep;
+    if (step !== this.shownStep) {
+      this.shownStep = step;
+      this.logsChanged = true;
+      this.onStep?.(step);
+    }
     if (this.logsChanged) {
-      this.logView.render(this.timeline.logs, this.timeline.logCountAt(this.t));
+      this.logView.render(this.timeline.logs, this.timeline.logCountAt(this.t), step - 1);
+      this.stepCounter.textContent = `move ${step} / ${this.steps.total}`;
       this.logsChanged = false;
     }
     this.frame = requestAnimationFrame((next) => this.tick(next));

@@ -11,7 +11,9 @@ test('every hash route parses to its view', () => {
   assert.deepEqual(parseRoute('#/match/0123456789abc'), { name: 'match', id: '0123456789abc' });
   assert.deepEqual(parseRoute('#/history?game=dama&player=ann'), { name: 'history', game: 'dama', player: 'ann' });
   assert.deepEqual(parseRoute('#/history'), { name: 'history', game: '', player: '' });
-  assert.deepEqual(parseRoute('#/replay/abc'), { name: 'replay', id: 'abc' });
+  assert.deepEqual(parseRoute('#/replay/abc'), { name: 'replay', id: 'abc', step: null });
+  assert.deepEqual(parseRoute('#/replay/abc?step=31'), { name: 'replay', id: 'abc', step: 31 });
+  assert.deepEqual(parseRoute('#/replay/abc?step=-2'), { name: 'replay', id: 'abc', step: null });
   assert.deepEqual(parseRoute('#/demo'), { name: 'demo', t: null });
   assert.deepEqual(parseRoute('#/demo?t=3.5'), { name: 'demo', t: 3.5 });
   assert.deepEqual(parseRoute('#/import'), { name: 'import' });
@@ -21,7 +23,8 @@ test('every hash route parses to its view', () => {
 
 test('built links parse back to the same route', () => {
   assert.deepEqual(parseRoute(href.match('a b/c')), { name: 'match', id: 'a b/c' });
-  assert.deepEqual(parseRoute(href.replay('x%y')), { name: 'replay', id: 'x%y' });
+  assert.deepEqual(parseRoute(href.replay('x%y')), { name: 'replay', id: 'x%y', step: null });
+  assert.deepEqual(parseRoute(href.replay('x%y', 0)), { name: 'replay', id: 'x%y', step: 0 });
   assert.deepEqual(parseRoute(href.history({ game: 'a&b', player: 'c d' })), { name: 'history', game: 'a&b', player: 'c d' });
   assert.deepEqual(parseRoute(href.newMatch('royal ur')), { name: 'new', game: 'royal ur' });
   assert.deepEqual(parseRoute('#/match/%E0%A4%A'), { name: 'match', id: '%E0%A4%A' });

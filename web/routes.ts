@@ -5,7 +5,8 @@ export type Route =
   | { readonly name: 'new'; readonly game: string | null }
   | { readonly name: 'match'; readonly id: string }
   | { readonly name: 'history'; readonly game: string; readonly player: string }
-  | { readonly name: 'replay'; readonly id: string }
+  /** `step`: the move to open the replay at (`#/replay/ID?step=31`), paused there. */
+  | { readonly name: 'replay'; readonly id: string; readonly step: number | null }
   | { readonly name: 'demo'; readonly t: number | null }
   | { readonly name: 'import' }
   | { readonly name: 'not-found'; readonly path: string };
@@ -28,7 +29,10 @@ export function parseRoute(hash: string): Route {
     return { name: 'demo', t: Number.isFinite(t) ? t : null };
   }
   if (parts.length === 2 && first === 'match' && second) return { name: 'match', id: second };
-  if (parts.length === 2 && first === 'replay' && second) return { name: 'replay', id: second };
+  if (parts.length === 2 && first === 'replay' && second) {
+    const step = Number(query.get('step') ?? NaN);
+    return { name: 'replay', id: second, step: Number.isInteger(step) && step >= 0 ? step : null };
+  }
   return { name: 'not-found', path: rawPath };
 }
 
@@ -45,7 +49,7 @@ export const href = {
   games: (): string => '#/games',
   newMatch: (game?: string): string => (game ? `#/new?game=${encodeURIComponent(game)}` : '#/new'),
   match: (id: string): string => `#/match/${encodeURIComponent(id)}`,
-  replay: (id: string): string => `#/replay/${encodeURIComponent(id)}`,
+  replay: (id: string, step?: number): string => `#/replay/${encodeURIComponent(id)}${step === undefined ? '' : `?step=${step}`}`,
   history: (filter: { game?: string; player?: string } = {}): string => {
     const params = new URLSearchParams();
     if (filter.game) params.set('game', filter.game);

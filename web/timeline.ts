@@ -206,6 +206,11 @@ export class Timeline {
     return this.logLines;
   }
 
+  /** The log lines' times, ascending (the array grows as events arrive). */
+  get logMoments(): readonly number[] {
+    return this.logTimes;
+  }
+
   object(id: number): SceneObject | undefined {
     return this.tracks.get(id);
   }

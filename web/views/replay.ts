@@ -7,18 +7,23 @@ import { GAME_REPORT_ARTIFACT, readVisEvents, type HistoryMatch } from '../wire.
 import { fetchGameReport, gameReportCard } from './game-report.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
+import { TranscriptPanel } from './transcript-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
-function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true): Player {
-  const player = new Player({ live: false, autoplay });
+function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true, onStep?: (step: number) => void): Player {
+  const player = new Player({ live: false, autoplay, ...(onStep ? { onStep } : {}) });
   resources.add(() => player.dispose());
   player.append(events);
   if (events.length === 0) player.setStatus('This match has no visualization.');
   return player;
 }
 
-/** The files kept with a match, opened as text in a new tab: each seat's transcript and whatever the game attached. */
-function filesCard(match: HistoryMatch): HTMLElement {
+/**
+ * The files kept with a match: each seat's transcript, opened in the transcript panel under the
+ * board (the link still downloads it when opened in a new tab), and whatever the game attached,
+ * opened as text in a new tab.
+ */
+function filesCard(match: HistoryMatch, transcripts: TranscriptPanel): HTMLElement {
   const label = (name: string): string => {
     const seat = /^transcript-(\d+)\.txt$/.exec(name);
     const player = seat ? match.players[Number(seat[1])] : undefined;
@@ -29,12 +34,51 @@ function filesCard(match: HistoryMatch): HTMLElement {
     'section',
     { class: 'card files-card' },
     h('h2', {}, 'Files'),
-    h('ul', {}, ...match.artifacts.map((name) => h('li', {}, h('a', { href: artifactPath(match.id, name), target: '_blank', rel: 'noopener' }, label(name))))),
+    h(
+      'ul',
+      {},
+      ...match.artifacts.map((name) => {
+        const link = h('a', { href: artifactPath(match.id, name), target: '_blank', rel: 'noopener' }, label(name));
+        if (/^transcript-\d+\.txt$/.test(name)) {
+          link.addEventListener('click', (event) => {
+            // A plain click reads it here; a modified click (new tab, download) keeps the browser's meaning.
+            if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+            event.preventDefault();
+            void transcripts.open(name, label(name));
+          });
+        }
+        return h('li', {}, link);
+      }),
+    ),
   );
 }
 
-/** `#/replay/<id>`: a finished match from the history, its result, picture and spectator stream. */
-export const replayView = (id: string): View => (root) => {
+/** How long the step in the URL may lag the step shown: browsers throttle frequent history updates. */
+const URL_UPDATE_DELAY_MS = 250;
+
+/**
+ * Keeps `#/replay/<id>?step=N` in the address bar as the replay moves, without a history entry per
+ * move and without a hashchange (which would rebuild the view): replaceState, at most once per
+ * URL_UPDATE_DELAY_MS.
+ */
+function stepInUrl(resources: Resources, id: string): (step: number) => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let latest = 0;
+  resources.add(() => clearTimeout(timer));
+  return (step) => {
+    latest = step;
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      if (!resources.isReleased) history.replaceState(history.state, '', href.replay(id, latest));
+    }, URL_UPDATE_DELAY_MS);
+  };
+}
+
+/**
+ * `#/replay/<id>`: a finished match from the history, its result, picture and spectator stream;
+ * `#/replay/<id>?step=N` opens it paused at move N.
+ */
+export const replayView = (id: string, step: number | null = null): View => (root) => {
   const resources = new Resources();
   const title = h('span', {}, id);
   const body = h('div', {}, h('p', { class: 'muted' }, 'Loading the match…'));
@@ -47,15 +91,18 @@ export const replayView = (id: string): View => (root) => {
       if (resources.isReleased) return;
       title.textContent = match.name || id;
       document.title = `${match.name || id} (replay) — Code Colosseum`;
-      const player = replayPlayer(resources, match.vis);
+      const player = replayPlayer(resources, match.vis, step === null, stepInUrl(resources, id));
+      if (step !== null) player.goToStep(step);
+      const transcripts = new TranscriptPanel(match.id);
       const stream = new StreamPanel('Spectator stream', match.vis.length === 0);
       stream.appendText(match.spectatorStream);
       body.replaceChildren(
         h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match, report?.printedScores ?? null), matchFacts(match))),
         h('section', { class: 'card player-card' }, player.element),
+        transcripts.element,
         stream.element,
         ...(report ? [gameReportCard(match, report)].filter((card): card is HTMLElement => card !== null) : []),
-        ...(match.artifacts.length > 0 ? [filesCard(match)] : []),
+        ...(match.artifacts.length > 0 ? [filesCard(match, transcripts)] : []),
       );
     } catch (e) {
       if (resources.isReleased) return;

@@ -1,4 +1,5 @@
 import type { Shape, Vec2, VisEventInput } from '../../protocol/vis-event.js';
+import { shortName } from '../vis-text.js';
 import { columnLetter, formatMove } from './notation.js';
 import { describeLoss, type LossCause } from './outcome.js';
 import { columnOf, rowOf, type Color, type Move, type Position, type Square } from './rules.js';
@@ -40,6 +41,8 @@ export class ClobberVis {
   /** The object id of the stone on each occupied square. */
   private readonly stones = new Map<Square, number>();
   private textIds: number[] = [];
+  /** The names as the text above the board shows them: short enough for its width. */
+  private readonly shown: readonly string[];
 
   constructor(
     private readonly emit: (event: VisEventInput) => void,
@@ -49,6 +52,7 @@ export class ClobberVis {
     private readonly games: number,
     pace: number,
   ) {
+    this.shown = names.map((name) => shortName(name, 18));
     this.step = Math.max(pace, MIN_STEP);
     this.slide = Math.min(SLIDE_SECONDS, this.step * 0.6);
     const width = 1 - 2 * MARGIN - LABEL_BAND;
@@ -84,12 +88,13 @@ export class ClobberVis {
     const label = Math.min(cell * 0.45, LABEL_BAND * 0.7);
     for (let column = 1; column <= columns; column++) {
       const [x] = this.centre(column, 1);
-      geom.push({ text: { v: columnLetter(column), p: [x - label * 0.25, y0 + rows * cell + LABEL_BAND * 0.8], t: label, s: COLOURS.label } });
+      // Text is centred on its point: letters in the middle of the band under the board.
+      geom.push({ text: { v: columnLetter(column), p: [x, y0 + rows * cell + LABEL_BAND * 0.5], t: label, s: COLOURS.label } });
     }
     for (let row = 1; row <= rows; row++) {
       const [, y] = this.centre(1, row);
       const digits = String(row).length;
-      geom.push({ text: { v: String(row), p: [x0 - 0.008 - digits * label * 0.6, y + label * 0.35], t: label, s: COLOURS.label } });
+      geom.push({ text: { v: String(row), p: [x0 - 0.008 - digits * label * 0.3, y], t: label, s: COLOURS.label } });
     }
     this.emit({ t: this.t, create: { id: this.id(), z: 0, geom } });
     this.log(`clobber: ${this.names[0]} against ${this.names[1]}, ${columns} x ${rows}, ${this.games} game${this.games === 1 ? '' : 's'}`);
@@ -106,8 +111,8 @@ export class ClobberVis {
     const white = 1 - blackSeat;
     this.setText([
       `game ${game} of ${this.games}`,
-      `${this.names[0]} ${scores[0]} - ${scores[1]} ${this.names[1]}`,
-      `black: ${this.names[blackSeat]}   white: ${this.names[white]}`,
+      `${this.shown[0]} ${scores[0]} - ${scores[1]} ${this.shown[1]}`,
+      `black: ${this.shown[blackSeat]}   white: ${this.shown[white]}`,
     ]);
     this.log(`game ${game}: ${this.names[blackSeat]} black, ${this.names[white]} white`);
     this.t += this.step;
@@ -132,14 +137,14 @@ export class ClobberVis {
   endGame(game: number, winnerSeat: number, cause: LossCause, scores: readonly number[]): void {
     this.log(`game ${game}: ${this.names[winnerSeat]} wins, ${describeLoss(this.names[1 - winnerSeat]!, cause)}`);
     this.setText([
-      `game ${game} of ${this.games}: ${this.names[winnerSeat]} wins`,
-      `${this.names[0]} ${scores[0]} - ${scores[1]} ${this.names[1]}`,
+      `game ${game} of ${this.games}: ${this.shown[winnerSeat]} wins`,
+      `${this.shown[0]} ${scores[0]} - ${scores[1]} ${this.shown[1]}`,
     ]);
     this.t += this.step;
   }
 
   endMatch(scores: readonly number[], reason: string): void {
-    this.setText([`final score`, `${this.names[0]} ${scores[0]} - ${scores[1]} ${this.names[1]}`, reason]);
+    this.setText([`final score`, `${this.shown[0]} ${scores[0]} - ${scores[1]} ${this.shown[1]}`, reason]);
     this.log(`final score: ${this.names[0]} ${scores[0]}, ${this.names[1]} ${scores[1]} (${reason})`);
   }
 
@@ -156,9 +161,9 @@ export class ClobberVis {
     for (const id of this.textIds) this.emit({ t: this.t, destroy: { id } });
     this.textIds = lines.map((line, i) => {
       const id = this.id();
-      // Three lines fit the band above the board whether a renderer anchors text at its top or
-      // at its baseline.
-      const p: Vec2 = [MARGIN, TEXT_HEIGHT * (i + 1)];
+      // Text is centred on its point: three lines centred across the band above the board, each
+      // short enough for the width (names are shortened where the lines are made).
+      const p: Vec2 = [0.5, TEXT_HEIGHT * (i + 1)];
       this.emit({ t: this.t, create: { id, p, z: 3, geom: [{ text: { v: line, t: TEXT_HEIGHT * (i === 0 ? 0.9 : 0.75), s: COLOURS.text } }] } });
       return id;
     });

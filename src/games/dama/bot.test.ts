@@ -127,7 +127,7 @@ test('the visualizer draws the board and pieces, animates each move, destroys ca
   assert.ok(summary.kingsCrowned > 0, 'a promotion replaces the man by a king');
   assert.equal(summary.logs.at(-1), record.outcome.result!.reason);
   // Board and labels, then 24 pieces, at time 0.
-  assert.equal(record.vis.filter((event) => event.t === 0 && 'create' in event).length, 2 + 24);
+  assert.equal(record.vis.filter((event) => event.t === 0 && 'create' in event).length, 4 + 24);
 });
 
 test('a player can follow the game from the stream alone: the tracker rebuilds board and draw counter', () => {

@@ -2,15 +2,25 @@
  * Visualizer events of a dama match: the 8x8 board with its row and column labels, each piece a
  * circle (a king has a gold ring inside), each move animated step by step, captured pieces
  * destroyed as they are jumped, promotion shown by swapping the man for a king, a log line per move.
+ * Above and below the board, each player's name beside a piece of its colour, on the side its
+ * pieces start from; a gold ring marks the player to move.
+ *
+ * Layout (text centred on its point): name bands centred at y = 0.05 and 0.95, the board in
+ * [0.14, 0.86]² with its letters and digits in the 0.04 wide bands around it.
  *
  * Times are the match's logical time: each move starts where the previous one's animation ended.
  */
 import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
 import { BOARD_SIZE, PLAYABLE_SQUARES, columnOf, isPlayable, rowOf, type Color } from './board.js';
 import { formatMove } from './notation.js';
+import { shortName } from '../vis-text.js';
 import type { Move, Position } from './rules.js';
 
-const MARGIN = 0.1;
+const MARGIN = 0.14;
+/** Centre lines of the players' bands, top and bottom, and the name length their width holds. */
+const BAND_Y = { top: 0.05, bottom: 0.95 } as const;
+const NAME_CHARS = 24;
+const SWATCH_X = 0.2;
 const CELL = (1 - 2 * MARGIN) / BOARD_SIZE;
 const PIECE_RADIUS = round(CELL * 0.38);
 const KING_RING_RADIUS = round(CELL * 0.2);
@@ -47,6 +57,10 @@ export class DamaVis {
   private ply = 0;
   /** Object id of the piece on each square. */
   private readonly pieces = new Map<number, number>();
+  /** Centre line of each colour's band, and the ring that marks the player to move. */
+  private bandY: Record<Color, number> = { white: BAND_Y.bottom, black: BAND_Y.top };
+  private turnId = 0;
+  private turn: Color = 'white';
 
   constructor(private readonly emit: (event: VisEventInput) => void) {}
 
@@ -80,10 +94,10 @@ export class DamaVis {
       const letter = String.fromCharCode(65 + i);
       const digit = String(i + 1);
       labels.push(
-        { text: { v: letter, p: at(along - 0.01, MARGIN * 0.45), t: 0.035, s: COLOURS.label } },
-        { text: { v: letter, p: at(along - 0.01, 1 - MARGIN * 0.3), t: 0.035, s: COLOURS.label } },
-        { text: { v: digit, p: at(MARGIN * 0.35, along + 0.012), t: 0.035, s: COLOURS.label } },
-        { text: { v: digit, p: at(1 - MARGIN * 0.6, along + 0.012), t: 0.035, s: COLOURS.label } },
+        { text: { v: letter, p: at(along, MARGIN - 0.022), t: 0.03, s: COLOURS.label } },
+        { text: { v: letter, p: at(along, 1 - MARGIN + 0.022), t: 0.03, s: COLOURS.label } },
+        { text: { v: digit, p: at(MARGIN - 0.022, along), t: 0.03, s: COLOURS.label } },
+        { text: { v: digit, p: at(1 - MARGIN + 0.022, along), t: 0.03, s: COLOURS.label } },
       );
     }
     this.emit({ t: 0, create: { id: this.id(), z: 1, geom: labels } });
@@ -91,7 +105,26 @@ export class DamaVis {
       const piece = position.board[square]!;
       if (piece !== 0) this.createPiece(square, piece, 0);
     }
+    this.drawPlayers(position, names);
     this.emit({ t: 0, log: { line: `Bianco: ${names.white}, nero: ${names.black}` } });
+  }
+
+  /** Each player's band on the side its pieces start from, and the ring of the player to move. */
+  private drawPlayers(position: Position, names: Readonly<Record<Color, string>>): void {
+    const whiteOnTop = PLAYABLE_SQUARES.some((square) => position.board[square]! > 0 && rowOf(square) < BOARD_SIZE / 2);
+    this.bandY = { white: whiteOnTop ? BAND_Y.top : BAND_Y.bottom, black: whiteOnTop ? BAND_Y.bottom : BAND_Y.top };
+    const geom: Shape[] = [];
+    for (const color of ['white', 'black'] as const) {
+      const y = this.bandY[color];
+      geom.push(
+        { circle: { p: [SWATCH_X, y], r: 0.018, f: COLOURS[color], s: color === 'white' ? COLOURS.whiteEdge : COLOURS.blackEdge, t: 0.003 } },
+        { text: { v: `${shortName(names[color], NAME_CHARS)} (${COLOUR_NAME[color]})`, p: [0.5, y], t: 0.035, s: COLOURS.label } },
+      );
+    }
+    this.emit({ t: 0, create: { id: this.id(), z: 1, geom } });
+    this.turn = position.turn;
+    this.turnId = this.id();
+    this.emit({ t: 0, create: { id: this.turnId, p: [SWATCH_X, this.bandY[this.turn]], z: 2, geom: [{ circle: { r: 0.03, f: '00000000', s: COLOURS.crown, t: 0.007 } }] } });
   }
 
   /** Animates `move` by `color` (played by `name`). */
@@ -125,6 +158,12 @@ export class DamaVis {
       this.pieces.set(to, id);
     }
     this.time = round(Math.max(t0 + MOVE_SECONDS, end + STEP_SECONDS));
+    // The ring goes to the other player once the move has been shown.
+    const next: Color = color === 'white' ? 'black' : 'white';
+    if (this.turnId !== 0 && next !== this.turn) {
+      this.emit({ t: end, transform: { id: this.turnId, d: STEP_SECONDS, f: 'easeinout', mv: [0, round(this.bandY[next] - this.bandY[this.turn])] } });
+      this.turn = next;
+    }
   }
 
   /** A closing log line. */

@@ -33,7 +33,7 @@ test('the board is drawn once: one labelled, coloured object per field, two hare
   const { events, vis } = collect();
   vis.start(initialState(TEST_BOARD));
   const creates = events.flatMap((e) => ('create' in e ? [e.create] : []));
-  assert.equal(creates.length, 65 + 2 + 1);
+  assert.equal(creates.length, 65 + 2 + 1 + 1, 'the fields, the hares, the legend and the panel');
   const fields = creates.slice(0, 65);
   assert.ok(fields.every((f) => f.geom.some((g) => 'text' in g) && f.geom.some((g) => 'circle' in g)));
   const panel = creates.at(-1)!;

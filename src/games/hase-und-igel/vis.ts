@@ -1,5 +1,5 @@
 import type { MatchContext } from '../../match/game.js';
-import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
 import type { FieldType } from './board.js';
 import { performAction, type Action, type CardType, type GameState, type Move, type PlayerState } from './rules.js';
 
@@ -8,16 +8,18 @@ export const VIS_SECONDS_PER_MOVE = 1;
 /** A move has at most 4 actions, so all of them fit in one move's second, in time order. */
 const ACTION_SECONDS = 0.2;
 
-const FIELD_STYLE: Readonly<Record<FieldType, { color: string; label: string }>> = {
-  START: { color: 'b0b0b0ff', label: 'S' },
-  CARROT: { color: 'f0962eff', label: 'C' },
-  HARE: { color: 'd9b88cff', label: 'H' },
-  SALAD: { color: '6cc24aff', label: 'L' },
-  HEDGEHOG: { color: '7a5a3cff', label: 'I' },
-  POSITION_1: { color: '6ec6e8ff', label: '1' },
-  POSITION_2: { color: 'a98be0ff', label: '2' },
-  GOAL: { color: 'ffd23fff', label: 'G' },
+const FIELD_STYLE: Readonly<Record<FieldType, { color: string; label: string; meaning: string }>> = {
+  START: { color: 'b0b0b0ff', label: 'S', meaning: 'start' },
+  CARROT: { color: 'f0962eff', label: 'C', meaning: 'carrot' },
+  HARE: { color: 'd9b88cff', label: 'H', meaning: 'hare (card)' },
+  SALAD: { color: '6cc24aff', label: 'L', meaning: 'salad' },
+  HEDGEHOG: { color: '7a5a3cff', label: 'I', meaning: 'hedgehog' },
+  POSITION_1: { color: '6ec6e8ff', label: '1', meaning: 'position 1' },
+  POSITION_2: { color: 'a98be0ff', label: '2', meaning: 'position 2' },
+  GOAL: { color: 'ffd23fff', label: 'G', meaning: 'goal' },
 };
+/** The legend of the field symbols and card letters, inside the ring below the text panel. */
+const LEGEND_ID = 90;
 
 const PLAYER_COLORS = ['d62828ff', '1d4ed8ff'] as const;
 const PLAYER_OFFSET = 0.011;
@@ -52,6 +54,27 @@ export function fieldPosition(index: number): [number, number] {
     default:
       return [margin, 1 - margin - (step * side) / 17];
   }
+}
+
+/** The fields' symbols in two columns of four, then the cards' letters on two lines. */
+function legend(): Shape[] {
+  const geom: Shape[] = [{ text: { v: 'Fields', p: [0.5, 0.53], t: 0.026, s: '222222ff' } }];
+  (Object.values(FIELD_STYLE) as { color: string; label: string; meaning: string }[]).forEach((style, i) => {
+    const x = i < 4 ? 0.2 : 0.54;
+    const y = 0.58 + (i % 4) * 0.055;
+    geom.push(
+      { circle: { p: [x, y], r: 0.02, f: style.color, s: '333333ff', t: 0.002 } },
+      { text: { v: style.label, p: [x, y], t: 0.02, s: '222222ff' } },
+      // Centred text: each meaning's centre sits a little right of its symbol, by its length.
+      { text: { v: style.meaning, p: [x + 0.035 + style.meaning.length * 0.0065, y], t: 0.024, s: '222222ff' } },
+    );
+  });
+  const cards = Object.entries(CARD_LETTERS).map(([card, letter]) => `${letter} ${card.toLowerCase().replaceAll('_', ' ')}`);
+  geom.push(
+    { text: { v: `Cards: ${cards.slice(0, 2).join(', ')}`, p: [0.5, 0.82], t: 0.022, s: '222222ff' } },
+    { text: { v: cards.slice(2).join(', '), p: [0.5, 0.855], t: 0.022, s: '222222ff' } },
+  );
+  return geom;
 }
 
 function tokenPosition(index: number, seat: 0 | 1): [number, number] {
@@ -118,6 +141,7 @@ export class HaseVis {
         create: { id: PLAYER_IDS[seat as 0 | 1], p: tokenPosition(player.index, seat as 0 | 1), z: 5, geom: [{ circle: { r: 0.012, f: PLAYER_COLORS[seat as 0 | 1], s: 'ffffffff', t: 0.003 } }] },
       });
     });
+    this.emit({ t: 0, create: { id: LEGEND_ID, z: 1, geom: legend() } });
     this.panel(state, 0);
   }
 

@@ -1,4 +1,5 @@
 import type { Shape, VisEventInput, Vec2 } from '../../protocol/vis-event.js';
+import { shortName } from '../vis-text.js';
 import { BLACK, WHITE, isWallMove, sideColor, slotColumn, slotRow, wallOrientationOf, wallSlotOf, HORIZONTAL, type Move, type Side } from './geometry.js';
 
 /**
@@ -6,12 +7,17 @@ import { BLACK, WHITE, isWallMove, sideColor, slotColumn, slotRow, wallOrientati
  * from square to square, each wall flying in from its owner's side of the board, the walls left to
  * each player, and a log line per move and per game.
  *
- * Layout in the unit square (y down): the board fills [0.1, 0.9]; black's line of text is above it
- * (black starts at the top), white's below.
+ * Layout in the unit square (y down), text centred on its point: black's line of text in the band
+ * [0.03, 0.07] above the board (black starts at the top), the board in [0.1, 0.86] with its frame,
+ * the column letters under it, white's line of text in [0.93, 0.97].
  */
-const BOARD_LEFT = 0.1;
+const BOARD_LEFT = 0.12;
 const BOARD_TOP = 0.1;
-const BOARD_SPAN = 0.8;
+const BOARD_SPAN = 0.76;
+/** Centre lines of the two players' texts, by side. */
+const LABEL_Y = { black: 0.05, white: 0.95 } as const;
+/** Names longer than this are shortened, so that a player's line fits the width. */
+const NAME_CHARS = 20;
 /** Least logical time between two moves, so that a replay of a fast game can be followed. */
 const MOVE_STEP = 0.5;
 const ANIMATION = 0.35;
@@ -60,8 +66,8 @@ export class QuoridorVis {
     for (let i = 0; i < this.size; i++) {
       const [x] = this.center(i, 0);
       const [, y] = this.center(0, i);
-      geom.push({ text: { v: String.fromCharCode(65 + i), p: [x - height / 4, BOARD_TOP + BOARD_SPAN + 0.015], t: height, s: PALETTE.text } });
-      geom.push({ text: { v: String(i + 1), p: [BOARD_LEFT - 0.05, y - height / 2], t: height, s: PALETTE.text } });
+      geom.push({ text: { v: String.fromCharCode(65 + i), p: [x, BOARD_TOP + BOARD_SPAN + 0.03], t: height, s: PALETTE.text } });
+      geom.push({ text: { v: String(i + 1), p: [BOARD_LEFT - 0.045, y], t: height, s: PALETTE.text } });
     }
     this.emit({ t, create: { id: this.id(), z: 0, geom } });
   }
@@ -87,7 +93,7 @@ export class QuoridorVis {
           geom: [{ circle: { r: this.cell * 0.32, f: PALETTE.pawn[side], s: PALETTE.pawnStroke[side], t: 0.004 } }],
         },
       });
-      this.label(t, side, `${names[side]} (${sideColor(side)})`, walls);
+      this.label(t, side, `${shortName(names[side], NAME_CHARS)} (${sideColor(side)})`, walls);
     }
   }
 
@@ -119,7 +125,7 @@ export class QuoridorVis {
       create: { id, p: start, z: 2, geom: [{ poly: { vs: rect(-w / 2, -h / 2, w, h), f: PALETTE.wall[side], s: PALETTE.wallStroke[side], t: 0.002 } }] },
     });
     this.emit({ t, transform: { id, d: ANIMATION, f: 'easeout', mv: [cx - start[0], cy - start[1]] } });
-    this.label(t, side, `${names[side]} (${sideColor(side)})`, wallsLeft);
+    this.label(t, side, `${shortName(names[side], NAME_CHARS)} (${sideColor(side)})`, wallsLeft);
   }
 
   log(line: string): void {
@@ -131,8 +137,8 @@ export class QuoridorVis {
     if (this.labelIds[side]) this.emit({ t, destroy: { id: this.labelIds[side] } });
     const id = this.id();
     this.labelIds[side] = id;
-    const y = side === BLACK ? 0.015 : 0.945;
-    this.emit({ t, create: { id, p: [BOARD_LEFT, y], z: 1, geom: [{ text: { v: `${who}: ${walls} wall${walls === 1 ? '' : 's'} left`, t: 0.035, s: PALETTE.text } }] } });
+    const y = side === BLACK ? LABEL_Y.black : LABEL_Y.white;
+    this.emit({ t, create: { id, p: [0.5, y], z: 1, geom: [{ text: { v: `${who}: ${walls} wall${walls === 1 ? '' : 's'} left`, t: 0.035, s: PALETTE.text } }] } });
   }
 
   /** Logical time: real time, but at least `step` after the previous event. */

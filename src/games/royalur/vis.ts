@@ -1,4 +1,5 @@
 import type { Shape, Vec2, VisEventInput } from '../../protocol/vis-event.js';
+import { shortName } from '../vis-text.js';
 import { formatCoins, rollValue, type Coins } from './dice.js';
 import { END, ROSETTES, START, TOKENS, TRACK_CELLS, tokensExited, type MoveOutcome, type PlayerIndex } from './rules.js';
 
@@ -18,6 +19,11 @@ const BOARD_X = 0.1;
 const BOARD_Y = 0.35;
 const TOKEN_RADIUS = 0.028;
 const SLOT_SPACING = 0.057;
+/** Each player's row: its colour's token, its name centred at NAME_X, and its dice from DICE_X on. */
+const NAME_X = 0.37;
+const DICE_X = 0.67;
+/** A name of this many characters fits between the token and the dice. */
+const NAME_CHARS = 18;
 /** Columns of the side rows with no cell (the board's narrow bridge). */
 const MISSING_COLUMNS = [4, 5];
 
@@ -84,7 +90,8 @@ export class RoyalUrVis {
     this.rolls++;
     const t = this.now();
     for (const id of this.diceIds) this.emit({ t, destroy: { id } });
-    const y = player === 0 ? 0.1 : 0.9;
+    // The dice sit on the right of the player's row, clear of the name (NAME_X, shortened to fit).
+    const y = player === 0 ? 0.115 : 0.915;
     const geom: Shape[] = coins.map((coin, i) => ({
       poly: {
         vs: triangle([i * 0.05, 0], 0.02),
@@ -96,7 +103,7 @@ export class RoyalUrVis {
     geom.push({ text: { v: `= ${rollValue(coins)}`, p: [0.24, 0], t: 0.035, s: COLORS.text } });
     const id = this.id();
     this.diceIds = [id];
-    this.emit({ t, create: { id, p: [0.58, y], z: 3, geom } });
+    this.emit({ t, create: { id, p: [DICE_X, y], z: 3, geom } });
     this.emit({ t, log: { line: `${this.names[player]} rolls ${formatCoins(coins)} (${rollValue(coins)})` } });
   }
 
@@ -188,8 +195,8 @@ export class RoyalUrVis {
           { text: { v: 'start', p: [BOARD_X + 0.03, labelY], t: 0.025, s: COLORS.text } },
           { text: { v: 'home', p: [BOARD_X + 4 * CELL + 0.03, labelY], t: 0.025, s: COLORS.text } },
           // Text is drawn centred on its point: the name in the middle, its colour's token to the left.
-          { circle: { p: [0.22, nameY], r: 0.015, f: TOKEN_FILL[player], s: TOKEN_EDGE[player], t: 0.003 } },
-          { text: { v: this.names[player], p: [0.5, nameY], t: 0.04, s: COLORS.text } },
+          { circle: { p: [BOARD_X + 0.015, nameY], r: 0.015, f: TOKEN_FILL[player], s: TOKEN_EDGE[player], t: 0.003 } },
+          { text: { v: shortName(this.names[player], NAME_CHARS), p: [NAME_X, nameY], t: 0.04, s: COLORS.text } },
         ],
       },
     });

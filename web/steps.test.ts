@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Steps } from './steps.js';
+
+test('a step is shown settled: just before the next line, or at the end for the last; lines at one time are stepped one by one', () => {
+  const steps = new Steps([0, 1, 1, 3]);
+  const end = 4;
+  assert.equal(steps.total, 4);
+  assert.equal(steps.at(0.5, end), 1);
+  assert.equal(steps.at(1, end), 3, 'both lines at 1 are shown');
+  assert.equal(steps.go(1, end), 1 - 1e-6, 'the first step just before the second line');
+  assert.equal(steps.at(1 - 1e-6, end), 1);
+  assert.equal(steps.go(2, end), 1, 'the second line shares its time with the third');
+  assert.equal(steps.at(1, end), 2, 'stepping names the second line, though the third has the same time');
+  assert.equal(steps.go(3, end), 3 - 1e-6);
+  assert.equal(steps.at(3 - 1e-6, end), 3);
+  assert.equal(steps.at(2, end), 3, 'moving on forgets the pin');
+  assert.equal(steps.go(99, end), 4, 'clamped to the last step, shown at the end of the match');
+  assert.equal(steps.at(4, end), 4);
+  assert.equal(steps.go(-5, end), 0);
+  assert.equal(steps.at(0, end), 1, 'a line at time 0 is shown at the start');
+});
+
+test('per-move playback spends one second per step however long the step lasted', () => {
+  const steps = new Steps([0, 10, 10.5, 100]);
+  // Half a second at one step per second: half way from 0 to 10.
+  assert.equal(steps.advancePerMove(0, 0.5, 1, 101), 5);
+  // From 5, one second: the second half of [0, 10] and half of [10, 10.5].
+  assert.equal(steps.advancePerMove(5, 1, 1, 101), 10.25);
+  // Two steps per second: a quarter second crosses half of [10.5, 100].
+  assert.equal(steps.advancePerMove(10.5, 0.25, 2, 101), 55.25);
+  // After the last line, the rest of the match is one step; then it stops at the end.
+  assert.equal(steps.advancePerMove(100, 0.5, 1, 101), 100.5);
+  assert.equal(steps.advancePerMove(100.5, 5, 1, 101), 101);
+});

@@ -1,0 +1,71 @@
+import { upperBound } from './timeline.js';
+
+/**
+ * Steps through a match: step k (1-based) is the moment of the k-th log line, which games write
+ * once per move or event. Several lines may share a time (a roll and the move it allows); a step
+ * then names one line among them even though the picture is the same, so the counter and the
+ * highlighted line still advance one by one. Pure, so that it is tested under Node.
+ *
+ * A step is shown as it stands once done: just before the next line's moment (a move's animation
+ * starts at its own line's time, so at that time the piece has not moved yet), or at the end of
+ * the match for the last step.
+ */
+
+/** Before the next line by this much: far below anything a picture or a clock shows. */
+const SETTLE_EPSILON = 1e-6;
+
+export class Steps {
+  /** The step last chosen by step navigation, while the time is still that step's time. */
+  private pinned = 0;
+
+  /** `times`: the log lines' times, ascending (the timeline's own array, which grows live). */
+  constructor(private readonly times: readonly number[]) {}
+
+  get total(): number {
+    return this.times.length;
+  }
+
+  /** The step shown at time t: the pinned one if t is still its time, else the last line at or before t. */
+  at(t: number, end: number): number {
+    if (this.pinned > 0 && this.pinned <= this.times.length && this.timeOf(this.pinned, end) === t) return this.pinned;
+    return upperBound(this.times, t);
+  }
+
+  /** When step k (1..total) is shown: settled just before the next line, or at `end` for the last. */
+  timeOf(k: number, end: number): number {
+    const own = this.times[k - 1]!;
+    if (k >= this.times.length) return Math.max(own, end);
+    const next = this.times[k]!;
+    return next - own > 2 * SETTLE_EPSILON ? next - SETTLE_EPSILON : own;
+  }
+
+  /** Chooses step k (clamped to 0..total) and returns its time (0 for step 0, before any line). */
+  go(k: number, end: number): number {
+    const step = Math.min(Math.max(0, Math.round(k)), this.times.length);
+    this.pinned = step;
+    return step === 0 ? 0 : this.timeOf(step, end);
+  }
+
+  /**
+   * Per-move playback: the time after `dt` seconds of playing from t at `stepsPerSecond`. The
+   * span from one line's moment to the next one's takes 1 / stepsPerSecond however long it lasted
+   * in the match; after the last line, the rest of the match (its last animations) takes one step.
+   */
+  advancePerMove(t: number, dt: number, stepsPerSecond: number, end: number): number {
+    let now = t;
+    let budget = dt * stepsPerSecond;
+    while (budget > 0 && now < end) {
+      const next = upperBound(this.times, now);
+      const from = next === 0 ? 0 : this.times[next - 1]!;
+      const to = next < this.times.length ? this.times[next]! : end;
+      const span = to - from;
+      if (span <= 0) break;
+      // The part of this span still ahead, in steps: spend as much of the budget as it takes.
+      const left = (to - now) / span;
+      if (budget < left) return now + budget * span;
+      budget -= left;
+      now = to;
+    }
+    return Math.min(now, end);
+  }
+}
