@@ -7,7 +7,9 @@ import { createHaseUndIgelGame, DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT, HASE
 import { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import { BUILT_IN_GAMES } from '../games/registry.js';
 import { applyBotsFor, loadExternalCatalog } from '../games/external/registry-loader.js';
-import { Lobby } from '../lobby/lobby.js';
+import { ClusterLobby } from '../cluster/cluster-lobby.js';
+import type { ClusterLink } from '../cluster/seams.js';
+import { Lobby, type LobbyPort } from '../lobby/lobby.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -43,12 +45,18 @@ export interface CocodOptions {
   readonly sochaSoftTimeout?: number;
   readonly sochaHardTimeout?: number;
   readonly log: Log;
+  /**
+   * This server is one node of several (`cocod --nodes N`): it shares the lobby through `link`
+   * and records into `store` (the primary's) instead of opening `database` itself.
+   */
+  readonly cluster?: { readonly link: ClusterLink; readonly store: HistoryStore };
 }
 
 export interface RunningCocod {
   readonly url: string;
   readonly port: number;
-  readonly lobby: Lobby;
+  /** The lobby the front doors use: this node's, or the cluster's when it is one of several. */
+  readonly lobby: LobbyPort;
   readonly limits: ServerLimits;
   /** The clobber TCP port actually listened on, when enabled. */
   readonly clobberPort: number | null;
@@ -95,7 +103,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
   if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
   const storeOptions = { retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] }, clock };
-  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions);
+  const store: HistoryStore =
+    options.cluster?.store ?? (options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions));
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
     games,
@@ -111,6 +120,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     log,
     onMove: () => metrics.movePlayed(),
   });
+  // The WebSocket door sees every node's matches; the TCP game ports pair their own clients and
+  // keep per-port rooms, so they stay with this node's lobby (only one node serves them).
+  const shared: LobbyPort = options.cluster
+    ? new ClusterLobby(lobby, options.cluster.link, { maxMatches: limits['max-matches'], maxWaitingPerOwner: limits['waiting-matches-per-address'], log })
+    : lobby;
   let clobber: ClobberTcpGateway | null = null;
   let socha: SochaTcpGateway | null = null;
   // Read at each scrape of /metrics; the TCP gateways started below are counted once they exist.
@@ -121,7 +135,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     storeQueueDepth: () => (store instanceof SqliteHistoryStore ? store.queueDepth : 0),
   });
   const server: CocoServer = new CocoServer({
-    lobby,
+    lobby: shared,
     store,
     metrics,
     host: options.bindAddress,
@@ -163,7 +177,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   return {
     url,
     port: address.port,
-    lobby,
+    lobby: shared,
     limits,
     clobberPort,
     sochaPort,
@@ -171,7 +185,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       server.stopAccepting();
       clobber?.stopAccepting();
       socha?.stopAccepting();
-      await lobby.shutdown();
+      await shared.shutdown();
       await server.close();
       await clobber?.close();
       await socha?.close();

@@ -31,6 +31,9 @@ Options:
       --socha-password-file FILE    authenticate is refused); or COCOD_SOCHA_PASSWORD
       --socha-soft-timeout SECONDS  soft time limit of a move on that port (default 2)
       --socha-hard-timeout SECONDS  hard time limit of a move on that port (default 10)
+      --nodes N                     run N node processes sharing the ports, one lobby and
+                                    one history ('auto': one per core; default 1); see
+                                    docs/nodes.md
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
@@ -53,6 +56,7 @@ const OPTIONS = {
   'socha-soft-timeout': { type: 'string' },
   'socha-hard-timeout': { type: 'string' },
   games: { type: 'string' },
+  nodes: { type: 'string' },
   limit: { type: 'string', multiple: true },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -62,7 +66,14 @@ const OPTIONS = {
 type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'version' | 'config'>;
 
 /** What the command line, the config file and the environment make of the server's options. */
-export type CocodCommand = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'run'; readonly options: Omit<CocodOptions, 'log'> };
+export type CocodCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  /** `nodes`: how many node processes (1: this process is the server). */
+  | { readonly kind: 'run'; readonly options: Omit<CocodOptions, 'log'>; readonly nodes: number };
+
+/** The most node processes `--nodes` accepts: more than a machine's cores only costs memory. */
+export const MAX_NODES = 64;
 
 export interface OptionSources {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -71,7 +82,7 @@ export interface OptionSources {
 }
 
 /** Resolves the options; errors say which option and why, for `cocod: ...` and exit status 2. */
-export function resolveCocodOptions(argv: readonly string[], sources: OptionSources): Result<CocodCommand> {
+export function resolveCocodOptions(argv: readonly string[], sources: OptionSources & { readonly cores?: number }): Result<CocodCommand> {
   let values;
   try {
     ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
@@ -118,8 +129,11 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   const hard = parseSeconds('--socha-hard-timeout', option('socha-hard-timeout'), DEFAULT_HARD_TIMEOUT, 0.1, 600);
   if (!hard.ok) return hard;
   const games = option('games');
+  const nodes = parseNodes(option('nodes'), sources.cores ?? 1);
+  if (!nodes.ok) return nodes;
   return ok({
     kind: 'run',
+    nodes: nodes.value,
     options: {
       ...(clobberPort !== undefined && { clobberPort }),
       ...(sochaPort !== undefined && { sochaPort, sochaPassword: sochaPassword.value, sochaSoftTimeout: soft.value, sochaHardTimeout: hard.value }),
@@ -131,6 +145,14 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
       limits: limits.value,
     },
   });
+}
+
+function parseNodes(text: string | undefined, cores: number): Result<number> {
+  if (text === undefined) return ok(1);
+  if (text === 'auto') return ok(Math.max(1, Math.min(MAX_NODES, cores)));
+  const nodes = Number(text);
+  if (!/^\d+$/.test(text) || nodes < 1 || nodes > MAX_NODES) return err(`invalid --nodes "${text}" (a number from 1 to ${MAX_NODES}, or auto)`);
+  return ok(nodes);
 }
 
 function readConfig(path: string | undefined, sources: OptionSources): Result<Readonly<Record<string, unknown>>> {

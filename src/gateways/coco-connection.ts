@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import type { Lobby, MatchMember, MatchWatcher, Requester } from '../lobby/lobby.js';
+import type { LobbyPort, MatchMember, MatchWatcher, PlayerSeat, Requester } from '../lobby/lobby.js';
 import { isBotName } from '../match/match.js';
-import type { Seat, SeatCloseReason } from '../match/seat.js';
+import type { SeatCloseReason } from '../match/seat.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import { encodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
@@ -32,7 +32,7 @@ export const CLOSE_CODES = {
 
 /** What a connection needs besides its socket. */
 export interface ConnectionDeps {
-  readonly lobby: Lobby;
+  readonly lobby: LobbyPort;
   readonly store: HistoryStore;
   readonly log: Log;
   readonly limits: ServerLimits;
@@ -47,7 +47,7 @@ type State =
   | { readonly kind: 'idle' }
   | { readonly kind: 'subscribed'; readonly unsubscribe: () => void }
   | { readonly kind: 'waiting'; readonly id: string; readonly member: MatchMember }
-  | { readonly kind: 'playing'; readonly seat: Seat }
+  | { readonly kind: 'playing'; readonly seat: PlayerSeat }
   | { readonly kind: 'spectating'; readonly id: string; readonly watcher: MatchWatcher }
   | { readonly kind: 'vis'; readonly stop: () => void }
   | { readonly kind: 'closed' };
@@ -67,7 +67,7 @@ export class CocoConnection {
   private outgoing: Buffer[] = [];
   private flushScheduled = false;
   private cancelHandshakeTimer: (() => void) | null;
-  private readonly lobby: Lobby;
+  private readonly lobby: LobbyPort;
   private readonly store: HistoryStore;
   private readonly log: Log;
   private readonly limits: ServerLimits;
@@ -257,7 +257,7 @@ export class CocoConnection {
     }
   }
 
-  private join(id: string, name: string, password: string | null): void {
+  private async join(id: string, name: string, password: string | null): Promise<void> {
     const member: MatchMember = {
       updated: (info) => this.reply({ type: 'LobbyUpdate', info }),
       expired: (matchId) => {
@@ -266,12 +266,17 @@ export class CocoConnection {
       },
       started: (seat) => this.play(seat),
     };
-    const joined = this.lobby.join(id, name, password, member, this.requester);
+    const answer = this.lobby.join(id, name, password, member, this.requester);
+    // A local answer is used at once, not awaited: an await would let the lobby's notifications
+    // (queued as microtasks during the call) overtake the reply, which the reference sends first.
+    const joined = answer instanceof Promise ? await answer : answer;
+    // The connection may have closed while another node answered: the seat it got is given back.
+    if (this.state.kind === 'closed') return void (joined.ok && this.lobby.leave(joined.value.id, member));
     this.reply({ type: 'LobbyJoinedMatch', info: joined.ok ? { Ok: joined.value } : { Err: joined.error } });
     if (joined.ok) this.state = { kind: 'waiting', id: joined.value.id, member };
   }
 
-  private play(seat: Seat): void {
+  private play(seat: PlayerSeat): void {
     if (this.state.kind === 'closed') {
       seat.receiveEnd();
       return;
@@ -284,7 +289,7 @@ export class CocoConnection {
     });
   }
 
-  private seatClosed(seat: Seat, reason: SeatCloseReason): void {
+  private seatClosed(seat: PlayerSeat, reason: SeatCloseReason): void {
     if (this.state.kind !== 'playing' || this.state.seat !== seat) return;
     if (reason !== 'match-over') this.log.info(`${this.peer}: player ${seat.name} left the game: ${reason}`);
     this.flush();
@@ -292,7 +297,7 @@ export class CocoConnection {
     this.reply({ type: 'MatchEnded' });
   }
 
-  private spectate(id: string): void {
+  private async spectate(id: string): Promise<void> {
     let synced = false;
     const watcher: MatchWatcher = {
       updated: (info) => this.reply({ type: 'LobbyUpdate', info }),
@@ -313,7 +318,9 @@ export class CocoConnection {
         this.reply({ type: 'SpectateEnded' });
       },
     };
-    const joined = this.lobby.spectate(id, watcher);
+    const answer = this.lobby.spectate(id, watcher);
+    const joined = answer instanceof Promise ? await answer : answer; // not awaited when local: see join
+    if (this.state.kind === 'closed') return void (joined.ok && this.lobby.unspectate(joined.value.id, watcher));
     this.reply({ type: 'SpectateJoined', info: joined.ok ? { Ok: joined.value } : { Err: joined.error } });
     if (joined.ok) this.state = { kind: 'spectating', id: joined.value.id, watcher };
   }
@@ -356,7 +363,7 @@ export class CocoConnection {
       if (this.state.kind === 'vis') this.state = { kind: 'idle' };
       this.reply({ type: 'VisEnded', id });
     };
-    const live = this.lobby.watchVis(id, {
+    const answer = this.lobby.watchVis(id, {
       event: (event) => {
         batch.push(event);
         if (!scheduled) {
@@ -366,6 +373,8 @@ export class CocoConnection {
       },
       end: () => queueMicrotask(finish),
     });
+    const live = answer instanceof Promise ? await answer : answer;
+    if (this.state.kind === 'closed') return void (live.ok && live.value());
     if (live.ok) {
       this.state = { kind: 'vis', stop: live.value };
       return this.reply({ type: 'VisSubscribed', info: { Ok: null } });

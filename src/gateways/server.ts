@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { ServerMetrics } from '../app/metrics.js';
-import type { Lobby } from '../lobby/lobby.js';
+import type { LobbyPort } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
@@ -15,7 +15,7 @@ import { ResponseWriter } from './response-writer.js';
 import type { ServerLimits } from './server-limits.js';
 
 export interface ServerOptions {
-  readonly lobby: Lobby;
+  readonly lobby: LobbyPort;
   readonly store: HistoryStore;
   readonly host: string;
   readonly port: number;

@@ -1,6 +1,5 @@
 import type { Socket } from 'node:net';
-import type { MatchMember } from '../lobby/lobby.js';
-import type { Seat } from '../match/seat.js';
+import type { MatchMember, PlayerSeat } from '../lobby/lobby.js';
 import { SentPrefix } from './sent-prefix.js';
 
 /** A TCP client whose unsent data passes this is too slow and is disconnected. */
@@ -15,7 +14,7 @@ export const SOCKET_MAX_BUFFERED_BYTES = 16 << 20;
 export class SocketMember implements MatchMember {
   private readonly early: Buffer[] = [];
   private earlyBytes = 0;
-  private seat: Seat | null = null;
+  private seat: PlayerSeat | null = null;
   private ended = false;
   private readonly sent: SentPrefix;
 
@@ -55,7 +54,7 @@ export class SocketMember implements MatchMember {
     this.socket.end();
   }
 
-  started(seat: Seat): void {
+  started(seat: PlayerSeat): void {
     this.seat = seat;
     seat.attach({
       send: (bytes) => {

@@ -4,7 +4,7 @@ import { ALL_BOTS } from '../games/game-params.js';
 import type { GameDefinition, MatchSettings } from '../match/game.js';
 import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
 import { Random, freshSeed } from '../match/random.js';
-import type { Seat } from '../match/seat.js';
+import type { Seat, SeatTransport } from '../match/seat.js';
 import { SpectatorFeed } from '../match/spectator-feed.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo, Request } from '../protocol/coco/messages.js';
@@ -87,6 +87,20 @@ export interface LobbyListener {
   deleted(id: string): void;
 }
 
+/**
+ * What a front door holds of a player's seat once the match runs: the seat itself when the match
+ * is on this node, or its bridge to the node that runs it (src/cluster/bridges.ts).
+ */
+export interface PlayerSeat {
+  readonly name: string;
+  /** Connects the player's transport; what the game wrote so far is sent first. */
+  attach(transport: SeatTransport): void;
+  /** Bytes from the player. */
+  receive(chunk: Uint8Array): void;
+  /** The player's input ended (it disconnected). */
+  receiveEnd(): void;
+}
+
 /** A player who joined a waiting match. */
 export interface MatchMember {
   /** The match changed while waiting or running (LobbyUpdate). */
@@ -94,7 +108,7 @@ export interface MatchMember {
   /** The waiting match expired before it started. */
   expired(id: string): void;
   /** The match started: attach a transport to the seat (MatchStarted). */
-  started(seat: Seat): void;
+  started(seat: PlayerSeat): void;
 }
 
 /** A spectator of one match (SpectateJoin). */
@@ -105,6 +119,41 @@ export interface MatchWatcher {
   data(bytes: Uint8Array): void;
   /** The stream is over (match ended or expired). */
   ended(): void;
+}
+
+/** A value now, or later when it comes from another node. */
+export type Eventually<T> = T | Promise<T>;
+
+/**
+ * The lobby as front doors use it: this node's Lobby, or the whole cluster's (ClusterLobby) where
+ * a match may live on another node and the answers about it come later.
+ */
+export interface LobbyPort {
+  gameList(): GameListEntry[];
+  gameDescription(name: string): string | null;
+  list(): MatchInfo[];
+  find(id: string): MatchInfo | null;
+  oldestWaiting(game: string, origin: string): MatchInfo | null;
+  subscribe(listener: LobbyListener): { seed: MatchInfo[]; unsubscribe: () => void };
+  create(request: NewMatchRequest, origin?: string, requester?: Requester): Result<string>;
+  join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>>;
+  leave(id: string, member: MatchMember): void;
+  spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>>;
+  unspectate(id: string, watcher: MatchWatcher): void;
+  watchVis(id: string, sink: VisSink): Eventually<Result<() => void>>;
+  counts(): { waiting: number; running: number };
+  idle(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** Where a match of this node came from, for the directory the other nodes read. */
+export interface MatchPlacement {
+  readonly origin: string;
+  readonly owner: string | null;
+  /** Seat names in seat order, once it runs. */
+  readonly seats: readonly string[] | null;
+  /** Unix ms when it started, once it runs. */
+  readonly startedAt: number | null;
 }
 
 interface LobbyMatch {
@@ -135,7 +184,7 @@ interface LobbyMatch {
  * it never knows their wire formats. Notifications to others are sent after the call returns,
  * so a front door can answer the request first, as the reference does.
  */
-export class Lobby {
+export class Lobby implements LobbyPort {
   private readonly games: ReadonlyMap<string, GameDefinition<any>>;
   private readonly matches = new Map<string, LobbyMatch>();
   private readonly listeners = new Set<LobbyListener>();
@@ -354,6 +403,18 @@ export class Lobby {
       else this.expire(match);
     }
     await this.idle();
+  }
+
+  /** Where a match of this lobby came from and who sits in it, or null for an unknown id. */
+  placement(id: string): MatchPlacement | null {
+    const match = this.matches.get(id);
+    if (!match) return null;
+    return {
+      origin: match.origin,
+      owner: match.owner,
+      seats: match.running ? match.running.seats.map((seat) => seat.name) : null,
+      startedAt: match.running ? match.startedAt : null,
+    };
   }
 
   /** Matches waiting and running, for /metrics. */

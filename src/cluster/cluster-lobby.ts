@@ -1,0 +1,208 @@
+import { LOBBY_DEFAULTS, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
+import { normalizeMatchId } from '../lobby/match-id.js';
+import type { VisSink } from '../match/vis-feed.js';
+import type { GameListEntry, MatchInfo } from '../protocol/coco/messages.js';
+import type { Log } from '../util/log.js';
+import { err, type Result } from '../util/result.js';
+import { BridgeClient } from './bridge-client.js';
+import { BridgeHost } from './bridge-host.js';
+import type { ClusterLink, DirectoryEntry } from './seams.js';
+
+export interface ClusterLobbyOptions {
+  /** The cluster-wide limits (the same options as the local lobby's). */
+  readonly maxMatches?: number;
+  readonly maxWaitingPerOwner?: number;
+  readonly log?: Log;
+}
+
+/**
+ * The lobby of the whole cluster as this node's front doors see it: the matches of this node (its
+ * own Lobby) and, through the directory, those of every other node. A player or spectator of a
+ * match on another node is bridged there over the bus; this node's matches are published to the
+ * directory as they change, and other nodes' bridges to them are served here.
+ */
+export class ClusterLobby implements LobbyPort {
+  /** Other nodes' matches, in the order they were first published. */
+  private readonly remote = new Map<string, DirectoryEntry>();
+  private readonly listeners = new Set<LobbyListener>();
+  private readonly client: BridgeClient;
+  private readonly host: BridgeHost;
+  private readonly maxMatches: number;
+  private readonly maxWaitingPerOwner: number;
+  private readonly stops: (() => void)[] = [];
+
+  constructor(
+    private readonly local: Lobby,
+    private readonly link: ClusterLink,
+    options: ClusterLobbyOptions = {},
+  ) {
+    this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
+    this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
+    const { bus, directory } = link;
+    this.client = new BridgeClient(bus);
+    this.host = new BridgeHost(local, bus);
+    this.stops.push(
+      directory.watch({
+        put: (entry) => this.remotePut(entry),
+        removed: (id, node) => this.remoteRemoved(id, node),
+      }),
+      bus.listen((from, message) => {
+        this.client.receive(from, message);
+        this.host.receive(from, message);
+      }),
+      bus.onNodeDown((node) => {
+        this.client.nodeDown(node);
+        this.host.nodeDown(node);
+      }),
+    );
+    // What the directory held before this node watched it.
+    void directory.list().then((entries) => {
+      for (const entry of entries) if (!this.remote.has(entry.info.id)) this.remotePut(entry);
+    });
+    const publish = (info: MatchInfo): void => {
+      const placement = local.placement(info.id);
+      if (!placement) return;
+      void directory.put({
+        node: bus.node,
+        info,
+        origin: placement.origin,
+        owner: placement.owner,
+        ...(placement.seats && { seats: placement.seats }),
+        ...(placement.startedAt !== null && { startedAt: placement.startedAt }),
+      });
+    };
+    this.stops.push(
+      local.subscribe({
+        created: publish,
+        updated: publish,
+        deleted: (id) => void directory.remove(id),
+      }).unsubscribe,
+    );
+  }
+
+  gameList(): GameListEntry[] {
+    return this.local.gameList();
+  }
+
+  gameDescription(name: string): string | null {
+    return this.local.gameDescription(name);
+  }
+
+  list(): MatchInfo[] {
+    return [...this.local.list(), ...[...this.remote.values()].map((entry) => entry.info)];
+  }
+
+  find(id: string): MatchInfo | null {
+    return this.local.find(id) ?? this.remoteEntry(id)?.info ?? null;
+  }
+
+  oldestWaiting(game: string, origin: string): MatchInfo | null {
+    const here = this.local.oldestWaiting(game, origin);
+    if (here) return here;
+    for (const entry of this.remote.values()) {
+      if (!entry.info.running && entry.info.game === game && entry.origin === origin) return entry.info;
+    }
+    return null;
+  }
+
+  subscribe(listener: LobbyListener): { seed: MatchInfo[]; unsubscribe: () => void } {
+    const mine = this.local.subscribe(listener);
+    this.listeners.add(listener);
+    return {
+      seed: [...mine.seed, ...[...this.remote.values()].map((entry) => entry.info)],
+      unsubscribe: () => {
+        mine.unsubscribe();
+        this.listeners.delete(listener);
+      },
+    };
+  }
+
+  /** Matches are made on the node asked; the limits count every node's. */
+  create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
+    if (this.local.counts().waiting + this.local.counts().running + this.remote.size >= this.maxMatches) return err('Server is at maximum capacity');
+    if (requester) {
+      let waiting = 0;
+      for (const entry of this.remote.values()) if (!entry.info.running && entry.owner === requester.owner) waiting++;
+      // The local lobby counts its own against the same limit, so only the other nodes' are added.
+      if (waiting > 0 && waiting + this.localWaitingOf(requester.owner) >= this.maxWaitingPerOwner) {
+        return err(`Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`);
+      }
+    }
+    return this.local.create(request, origin, requester);
+  }
+
+  join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>> {
+    const entry = this.remoteEntry(id);
+    if (!entry) return this.local.join(id, name, password, member, requester);
+    if (entry.info.password) {
+      const refusal = requester?.passwords?.refusal();
+      if (refusal) return err(refusal);
+    }
+    return this.client.join(entry.node, entry.info.id, name, password, member).then((joined) => {
+      if (entry.info.password && joined.ok) requester?.passwords?.succeeded();
+      if (!joined.ok && joined.error === 'Wrong password') requester?.passwords?.failed();
+      return joined;
+    });
+  }
+
+  leave(id: string, member: MatchMember): void {
+    if (!this.client.leave(member)) this.local.leave(id, member);
+  }
+
+  spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>> {
+    const entry = this.remoteEntry(id);
+    return entry ? this.client.spectate(entry.node, entry.info.id, watcher) : this.local.spectate(id, watcher);
+  }
+
+  unspectate(id: string, watcher: MatchWatcher): void {
+    if (!this.client.unspectate(watcher)) this.local.unspectate(id, watcher);
+  }
+
+  watchVis(id: string, sink: VisSink): Eventually<Result<() => void>> {
+    const entry = this.remoteEntry(id);
+    return entry ? this.client.watchVis(entry.node, entry.info.id, sink) : this.local.watchVis(id, sink);
+  }
+
+  counts(): { waiting: number; running: number } {
+    return this.local.counts();
+  }
+
+  idle(): Promise<void> {
+    return this.local.idle();
+  }
+
+  /** Stops this node's matches, then leaves the cluster. */
+  async shutdown(): Promise<void> {
+    await this.local.shutdown();
+    for (const stop of this.stops) stop();
+    this.link.close();
+  }
+
+  private remoteEntry(id: string): DirectoryEntry | null {
+    const normal = normalizeMatchId(id);
+    if (!normal.ok) return null;
+    const entry = this.remote.get(normal.value);
+    return entry && entry.node !== this.link.bus.node ? entry : null;
+  }
+
+  private localWaitingOf(owner: string): number {
+    let count = 0;
+    for (const info of this.local.list()) if (!info.running && this.local.placement(info.id)?.owner === owner) count++;
+    return count;
+  }
+
+  private remotePut(entry: DirectoryEntry): void {
+    if (entry.node === this.link.bus.node) return;
+    const known = this.remote.has(entry.info.id);
+    this.remote.set(entry.info.id, entry);
+    for (const listener of this.listeners) {
+      if (known) listener.updated(entry.info);
+      else listener.created(entry.info);
+    }
+  }
+
+  private remoteRemoved(id: string, node: string): void {
+    if (node === this.link.bus.node || !this.remote.delete(id)) return;
+    for (const listener of this.listeners) listener.deleted(id);
+  }
+}

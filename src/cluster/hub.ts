@@ -1,0 +1,179 @@
+import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
+
+/** What a node asks the hub. */
+export type HubRequest =
+  | { readonly k: 'put'; readonly entry: DirectoryEntry }
+  | { readonly k: 'remove'; readonly id: string }
+  | { readonly k: 'list'; readonly req: number }
+  | { readonly k: 'send'; readonly to: string; readonly msg: BridgeMessage }
+  | { readonly k: 'leave' };
+
+/** What the hub tells a node. */
+export type HubEvent =
+  | { readonly k: 'put'; readonly entry: DirectoryEntry }
+  | { readonly k: 'removed'; readonly id: string; readonly node: string }
+  | { readonly k: 'list'; readonly req: number; readonly entries: readonly DirectoryEntry[] }
+  | { readonly k: 'msg'; readonly from: string; readonly msg: BridgeMessage }
+  | { readonly k: 'down'; readonly node: string };
+
+/** A two-way message pipe: in one process (microtasks), over IPC (process.send), over a MessagePort. */
+export interface Channel<In, Out> {
+  send(message: Out): void;
+  receive(handler: (message: In) => void): void;
+}
+
+/**
+ * The directory and the switchboard of a set of nodes: it holds every node's published matches
+ * and forwards messages between nodes, each node through one channel, so messages between two
+ * nodes keep their order. It runs wherever all nodes can reach it: in the process itself (tests,
+ * memory-hub.ts) or in the primary of `cocod --nodes N` (its workers reach it over IPC).
+ */
+export class ClusterHub {
+  private readonly entries = new Map<string, DirectoryEntry>();
+  private readonly nodes = new Map<string, (event: HubEvent) => void>();
+
+  /**
+   * Connects a node: it is sent every match published so far, then every change. Returns what
+   * handles the node's requests.
+   */
+  connect(node: string, deliver: (event: HubEvent) => void): (request: HubRequest) => void {
+    if (this.nodes.has(node)) throw new Error(`node ${node} is already connected`);
+    this.nodes.set(node, deliver);
+    for (const entry of this.entries.values()) deliver({ k: 'put', entry });
+    return (request) => this.handle(node, request);
+  }
+
+  /**
+   * A node is gone (it left, died or its channel broke): its matches leave the directory and the
+   * other nodes are told. Returns the matches it hosted, for whoever records how they ended.
+   */
+  down(node: string): DirectoryEntry[] {
+    if (!this.nodes.delete(node)) return [];
+    const lost = [...this.entries.values()].filter((entry) => entry.node === node);
+    for (const entry of lost) {
+      this.entries.delete(entry.info.id);
+      this.broadcast({ k: 'removed', id: entry.info.id, node });
+    }
+    this.broadcast({ k: 'down', node });
+    return lost;
+  }
+
+  /** The connected nodes' names. */
+  members(): string[] {
+    return [...this.nodes.keys()];
+  }
+
+  private handle(node: string, request: HubRequest): void {
+    const deliver = this.nodes.get(node);
+    if (!deliver) return;
+    switch (request.k) {
+      case 'put': {
+        // A node publishes only its own matches, and may not take over another node's id.
+        const known = this.entries.get(request.entry.info.id);
+        if (request.entry.node !== node || (known && known.node !== node)) return;
+        // Replacing keeps the Map's order: list() stays in order of first publication.
+        this.entries.set(request.entry.info.id, request.entry);
+        return this.broadcast({ k: 'put', entry: request.entry });
+      }
+      case 'remove': {
+        const known = this.entries.get(request.id);
+        if (!known || known.node !== node) return;
+        this.entries.delete(request.id);
+        return this.broadcast({ k: 'removed', id: request.id, node });
+      }
+      case 'list':
+        return deliver({ k: 'list', req: request.req, entries: [...this.entries.values()] });
+      case 'send':
+        return this.nodes.get(request.to)?.({ k: 'msg', from: node, msg: request.msg });
+      case 'leave':
+        this.down(node);
+        return;
+    }
+  }
+
+  private broadcast(event: HubEvent): void {
+    for (const deliver of this.nodes.values()) deliver(event);
+  }
+}
+
+/** A node's end of the two seams, talking to a ClusterHub through a channel. */
+export class HubLink implements ClusterLink {
+  readonly directory: LobbyDirectory;
+  readonly bus: NodeBus;
+  private readonly watchers = new Set<DirectoryListener>();
+  private readonly handlers = new Set<(from: string, message: BridgeMessage) => void>();
+  private readonly downHandlers = new Set<(node: string) => void>();
+  private readonly lists = new Map<number, (entries: DirectoryEntry[]) => void>();
+  private nextRequest = 0;
+  private closed = false;
+
+  constructor(
+    readonly node: string,
+    private readonly channel: Channel<HubEvent, HubRequest>,
+  ) {
+    channel.receive((event) => this.onEvent(event));
+    const request = (message: HubRequest): void => {
+      if (!this.closed) channel.send(message);
+    };
+    this.directory = {
+      put: async (entry) => request({ k: 'put', entry }),
+      remove: async (id) => request({ k: 'remove', id }),
+      list: () =>
+        new Promise((resolve) => {
+          if (this.closed) return resolve([]);
+          const req = this.nextRequest++;
+          this.lists.set(req, resolve);
+          request({ k: 'list', req });
+        }),
+      watch: (listener) => {
+        this.watchers.add(listener);
+        return () => this.watchers.delete(listener);
+      },
+    };
+    this.bus = {
+      node,
+      send: (to, msg) => request({ k: 'send', to, msg }),
+      listen: (handler) => {
+        this.handlers.add(handler);
+        return () => this.handlers.delete(handler);
+      },
+      onNodeDown: (handler) => {
+        this.downHandlers.add(handler);
+        return () => this.downHandlers.delete(handler);
+      },
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.channel.send({ k: 'leave' });
+    this.closed = true;
+    for (const resolve of this.lists.values()) resolve([]);
+    this.lists.clear();
+  }
+
+  private onEvent(event: HubEvent): void {
+    if (this.closed) return;
+    switch (event.k) {
+      case 'put':
+        for (const watcher of this.watchers) watcher.put(event.entry);
+        return;
+      case 'removed':
+        for (const watcher of this.watchers) watcher.removed(event.id, event.node);
+        return;
+      case 'list': {
+        const resolve = this.lists.get(event.req);
+        this.lists.delete(event.req);
+        resolve?.([...event.entries]);
+        return;
+      }
+      case 'msg':
+        for (const handler of this.handlers) handler(event.from, event.msg);
+        return;
+      case 'down':
+        if (event.node === this.node) return;
+        for (const handler of this.downHandlers) handler(event.node);
+        return;
+    }
+  }
+}

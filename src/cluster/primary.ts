@@ -1,0 +1,166 @@
+import cluster, { type Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { CocodOptions } from '../app/cocod-app.js';
+import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
+import type { HistoryStore } from '../store/history-store.js';
+import { MemoryHistoryStore } from '../store/memory-history-store.js';
+import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
+import type { Log } from '../util/log.js';
+import { ClusterHub, type HubEvent, type HubRequest } from './hub.js';
+import { ipcChannel } from './ipc-channel.js';
+import { serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from './remote-store.js';
+import type { DirectoryEntry } from './seams.js';
+
+/** The reason recorded for a running match whose node died. */
+export const NODE_FAILURE_REASON = 'node failure';
+
+/** What the primary gives each node process (as JSON in its environment). */
+export interface NodeConfig {
+  readonly node: string;
+  /** Only the first node serves the TCP game ports (their rooms and pairings are node-local). */
+  readonly tcpPorts: boolean;
+  readonly options: Omit<CocodOptions, 'log' | 'clock' | 'extraGames'>;
+}
+
+export const NODE_CONFIG_ENV = 'COCOD_NODE_CONFIG';
+
+/** What a node tells the primary once it listens. */
+export interface NodeReady {
+  readonly url: string;
+  readonly port: number;
+  readonly clobberPort: number | null;
+  readonly sochaPort: number | null;
+}
+
+export interface RunningPrimary {
+  readonly url: string;
+  readonly ready: NodeReady;
+  /** Stops every node (each ends its matches as "server shutdown"), then closes the history. */
+  stop(): Promise<void>;
+}
+
+interface Slot {
+  readonly index: number;
+  generation: number;
+  worker: Worker | null;
+  name: string;
+}
+
+/**
+ * `cocod --nodes N`: this process forks N node processes that share the listening ports (the
+ * cluster module hands each new connection to one of them), holds the hub through which they
+ * share one lobby (hub.ts), and owns the history store they all record into (remote-store.ts).
+ * A node that dies has its running matches recorded as ended by NODE_FAILURE_REASON, and is
+ * replaced; the other nodes' matches go on.
+ */
+export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: number, log: Log): Promise<RunningPrimary> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  let verificationPassword = options.verificationPassword;
+  if (verificationPassword === null) {
+    verificationPassword = randomBytes(12).toString('base64url');
+    log.info(`verification password: ${verificationPassword}`);
+  }
+  const storeOptions = { retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] } };
+  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions);
+  const hub = new ClusterHub();
+  const { extraGames: _extra, clock: _clock, ...plain } = options as CocodOptions;
+  const nodeOptions = { ...plain, verificationPassword };
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./node-main.js', import.meta.url)), serialization: 'advanced' });
+
+  let stopping = false;
+  const slots: Slot[] = Array.from({ length: nodes }, (_, index) => ({ index, generation: 0, worker: null, name: '' }));
+  const readyOnce = new Map<number, (ready: NodeReady) => void>();
+
+  const fork = (slot: Slot): Promise<NodeReady> => {
+    slot.generation++;
+    slot.name = `node-${slot.index + 1}.${slot.generation}`;
+    const config: NodeConfig = { node: slot.name, tcpPorts: slot.index === 0, options: nodeOptions };
+    const worker = cluster.fork({ [NODE_CONFIG_ENV]: JSON.stringify(config) });
+    slot.worker = worker;
+    log.info(`node ${slot.name} started (pid ${worker.process.pid})`);
+    const name = slot.name;
+    const handle = hub.connect(name, (event: HubEvent) => {
+      if (worker.isConnected()) worker.send({ cocod: 'hub', body: event });
+    });
+    ipcChannel<HubRequest, HubEvent>(worker, 'hub').receive(handle);
+    serveHistoryStore(store, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(worker, 'store'));
+    const ready = new Promise<NodeReady>((resolve, reject) => {
+      readyOnce.set(worker.id, resolve);
+      worker.once('exit', (code, signal) => reject(new Error(`node ${name} exited (${signal ?? code}) before it listened`)));
+    });
+    worker.on('message', (message: { cocod?: string; body?: NodeReady }) => {
+      if (message?.cocod !== 'ready') return;
+      readyOnce.get(worker.id)?.(message.body!);
+      readyOnce.delete(worker.id);
+    });
+    worker.once('exit', (code, signal) => {
+      const lost = hub.down(name);
+      if (stopping) return;
+      log.error(`node ${name} exited (${signal ?? `code ${code}`}): ${lost.length} of its matches are gone`);
+      void recordLost(store, lost, log).then(() => {
+        if (stopping) return;
+        fork(slot).then(
+          () => log.info(`node ${slot.name} replaces ${name}`),
+          (error: unknown) => log.error(`node ${slot.name} could not start: ${String(error)}`),
+        );
+      });
+    });
+    return ready;
+  };
+
+  // The first node first: if it cannot start (a busy port, a bad games folder) nothing else is tried.
+  const first = await fork(slots[0]!);
+  await Promise.all(slots.slice(1).map((slot) => fork(slot)));
+  log.info(`listening on ${first.url} (${nodes} nodes, history: ${options.database})`);
+
+  return {
+    url: first.url,
+    ready: first,
+    async stop() {
+      stopping = true;
+      const exits = slots.map((slot) => {
+        const worker = slot.worker;
+        if (!worker || worker.isDead()) return Promise.resolve();
+        return new Promise<void>((resolve) => {
+          worker.once('exit', () => resolve());
+          worker.process.kill('SIGTERM');
+        });
+      });
+      await Promise.all(exits);
+      await store.close();
+    },
+  };
+}
+
+/** Running matches of a dead node go into the history as ended by its failure; waiting ones just go. */
+async function recordLost(store: HistoryStore, lost: readonly DirectoryEntry[], log: Log): Promise<void> {
+  const now = Date.now();
+  for (const entry of lost) {
+    const { info } = entry;
+    if (!info.running) continue;
+    try {
+      await store.record({
+        id: info.id,
+        game: info.game,
+        name: info.name,
+        args: info.args,
+        players: entry.seats ?? info.connected,
+        bots: info.bots,
+        scores: null,
+        reason: NODE_FAILURE_REASON,
+        error: null,
+        seed: '',
+        verified: info.verified,
+        startedAt: entry.startedAt ?? info.time * 1000,
+        endedAt: now,
+        spectatorStream: Buffer.alloc(0),
+        visJson: '[]',
+        artifacts: {},
+      });
+      log.info(`match ${info.id} recorded as ended by ${NODE_FAILURE_REASON}`);
+    } catch (error) {
+      log.error(`match ${info.id} could not be recorded: ${String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary } from '../store/history-store.js';
+import { asBuffer } from '../store/sqlite-store-messages.js';
+import type { Channel } from './hub.js';
+
+/** What a node asks the store's owner. */
+export type RemoteStoreRequest =
+  | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord }
+  | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery | undefined }
+  | { readonly id: number; readonly op: 'ids' }
+  | { readonly id: number; readonly op: 'get'; readonly matchId: string };
+
+export type RemoteStoreReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+
+/**
+ * A history store in another process (the primary of `cocod --nodes N`), reached through a
+ * channel: one writer for the SQLite file, whose retention keeps a running total that several
+ * writers would each get wrong. `close` only stops asking: the owner closes the store itself.
+ */
+export class RemoteHistoryStore implements HistoryStore {
+  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly channel: Channel<RemoteStoreReply, RemoteStoreRequest>) {
+    channel.receive((reply) => {
+      const pending = this.waiting.get(reply.id);
+      if (!pending) return;
+      this.waiting.delete(reply.id);
+      if (reply.ok) pending.resolve(reply.value);
+      else pending.reject(new Error(reply.error));
+    });
+  }
+
+  record(record: MatchRecord): Promise<void> {
+    return this.ask({ op: 'record', record }) as Promise<void>;
+  }
+
+  list(query?: HistoryQuery): Promise<MatchSummary[]> {
+    return this.ask({ op: 'list', query }) as Promise<MatchSummary[]>;
+  }
+
+  ids(): Promise<string[]> {
+    return this.ask({ op: 'ids' }) as Promise<string[]>;
+  }
+
+  async get(id: string): Promise<MatchRecord | null> {
+    const record = (await this.ask({ op: 'get', matchId: id })) as MatchRecord | null;
+    return record && { ...record, spectatorStream: asBuffer(record.spectatorStream) };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.waiting.values()) pending.reject(new Error('the history store is closed'));
+    this.waiting.clear();
+  }
+
+  /** The owner is gone: what waits for it fails rather than hanging. */
+  fail(reason: string): void {
+    for (const pending of this.waiting.values()) pending.reject(new Error(reason));
+    this.waiting.clear();
+  }
+
+  private ask(request: DistributiveOmit<RemoteStoreRequest, 'id'>): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('the history store is closed'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.channel.send({ ...request, id } as RemoteStoreRequest);
+    });
+  }
+}
+
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+/** The owner's side: answers a node's requests from `store`. */
+export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteStoreRequest, RemoteStoreReply>): void {
+  channel.receive((request) => {
+    const answer = (work: Promise<unknown>): void => {
+      work.then(
+        (value) => channel.send({ id: request.id, ok: true, value: value ?? null }),
+        (error: unknown) => channel.send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
+    };
+    switch (request.op) {
+      case 'record':
+        return answer(store.record({ ...request.record, spectatorStream: asBuffer(request.record.spectatorStream) }));
+      case 'list':
+        return answer(store.list(request.query));
+      case 'ids':
+        return answer(store.ids());
+      case 'get':
+        return answer(store.get(request.matchId));
+    }
+  });
+}

@@ -1,0 +1,89 @@
+import type { MatchInfo } from '../protocol/coco/messages.js';
+import type { VisEvent } from '../protocol/vis-event.js';
+
+/**
+ * The two seams between nodes (processes, later machines) that share one lobby. Each is a small
+ * async interface: the in-process hub (memory-hub.ts), the local multi-process one (a hub in the
+ * primary reached over IPC, channel.ts) and a networked one (Redis pub/sub and a hash) are
+ * implementations of the same two, and pass the same contract suite (seams.test.ts).
+ */
+
+/** A match as the other nodes see it: where it lives and what the lobby shows of it. */
+export interface DirectoryEntry {
+  /** The node that hosts the match (runs its game, holds its seats). */
+  readonly node: string;
+  readonly info: MatchInfo;
+  /** The front door that made it: the TCP ports pair their own clients (Lobby.oldestWaiting). */
+  readonly origin: string;
+  /** Who made it (Requester.owner): the waiting-match limit counts across nodes. */
+  readonly owner: string | null;
+  /** Players of the match when it started, in seat order, for a record if its node dies. */
+  readonly seats?: readonly string[];
+  /** Unix ms when the match started (running ones), for the same record. */
+  readonly startedAt?: number;
+}
+
+export interface DirectoryListener {
+  /** A match was created or changed (on any node, this one included). */
+  put(entry: DirectoryEntry): void;
+  /** A match left the lobby (ended, expired, or its node died). */
+  removed(id: string, node: string): void;
+}
+
+/** Every node's matches, as every node sees them. */
+export interface LobbyDirectory {
+  /** Publishes (creates or replaces) a match this node hosts. */
+  put(entry: DirectoryEntry): Promise<void>;
+  /** Removes a match this node hosts; unknown ids are ignored. */
+  remove(id: string): Promise<void>;
+  /** Every node's matches, in the order they were first published. */
+  list(): Promise<DirectoryEntry[]>;
+  /** Every later change, from every node, in the order the directory applied them. */
+  watch(listener: DirectoryListener): () => void;
+}
+
+/**
+ * What one node says to another about a bridged player, spectator or visualizer subscriber.
+ * `key` names the bridge; the node that opened it chose it, unique on that node.
+ */
+export type BridgeMessage =
+  | { readonly t: 'join'; readonly key: string; readonly id: string; readonly name: string; readonly password: string | null }
+  | { readonly t: 'joined'; readonly key: string; readonly info: MatchInfo | null; readonly error: string | null }
+  | { readonly t: 'leave'; readonly key: string }
+  | { readonly t: 'updated'; readonly key: string; readonly info: MatchInfo }
+  | { readonly t: 'expired'; readonly key: string; readonly id: string }
+  | { readonly t: 'started'; readonly key: string }
+  | { readonly t: 'to-player'; readonly key: string; readonly bytes: Uint8Array }
+  | { readonly t: 'seat-closed'; readonly key: string; readonly reason: string }
+  | { readonly t: 'from-player'; readonly key: string; readonly bytes: Uint8Array }
+  | { readonly t: 'player-end'; readonly key: string }
+  | { readonly t: 'spectate'; readonly key: string; readonly id: string }
+  | { readonly t: 'spectating'; readonly key: string; readonly info: MatchInfo | null; readonly error: string | null }
+  | { readonly t: 'unspectate'; readonly key: string }
+  | { readonly t: 'stream-start'; readonly key: string; readonly history: Uint8Array }
+  | { readonly t: 'stream-data'; readonly key: string; readonly bytes: Uint8Array }
+  | { readonly t: 'stream-end'; readonly key: string }
+  | { readonly t: 'vis-watch'; readonly key: string; readonly id: string }
+  | { readonly t: 'vis-watching'; readonly key: string; readonly error: string | null }
+  | { readonly t: 'vis-events'; readonly key: string; readonly events: readonly VisEvent[] }
+  | { readonly t: 'vis-end'; readonly key: string }
+  | { readonly t: 'vis-stop'; readonly key: string };
+
+/** Messages between nodes, in order between any two of them. */
+export interface NodeBus {
+  /** This node's name, unique among the nodes. */
+  readonly node: string;
+  /** Sends to another node; a message to a node that is gone is dropped. */
+  send(to: string, message: BridgeMessage): void;
+  listen(handler: (from: string, message: BridgeMessage) => void): () => void;
+  /** Told when another node is gone (died or stopped): its matches and bridges are over. */
+  onNodeDown(handler: (node: string) => void): () => void;
+}
+
+/** One node's ends of both seams. */
+export interface ClusterLink {
+  readonly directory: LobbyDirectory;
+  readonly bus: NodeBus;
+  /** Leaves the cluster: the other nodes see this node go down. */
+  close(): void;
+}
