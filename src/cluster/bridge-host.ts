@@ -1,5 +1,6 @@
 import type { Lobby, MatchMember, MatchWatcher, PlayerSeat } from '../lobby/lobby.js';
 import type { VisEvent } from '../protocol/vis-event.js';
+import { silentLog, type Log } from '../util/log.js';
 import type { BridgeMessage, NodeBus } from './seams.js';
 
 type Hosted =
@@ -18,6 +19,7 @@ export class BridgeHost {
   constructor(
     private readonly lobby: Lobby,
     private readonly bus: NodeBus,
+    private readonly log: Log = silentLog,
   ) {}
 
   /** A message from a node that opened (or uses) a bridge to one of our matches. */
@@ -99,7 +101,10 @@ export class BridgeHost {
     const hosted: Extract<Hosted, { kind: 'member' }> = { kind: 'member', from, id, member, seat: null };
     // Password back-off is the asking node's: it knows the address that tried.
     const joined = this.lobby.join(id, name, password, member);
-    if (joined.ok) this.hosted.set(key, hosted);
+    if (joined.ok) {
+      this.hosted.set(key, hosted);
+      this.log.info(`${name} joined match ${joined.value.id} through node ${from}`);
+    }
     send({ t: 'joined', key, info: joined.ok ? joined.value : null, error: joined.ok ? null : joined.error });
   }
 
@@ -115,7 +120,10 @@ export class BridgeHost {
       },
     };
     const joined = this.lobby.spectate(id, watcher);
-    if (joined.ok) this.hosted.set(key, { kind: 'watcher', from, id, watcher });
+    if (joined.ok) {
+      this.hosted.set(key, { kind: 'watcher', from, id, watcher });
+      this.log.info(`a spectator of match ${joined.value.id} came through node ${from}`);
+    }
     send({ t: 'spectating', key, info: joined.ok ? joined.value : null, error: joined.ok ? null : joined.error });
   }
 

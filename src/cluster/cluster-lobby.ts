@@ -40,7 +40,7 @@ export class ClusterLobby implements LobbyPort {
     this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
     const { bus, directory } = link;
     this.client = new BridgeClient(bus);
-    this.host = new BridgeHost(local, bus);
+    this.host = new BridgeHost(local, bus, options.log);
     this.stops.push(
       directory.watch({
         put: (entry) => this.remotePut(entry),

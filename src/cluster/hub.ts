@@ -58,6 +58,11 @@ export class ClusterHub {
     return lost;
   }
 
+  /** The matches `node` hosts now. */
+  entriesOf(node: string): DirectoryEntry[] {
+    return [...this.entries.values()].filter((entry) => entry.node === node);
+  }
+
   /** The connected nodes' names. */
   members(): string[] {
     return [...this.nodes.keys()];

@@ -95,10 +95,12 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
       readyOnce.delete(worker.id);
     });
     worker.once('exit', (code, signal) => {
-      const lost = hub.down(name);
-      if (stopping) return;
+      if (stopping) return void hub.down(name);
+      const lost = hub.entriesOf(name);
       log.error(`node ${name} exited (${signal ?? `code ${code}`}): ${lost.length} of its matches are gone`);
+      // Recorded before the other nodes are told: a player who hears its match ended can read why.
       void recordLost(store, lost, log).then(() => {
+        hub.down(name);
         if (stopping) return;
         fork(slot).then(
           () => log.info(`node ${slot.name} replaces ${name}`),

@@ -9,6 +9,9 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, SqliteHistoryDb } from './sqlite-history-db.js';
 import { SqliteHistoryStore } from './sqlite-history-store.js';
 import { ManualClock } from '../util/clock.js';
+import { MessageChannel } from 'node:worker_threads';
+import { ipcChannel, portEnd } from '../cluster/ipc-channel.js';
+import { RemoteHistoryStore, serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
 
 function record(id: string, game: string, players: string[], endedAt: number): MatchRecord {
   return {
@@ -184,6 +187,24 @@ contract('sqlite', async (options) => {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+});
+
+// A node of `cocod --nodes N` records into the primary's store over IPC; a MessagePort carries the
+// same structured clones (Buffers arrive as Uint8Arrays). The owner here is an SQLite store.
+contract('remote (an SQLite store behind a channel)', async (options) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
+  const owned = await SqliteHistoryStore.open(join(dir, 'h.sqlite'), options);
+  const pipe = new MessageChannel();
+  serveHistoryStore(owned, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(portEnd(pipe.port1), 'store'));
+  const store = new RemoteHistoryStore(ipcChannel<RemoteStoreReply, RemoteStoreRequest>(portEnd(pipe.port2), 'store'));
+  return {
+    store,
+    cleanup: () => {
+      pipe.port1.close();
+      pipe.port2.close();
+      void owned.close().finally(() => rmSync(dir, { recursive: true, force: true }));
+    },
+  };
 });
 
 /** Runs `body` with a fresh folder for history files, removed afterwards. */

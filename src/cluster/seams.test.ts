@@ -1,0 +1,170 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MessageChannel } from 'node:worker_threads';
+import type { MatchInfo } from '../protocol/coco/messages.js';
+import { ClusterHub, HubLink, type HubEvent, type HubRequest } from './hub.js';
+import { ipcChannel, portEnd } from './ipc-channel.js';
+import { MemoryHub } from './memory-hub.js';
+import type { BridgeMessage, ClusterLink, DirectoryEntry } from './seams.js';
+
+/** A set of nodes sharing one cluster; `stop` releases what the implementation holds. */
+interface Cluster {
+  node(name: string): ClusterLink;
+  /** The node's process died: the cluster notices (the primary sees a worker exit). */
+  kill(name: string): void;
+  stop(): void;
+}
+
+function info(id: string, overrides: Partial<MatchInfo> = {}): MatchInfo {
+  return { players: 2, bots: 0, timeout: 30, args: {}, id, name: id, game: 'roshambo', running: false, time: 0, connected: [], spectators: 0, password: false, verified: false, ...overrides };
+}
+
+function entry(node: string, id: string, overrides: Partial<MatchInfo> = {}): DirectoryEntry {
+  return { node, info: info(id, overrides), origin: 'coco', owner: null };
+}
+
+/** Waits until `check` holds, turning the event loop (messages cross microtasks, ports, IPC). */
+async function until(check: () => boolean): Promise<void> {
+  for (let turn = 0; !check(); turn++) {
+    if (turn > 1000) throw new Error('the condition never held');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The contract of the lobby directory and the node bus, for every implementation. */
+function contract(name: string, open: () => Cluster): void {
+  async function using(body: (cluster: Cluster) => Promise<void>): Promise<void> {
+    const cluster = open();
+    try {
+      await body(cluster);
+    } finally {
+      cluster.stop();
+    }
+  }
+
+  test(`${name}: a match one node publishes is listed and watched by every node, in order`, () =>
+    using(async (cluster) => {
+      const a = cluster.node('a');
+      const b = cluster.node('b');
+      const seen: string[] = [];
+      b.directory.watch({ put: (e) => void seen.push(`put ${e.node} ${e.info.id} ${e.info.connected.join(',')}`), removed: (id, node) => void seen.push(`removed ${node} ${id}`) });
+      await a.directory.put(entry('a', 'm1'));
+      await a.directory.put(entry('a', 'm2'));
+      await a.directory.put(entry('a', 'm1', { connected: ['alice'] }));
+      await a.directory.remove('m2');
+      await until(() => seen.length === 4);
+      assert.deepEqual(seen, ['put a m1 ', 'put a m2 ', 'put a m1 alice', 'removed a m2']);
+      const listed = await b.directory.list();
+      assert.deepEqual(listed.map((e) => [e.node, e.info.id, e.info.connected]), [['a', 'm1', ['alice']]]);
+    }));
+
+  test(`${name}: a node cannot publish for another node nor take its ids; removing an unknown id is nothing`, () =>
+    using(async (cluster) => {
+      const a = cluster.node('a');
+      const b = cluster.node('b');
+      await a.directory.put(entry('a', 'm1'));
+      await b.directory.put(entry('a', 'forged'));
+      await b.directory.put(entry('b', 'm1', { name: 'taken over' }));
+      await b.directory.remove('m1');
+      await b.directory.remove('nothing');
+      await b.directory.list(); // answered after b's requests, which travel the same channel
+      const listed = await a.directory.list();
+      assert.deepEqual(listed.map((e) => [e.node, e.info.id, e.info.name]), [['a', 'm1', 'm1']]);
+    }));
+
+  test(`${name}: a node that joins later is given what was published before`, () =>
+    using(async (cluster) => {
+      const a = cluster.node('a');
+      await a.directory.put(entry('a', 'early'));
+      await a.directory.list(); // the hub has it
+      const late = cluster.node('late');
+      const seen: string[] = [];
+      late.directory.watch({ put: (e) => void seen.push(e.info.id), removed: () => {} });
+      assert.deepEqual((await late.directory.list()).map((e) => e.info.id), ['early']);
+      await until(() => seen.length === 1);
+      assert.deepEqual(seen, ['early'], 'and watchers are told of it');
+    }));
+
+  test(`${name}: messages between two nodes arrive in order with their bytes intact; to a gone node they are dropped`, () =>
+    using(async (cluster) => {
+      const a = cluster.node('a');
+      const b = cluster.node('b');
+      const got: BridgeMessage[] = [];
+      const from: string[] = [];
+      b.bus.listen((sender, message) => {
+        from.push(sender);
+        got.push(message);
+      });
+      const bytes = new Uint8Array([0, 1, 2, 255, 10]);
+      for (let i = 0; i < 50; i++) a.bus.send('b', { t: 'to-player', key: `k${i}`, bytes });
+      a.bus.send('nobody', { t: 'leave', key: 'lost' });
+      a.bus.send('b', { t: 'leave', key: 'last' });
+      await until(() => got.length === 51);
+      assert.deepEqual(got.map((m) => m.key), [...Array.from({ length: 50 }, (_, i) => `k${i}`), 'last']);
+      assert.ok(from.every((sender) => sender === 'a'));
+      const first = got[0] as Extract<BridgeMessage, { t: 'to-player' }>;
+      assert.deepEqual([...first.bytes], [0, 1, 2, 255, 10]);
+    }));
+
+  test(`${name}: when a node goes down, its matches leave the directory and the others are told`, () =>
+    using(async (cluster) => {
+      const a = cluster.node('a');
+      const b = cluster.node('b');
+      const c = cluster.node('c');
+      await a.directory.put(entry('a', 'on-a'));
+      await b.directory.put(entry('b', 'on-b'));
+      const removed: string[] = [];
+      const down: string[] = [];
+      c.directory.watch({ put: () => {}, removed: (id, node) => void removed.push(`${node} ${id}`) });
+      c.bus.onNodeDown((node) => void down.push(node));
+      b.bus.onNodeDown((node) => void down.push(`b saw ${node}`));
+      await c.directory.list();
+      cluster.kill('a');
+      await until(() => down.length === 2);
+      assert.deepEqual(removed, ['a on-a']);
+      assert.deepEqual(down.sort(), ['a', 'b saw a']);
+      assert.deepEqual((await c.directory.list()).map((e) => e.info.id), ['on-b']);
+    }));
+
+  test(`${name}: a node that leaves is seen going down like one that died`, () =>
+    using(async (cluster) => {
+      const a = cluster.node('a');
+      const b = cluster.node('b');
+      await a.directory.put(entry('a', 'm'));
+      const down: string[] = [];
+      b.bus.onNodeDown((node) => void down.push(node));
+      await b.directory.list();
+      a.close();
+      await until(() => down.length === 1);
+      assert.deepEqual(await b.directory.list(), []);
+    }));
+}
+
+contract('in-process hub', () => {
+  const memory = new MemoryHub();
+  return { node: (name) => memory.link(name), kill: (name) => void memory.hub.down(name), stop: () => {} };
+});
+
+// The IPC implementation: the hub as the primary of `cocod --nodes N` holds it, each node reaching
+// it over its own channel. A MessagePort carries the same structured clones as cluster IPC with
+// `serialization: 'advanced'`; test/e2e/nodes.test.ts runs the real processes.
+contract('hub over IPC channels', () => {
+  const hub = new ClusterHub();
+  const ports: MessageChannel[] = [];
+  return {
+    node: (name) => {
+      const pipe = new MessageChannel();
+      ports.push(pipe);
+      const primarySide = ipcChannel<HubRequest, HubEvent>(portEnd(pipe.port1), 'hub');
+      primarySide.receive(hub.connect(name, (event) => primarySide.send(event)));
+      return new HubLink(name, ipcChannel<HubEvent, HubRequest>(portEnd(pipe.port2), 'hub'));
+    },
+    kill: (name) => void hub.down(name),
+    stop: () => {
+      for (const pipe of ports) {
+        pipe.port1.close();
+        pipe.port2.close();
+      }
+    },
+  };
+});
