@@ -63,3 +63,19 @@ test('--limit and the config file set limits; flags win over the file; unknown n
   assert.match((run(['--config', 'x.json'], sources({ 'x.json': '{"colour": 1}' })) as { error: string }).error, /unknown option "colour"/);
   assert.match((run(['--config', 'x.json'], sources({ 'x.json': '[' })) as { error: string }).error, /^config file x.json: /);
 });
+
+test('--nodes: a count from 1 to 64 or auto (the cores), from the flag or the config file; 1 by default', () => {
+  const nodes = (argv: string[], from: OptionSources & { cores?: number } = sources()) => {
+    const resolved = resolveCocodOptions(argv, from);
+    if (!resolved.ok) return resolved.error;
+    return resolved.value.kind === 'run' ? resolved.value.nodes : assert.fail();
+  };
+  assert.equal(nodes([]), 1);
+  assert.equal(nodes(['--nodes', '3']), 3);
+  assert.equal(nodes(['--nodes', 'auto'], { ...sources(), cores: 16 }), 16);
+  assert.equal(nodes(['--config', 'c.json'], sources({ 'c.json': '{"nodes": "auto"}' })), 1, 'auto on a machine whose cores are not told is 1');
+  assert.equal(nodes(['--config', 'c.json'], sources({ 'c.json': '{"nodes": 2}' })), 2);
+  assert.equal(nodes(['--nodes', '0']), 'invalid --nodes "0" (a number from 1 to 64, or auto)');
+  assert.equal(nodes(['--nodes', '65']), 'invalid --nodes "65" (a number from 1 to 64, or auto)');
+  assert.equal(nodes(['--nodes', 'two']), 'invalid --nodes "two" (a number from 1 to 64, or auto)');
+});

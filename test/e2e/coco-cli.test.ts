@@ -114,7 +114,7 @@ for (const { how, script, line } of CRASHES) {
 test('at the end each player reads the result and why (a timeout for the one that did not answer); a spectator reads every score', async () => {
   // The timeout is the time the silent player is given; a generous one keeps a busy machine's slow answers from
   // timing out the other player too.
-  const id = await newMatch(server.url, ['roshambo', '-t', '4', '-a', 'rounds=3', '-a', 'pace=0']);
+  const id = await newMatch(server.url, ['roshambo', '-t', '12', '-a', 'rounds=3', '-a', 'pace=0']);
   const spectator = startCoco(server.url, ['connect', '-s', id]);
   await spectator.waitForOutput(/> spectating/);
   const once = startCoco(server.url, ['connect', id, '-n', 'once', '--', 'python3', '-c', PLAYS_ONCE]);
