@@ -7,6 +7,7 @@ import { connectProgram, signalNumber } from './coco-connect.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
 import { formatLobbyTable } from './lobby-table.js';
+import { fetchGameArgs, formatArgUsage, usageJson } from './game-usage.js';
 import { fetchHistory } from './match-record.js';
 import { noSuchGame, noSuchMatch, refused } from './refusals.js';
 import { packageVersion } from './version.js';
@@ -23,8 +24,9 @@ Usage: coco [-s URL] COMMAND [options]
   -V, --version          print coco's version
 
 Commands:
-  list [GAME] [-u]       list the games, or print GAME's description (markdown);
-                         -u prints the games' arguments (name, description, regex) as JSON
+  list [GAME] [-u]       list the games, or print GAME's description (markdown) and
+                         its arguments (hint, default, example); -u prints the games'
+                         arguments (name, description, regex, hint, example, default) as JSON
   lobby                  show waiting and running matches
   new GAME [NAME]        create a match and print its id
       -n, --players N        number of players (default: the game's)
@@ -117,12 +119,16 @@ async function list(url: string, args: string[]): Promise<void> {
       const { games } = await client.request({ type: 'GameList' }, 'GameList');
       const chosen = game === undefined ? games : games.filter((g) => g.name === game);
       if (game !== undefined && chosen.length === 0) throw noSuchGame(game);
-      const usage = Object.fromEntries(chosen.map((g) => [g.name, g.args]));
+      const described = await fetchGameArgs(url);
+      const usage = Object.fromEntries(chosen.map((g) => [g.name, usageJson(g, described?.find((d) => d.name === g.name))]));
       process.stdout.write(`${JSON.stringify(game === undefined ? usage : usage[game], null, 2)}\n`);
     } else if (game !== undefined) {
       const { description } = await client.request({ type: 'GameDescription', name: game }, 'GameDescription');
       if (description === null) throw noSuchGame(game);
-      process.stdout.write(description.endsWith('\n') ? description : `${description}\n`);
+      const described = (await fetchGameArgs(url))?.find((d) => d.name === game);
+      const listed = described ? undefined : (await client.request({ type: 'GameList' }, 'GameList')).games.find((g) => g.name === game);
+      const args = formatArgUsage(game, listed, described);
+      process.stdout.write(`${description.endsWith('\n') ? description : `${description}\n`}${args === '' ? '' : `\n${args}`}`);
     } else {
       const { games } = await client.request({ type: 'GameList' }, 'GameList');
       for (const entry of games) process.stdout.write(`- ${entry.name}\n`);

@@ -35,7 +35,7 @@ export function apiUrl(wsUrl: string, path: string): URL {
  * GETs `path`: the JSON body of a 200, 'missing' for this server's 404 (a JSON `error`), and
  * 'no-api' for anything else (another server, a proxy, a network error).
  */
-async function getJson(wsUrl: string, path: string): Promise<Lookup<unknown>> {
+export async function getJson(wsUrl: string, path: string): Promise<Lookup<unknown>> {
   try {
     const response = await fetch(apiUrl(wsUrl, path), { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const isJson = (response.headers.get('content-type') ?? '').includes('application/json');

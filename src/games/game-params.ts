@@ -1,5 +1,6 @@
 import { err, ok, type Result } from '../util/result.js';
 import type { ArgSpec, MatchSettings, NewMatchParams } from '../match/game.js';
+import { numberArgSpec } from './arg-spec.js';
 
 /**
  * Shared validation of GameNew parameters for games with a fixed or bounded seat count, so every
@@ -146,8 +147,13 @@ export function numberArg(args: Readonly<Record<string, string>>, key: string, f
 
 /** The `pace` argument every built-in game has: seconds between turns, as `paceArg` accepts it. */
 export function paceArgSpec(fallback: number): ArgSpec {
-  return {
+  return numberArgSpec({
     description: `minimum seconds between turns (default ${fallback}, from 0 to ${MAX_PACE})`,
     regex: String.raw`^(30(\.0*)?|[12]?\d(\.\d*)?|\.\d+)$`,
-  };
+    meaning: 'seconds to wait between moves',
+    min: 0,
+    max: MAX_PACE,
+    default: fallback,
+    example: '1.5',
+  });
 }

@@ -5,6 +5,8 @@ import type { ServerMetrics } from '../app/metrics.js';
 import { REPLAY_LOG_MAX_BYTES } from '../games/external/replay-log.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
+import type { ArgSpec } from '../match/game.js';
+import { gamesJson } from '../protocol/games-api.js';
 import type { HistoryStore, MatchSummary } from '../store/history-store.js';
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
 import { readBodyWithin } from './request-body.js';
@@ -26,14 +28,17 @@ export interface HttpRoutesOptions {
   /** Imports replay logs off the main thread; one is made when absent. */
   readonly importer?: ReplayLogImporter;
   readonly replayLogMaxBytes?: number;
+  /** The games with their arguments, served at /api/games; without it /api/games is 404. */
+  readonly games?: () => readonly { readonly name: string; readonly args: Readonly<Record<string, ArgSpec>> }[];
 }
 
-/** The HTTP side of the server: the web page's files, the history as JSON, /health and /metrics. */
+/** The HTTP side of the server: the web page's files, the games and the history as JSON, /health and /metrics. */
 export class HttpRoutes {
   private readonly responses: ResponseWriter;
   private readonly importer: ReplayLogImporter;
   private readonly metrics: ServerMetrics | null;
   private readonly replayLogMaxBytes: number;
+  private readonly games: HttpRoutesOptions['games'] | null;
 
   constructor(
     private readonly store: HistoryStore,
@@ -45,6 +50,7 @@ export class HttpRoutes {
     this.importer = options.importer ?? new ReplayLogImporter();
     this.metrics = options.metrics ?? null;
     this.replayLogMaxBytes = options.replayLogMaxBytes ?? HTTP_LIMITS.replayLogMaxBytes;
+    this.games = options.games ?? null;
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -57,6 +63,7 @@ export class HttpRoutes {
     if (request.method !== 'GET' && request.method !== 'HEAD') return this.json(response, 405, { error: 'only GET is supported' });
     if (url.pathname === '/health') return this.health(response);
     if (url.pathname === '/metrics' && this.metrics) return this.send(response, 200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' }, await this.metrics.text());
+    if (url.pathname === '/api/games' && this.games) return this.json(response, 200, gamesJson(this.games()));
     if (url.pathname === '/api/history') return this.historyList(url, response);
     const artifact = /^\/api\/history\/([^/]+)\/artifacts\/([^/]+)$/.exec(url.pathname);
     if (artifact) {

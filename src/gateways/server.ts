@@ -55,6 +55,7 @@ export class CocoServer {
       metrics: options.metrics,
       replayLogMaxBytes: limits['replay-log-bytes'],
       importer: new ReplayLogImporter({ concurrentImports: limits['replay-imports'] }),
+      games: () => options.lobby.gameArgs(),
     });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {

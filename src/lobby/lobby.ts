@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Compute } from '../match/compute.js';
 import { ALL_BOTS } from '../games/game-params.js';
-import type { GameDefinition, MatchSettings } from '../match/game.js';
+import type { ArgSpec, GameDefinition, MatchSettings } from '../match/game.js';
 import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
 import { Random, freshSeed } from '../match/random.js';
 import type { Seat, SeatTransport } from '../match/seat.js';
@@ -211,6 +211,11 @@ export class Lobby implements LobbyPort {
   }
 
   gameList(): GameListEntry[] {
+    return this.gameArgs();
+  }
+
+  /** Each game's arguments in full (GameList sends only their description and regex), by game name. */
+  gameArgs(): { name: string; args: Readonly<Record<string, ArgSpec>> }[] {
     return [...this.games.values()].map((game) => ({ name: game.name, args: game.args })).sort((a, b) => a.name.localeCompare(b.name));
   }
 

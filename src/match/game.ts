@@ -4,11 +4,37 @@ import type { PlayerSeat, SeatFraming } from './seat.js';
 import type { Random } from './random.js';
 import type { Compute } from './compute.js';
 
-/** A game-specific argument as GameList (v2) shows it. */
+/**
+ * A game-specific argument. `description` and `regex` are what GameList (v2) sends on the coco
+ * wire, and nothing else is; the rest is for people (the web form, `coco list`, the docs) and goes
+ * out over HTTP only. Built-in games make these with the builders of games/arg-spec.ts.
+ */
 export interface ArgSpec {
   readonly description: string;
   /** A regex for a valid value (informative, for clients; the game validates itself). */
   readonly regex: string;
+  /** A short hint for a form or a usage line: what the value means and its range ("seconds to wait between moves, 0 to 30"). */
+  readonly hint: string;
+  /** What a valid value is, completing "NAME must be ...": "a number from 0 to 30". */
+  readonly expects: string;
+  /** A value the game accepts (a form's placeholder, the "for example" of an error). */
+  readonly example: string;
+  /** The value used when the argument is not given, or null when there is none or it depends on the match. */
+  readonly default: string | null;
+  /** Without a fixed default, what happens when the argument is not given ("the match timeout"), or null. */
+  readonly defaultNote: string | null;
+  /** Bounds of a numeric argument, for checking a value before sending it; null for other arguments. */
+  readonly range: ArgRange | null;
+}
+
+/** Bounds of a numeric argument: what a client may check before the game itself does. */
+export interface ArgRange {
+  readonly min: number;
+  readonly max: number;
+  /** Whole numbers only. */
+  readonly integer: boolean;
+  /** Odd whole numbers only. */
+  readonly odd: boolean;
 }
 
 /** Match creation parameters as a client sent them (GameNew); null means "the game's default". */

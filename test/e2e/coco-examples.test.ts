@@ -73,7 +73,10 @@ test('the C and Python roshambo examples play each other through coco', async ()
 
 test('an external game registered with --games is listed and played through coco with its bots; its replay log is kept', async () => {
   assert.match((await coco(server.url, ['list'])).stdout, /^- connect4$/m);
-  assert.match((await coco(server.url, ['list', 'connect4'])).stdout, /Implementation details/);
+  const listed = (await coco(server.url, ['list', 'connect4'])).stdout;
+  assert.match(listed, /Implementation details/);
+  // An external game's hint is its description; its example, its default.
+  assert.match(listed, /\n {2}cols {2}board width in columns \(default 7, from 4 to 12\); default 7; for example 7\n/);
   const id = await newMatch(server.url, ['connect4', '-b', '1', '-a', 'cols=7', '-t', WIDE_TIMEOUT]);
   const human = await coco(server.url, ['connect', id, '-n', 'me', '--', 'python3', join(EXAMPLES, 'external/connect4/bot.py')]);
   assert.equal(human.code, 0, human.stderr);

@@ -91,8 +91,16 @@ test('list and new report errors clearly with a non-zero exit status', async () 
   assert.match((await coco(server.url, ['list'])).stdout, /^- roshambo$/m);
   const description = await coco(server.url, ['list', 'roshambo']);
   assert.match(description.stdout, /## Implementation details/);
-  const usage = JSON.parse((await coco(server.url, ['list', 'roshambo', '-u'])).stdout) as Record<string, unknown>;
+  // After the description, each argument with its hint, default and example (from GET /api/games).
+  assert.match(
+    description.stdout,
+    /\n\nArguments \(coco new roshambo -a NAME=VALUE\):\n {2}rounds {2}number of rounds, 1 to 9999; default 10; for example 5\n {2}pace {4}seconds to wait between moves, 0 to 30; default 1; for example 1\.5\n$/,
+  );
+  const usage = JSON.parse((await coco(server.url, ['list', 'roshambo', '-u'])).stdout) as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(usage).sort(), ['pace', 'rounds']);
+  assert.deepEqual(Object.keys(usage['pace']!), ['description', 'regex', 'hint', 'example', 'default']);
+  assert.equal(usage['pace']!['hint'], 'seconds to wait between moves, 0 to 30');
+  assert.equal(usage['pace']!['example'], '1.5');
   const missing = await coco(server.url, ['list', 'checkers']);
   assert.equal(missing.code, 3);
   // The same words from `list` and `new`: the server's, then what to do.

@@ -9,6 +9,7 @@ import { roshambo } from '../../src/games/roshambo/roshambo.js';
 import { HttpRoutes } from '../../src/gateways/http-routes.js';
 import { ResponseWriter, type Delivery } from '../../src/gateways/response-writer.js';
 import { CocoServer } from '../../src/gateways/server.js';
+import { encodeReply } from '../../src/protocol/coco/json-codec.js';
 import { Lobby } from '../../src/lobby/lobby.js';
 import { InlineCompute } from '../../src/match/compute.js';
 import type { MatchRecord } from '../../src/store/history-store.js';
@@ -194,6 +195,33 @@ describe('the HTTP front door of CocoServer', () => {
     assert.match(answer, /content-security-policy: [^\r]*connect-src 'self'; /i);
     assert.ok(!answer.includes('evil.example'));
     raw.socket.destroy();
+  });
+
+  test('/api/games describes each argument for people: hint, example, default, the error in words; GameList stays as it was', async () => {
+    const response = await fetch(`${base}/api/games`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await response.json()) as { games: { name: string; args: Record<string, unknown>[] }[] };
+    assert.deepEqual(body.games.map((game) => game.name), ['roshambo']);
+    const [rounds, pace] = body.games[0]!.args;
+    // In the game's own order of arguments, with the coco wire's description and regex beside the rest.
+    assert.deepEqual(pace, {
+      name: 'pace',
+      description: roshambo.args['pace']!.description,
+      regex: roshambo.args['pace']!.regex,
+      hint: 'seconds to wait between moves, 0 to 30',
+      expects: 'a number from 0 to 30',
+      problem: 'pace must be a number from 0 to 30 (for example 1.5)',
+      example: '1.5',
+      default: '1',
+      default_note: null,
+      range: { min: 0, max: 30, integer: false, odd: false },
+    });
+    assert.equal(rounds!['name'], 'rounds');
+    assert.equal(rounds!['problem'], 'rounds must be a whole number from 1 to 9999 (for example 5)');
+    // The coco GameList of the same server has only what the reference clients know.
+    const wire = JSON.parse(encodeReply({ type: 'GameList', games: lobby.gameList() }, 2)) as { GameList: { games: { args: Record<string, object> }[] } };
+    assert.deepEqual(wire.GameList.games[0]!.args['pace'], { description: roshambo.args['pace']!.description, regex: roshambo.args['pace']!.regex });
   });
 
   test('/health answers 200 JSON', async () => {

@@ -21,7 +21,7 @@ test('the build leaves every bin of package.json executable, and each runs throu
   }
 });
 
-test('docs/games holds one page per game, equal to src/games/GAME/description.md (npm run docs)', () => {
+test('docs/games holds one page per game, generated from src/games/GAME/description.md and its argument specs (npm run docs)', () => {
   const check = spawnSync(process.execPath, [join(root, 'scripts/game-docs.mjs'), '--check'], { encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);
   for (const game of readdirSync(join(root, 'src/games'))) {

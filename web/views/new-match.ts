@@ -1,8 +1,8 @@
+import { fetchGamesHelp, type GameArgHelp, type GameHelp } from '../api.js';
+import { argHintText, argValueError } from '../arg-check.js';
 import { rustResult } from '../coco-socket.js';
 import { h } from '../dom.js';
 import { href } from '../routes.js';
-import type { GameInfo } from '../wire.js';
-import { requestGames } from './games.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
 /** Limits of the reference server, checked here only to help; the server decides. */
@@ -19,16 +19,6 @@ export interface GameNewRequest {
   readonly args: Readonly<Record<string, string>>;
   readonly password: string | null;
   readonly verification: string | null;
-}
-
-/** Whether an argument value matches the game's regex (anchored); true when the regex is not JavaScript-readable. */
-export function argMatches(value: string, regex: string): boolean {
-  if (regex === '') return true;
-  try {
-    return new RegExp(`^(?:${regex})$`, 'u').test(value);
-  } catch {
-    return true;
-  }
 }
 
 function field(label: string, input: HTMLElement, hint: string | null, error: HTMLElement): HTMLElement {
@@ -55,7 +45,7 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
     game: h('span', { class: 'field-error' }),
   };
   const argFields = h('div', { class: 'arg-fields' });
-  const argInputs = new Map<string, { input: HTMLInputElement; error: HTMLElement; regex: string }>();
+  const argInputs = new Map<string, { input: HTMLInputElement; error: HTMLElement; arg: GameArgHelp }>();
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Create match');
   const result = h('div', { class: 'form-result' });
   const form = h(
@@ -88,7 +78,7 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
   );
   root.append(pageHead('New match'), form);
 
-  let games: GameInfo[] = [];
+  let games: GameHelp[] = [];
   const showArgs = (): void => {
     argFields.replaceChildren();
     argInputs.clear();
@@ -98,11 +88,11 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
       return;
     }
     for (const arg of selected.args) {
-      const input = h('input', { type: 'text', name: `arg-${arg.name}`, placeholder: 'default', autocomplete: 'off' });
+      // The example as placeholder: an empty field plays the default, which the hint names.
+      const input = h('input', { type: 'text', name: `arg-${arg.name}`, placeholder: arg.example || 'default', autocomplete: 'off' });
       const error = h('span', { class: 'field-error' });
-      argInputs.set(arg.name, { input, error, regex: arg.regex });
-      const hint = arg.regex ? `${arg.description} (format: ${arg.regex})` : arg.description;
-      argFields.append(field(arg.name, input, hint, error));
+      argInputs.set(arg.name, { input, error, arg });
+      argFields.append(field(arg.name, input, argHintText(arg), error));
     }
   };
   game.addEventListener('change', showArgs);
@@ -131,11 +121,12 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
     }
     if (password.value !== '' && !/^[!-~]{1,32}$/.test(password.value)) fail(errors.password, `Up to ${PASSWORD_MAX} characters, no spaces.`);
     const args: Record<string, string> = {};
-    for (const [argName, { input, error, regex }] of argInputs) {
+    for (const [argName, { input, error, arg }] of argInputs) {
       const value = input.value.trim();
       error.textContent = '';
       if (value === '') continue;
-      if (!argMatches(value, regex)) fail(error, `Does not match ${regex}.`);
+      const problem = argValueError(arg, value);
+      if (problem !== null) fail(error, `${problem}.`);
       args[argName] = value;
     }
     if (!ok) return null;
@@ -152,7 +143,7 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
   void (async () => {
     try {
       const socket = await resources.open(context.socketUrl);
-      games = (await requestGames(socket)).sort((a, b) => a.name.localeCompare(b.name));
+      games = (await fetchGamesHelp()).sort((a, b) => a.name.localeCompare(b.name));
       game.replaceChildren(h('option', { value: '' }, 'Choose a game…'), ...games.map((g) => h('option', { value: g.name }, g.name)));
       if (wanted !== null && games.some((g) => g.name === wanted)) game.value = wanted;
       else if (games.length === 1) game.value = games[0]!.name;

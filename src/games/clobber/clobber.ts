@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { GameDefinition } from '../../match/game.js';
 import { ok } from '../../util/result.js';
 import { configureMatch, intArg, paceArg, paceArgSpec } from '../game-params.js';
+import { integerArgSpec } from '../arg-spec.js';
 import { playClobberBot, servingLimits, type BotLimits } from './bot.js';
 import { playClobberMatch, type ClobberConfig } from './manager.js';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, MAX_SIZE, MIN_SIZE } from './rules.js';
@@ -21,9 +22,33 @@ export const DEFAULT_TIMEOUT = 30;
 export const MAX_LINE_BYTES = 1024;
 
 const ARGS = {
-  columns: { description: `board columns, a.. (default ${DEFAULT_COLUMNS}, from ${MIN_SIZE} to ${MAX_SIZE})`, regex: String.raw`^\d{1,2}$` },
-  rows: { description: `board rows, 1.. (default ${DEFAULT_ROWS}, from ${MIN_SIZE} to ${MAX_SIZE})`, regex: String.raw`^\d{1,2}$` },
-  games: { description: `games per match, colours alternating (default ${DEFAULT_GAMES}, from 1 to ${MAX_GAMES})`, regex: String.raw`^\d{1,3}$` },
+  columns: integerArgSpec({
+    description: `board columns, a.. (default ${DEFAULT_COLUMNS}, from ${MIN_SIZE} to ${MAX_SIZE})`,
+    regex: String.raw`^\d{1,2}$`,
+    meaning: 'board columns (a, b, ...)',
+    min: MIN_SIZE,
+    max: MAX_SIZE,
+    default: DEFAULT_COLUMNS,
+    example: '6',
+  }),
+  rows: integerArgSpec({
+    description: `board rows, 1.. (default ${DEFAULT_ROWS}, from ${MIN_SIZE} to ${MAX_SIZE})`,
+    regex: String.raw`^\d{1,2}$`,
+    meaning: 'board rows (1, 2, ...)',
+    min: MIN_SIZE,
+    max: MAX_SIZE,
+    default: DEFAULT_ROWS,
+    example: '5',
+  }),
+  games: integerArgSpec({
+    description: `games per match, colours alternating (default ${DEFAULT_GAMES}, from 1 to ${MAX_GAMES})`,
+    regex: String.raw`^\d{1,3}$`,
+    meaning: 'games per match, colours alternating',
+    min: 1,
+    max: MAX_GAMES,
+    default: DEFAULT_GAMES,
+    example: '4',
+  }),
   pace: paceArgSpec(DEFAULT_PACE),
 };
 

@@ -1,6 +1,7 @@
 import type { ArgSpec, GameDefinition } from '../../match/game.js';
 import { err, ok, type Result } from '../../util/result.js';
 import { configureMatch } from '../game-params.js';
+import { externalArgSpec } from './arg-hints.js';
 import { runExternalMatch } from './controller.js';
 import type { ExternalGameHooks } from './match-report.js';
 import { fullMatch, isSafeArgValue, type GameManifest } from './manifest.js';
@@ -38,9 +39,7 @@ export function createExternalGame(
   description: string,
   hooks: ExternalGameHooks = {},
 ): GameDefinition<ExternalConfig> {
-  const argSpecs: Record<string, ArgSpec> = Object.fromEntries(
-    Object.entries(manifest.args).map(([name, spec]) => [name, { description: spec.description, regex: spec.regex }]),
-  );
+  const argSpecs: Record<string, ArgSpec> = Object.fromEntries(Object.entries(manifest.args).map(([name, spec]) => [name, externalArgSpec(spec)]));
   const bots: BotProgram[] = manifest.bots.map((argv) => ({ argv, cwd: folder }));
   return {
     name: manifest.name,

@@ -70,6 +70,8 @@ test('each invalid manifest is refused with an error naming the entry and the fi
     [{ ...BASE, param: '{arg:size}', args: { size: { ...arg, default: 'x' } } }, /in "args.size": field "default" does not match its regex/],
     [{ ...BASE, param: '{arg:size}', args: { size: { description: 'd', regex: '.*' } } }, /in "args.size": field "default" is required/],
     [{ ...BASE, param: '{arg:size}', args: { size: { ...arg, min: 1 } } }, /in "args.size": unknown field "min"/],
+    [{ ...BASE, param: '{arg:size}', args: { size: { ...arg, example: 'x' } } }, /in "args.size": field "example" must match its regex/],
+    [{ ...BASE, param: '{arg:size}', args: { size: { ...arg, hint: 3 } } }, /in "args.size": field "hint" must be a string/],
     [{ ...BASE, args: { 'bad-name': arg } }, /field "args.bad-name" has a bad name/],
     [{ ...BASE, description: '../secret.md' }, /field "description" must be a .md file name inside the game folder/],
     [{ ...BASE, vis: 'standalone' }, /field "vis" must be "inline" or "none"/],
@@ -122,5 +124,17 @@ test('configure applies argument defaults and refuses values outside the regex o
   assert.ok(!configure({ nope: '1' }).ok);
   assert.ok(!configure({}, 5).ok);
   assert.ok(!configure({}, 2, 1).ok);
-  assert.deepEqual(game.args, { size: { description: 'size', regex: '[1-9]' }, name: { description: 'any', regex: '.*' } });
+  // GameList sends the declared description and regex (json-codec picks them); the rest is derived for people.
+  assert.deepEqual(game.args['size'], {
+    description: 'size',
+    regex: '[1-9]',
+    hint: 'size',
+    expects: 'a whole number from 1 to 9',
+    example: '5',
+    default: '5',
+    defaultNote: null,
+    range: { min: 1, max: 9, integer: true, odd: false },
+  });
+  assert.equal(game.args['name']!.description, 'any');
+  assert.equal(game.args['name']!.regex, '.*');
 });

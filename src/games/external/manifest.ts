@@ -14,6 +14,10 @@ export interface ArgDeclaration {
   readonly description: string;
   readonly regex: string;
   readonly default: string;
+  /** A short hint for people (a form, `coco list`); the description when absent. */
+  readonly hint?: string;
+  /** A value the game accepts, shown as an example; the default when absent. */
+  readonly example?: string;
 }
 
 export type VisMode = 'inline' | 'none';
@@ -146,17 +150,17 @@ function unknownFields(raw: Raw, known: readonly string[]): void {
 
 function args(fields: Fields, raw: unknown): Record<string, ArgDeclaration> {
   if (raw === undefined) return {};
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fields.fail('args', 'must be an object of NAME: {description, regex, default}');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fields.fail('args', 'must be an object of NAME: {description, regex, default, hint, example}');
   const out: Record<string, ArgDeclaration> = {};
   const entries = Object.entries(raw as Raw);
   if (entries.length > MANIFEST_LIMITS.maxArgs) fields.fail('args', `has more than ${MANIFEST_LIMITS.maxArgs} arguments`);
   for (const [name, spec] of entries) {
     const where = `args.${name}`;
     if (!ARG_NAME.test(name)) fields.fail(where, 'has a bad name (letters, digits and _ only, at most 32)');
-    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) fields.fail(where, 'must be an object {description, regex, default}');
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) fields.fail(where, 'must be an object {description, regex, default, hint, example}');
     const argFields: Fields = new Fields(spec as Raw);
     try {
-      unknownFields(spec as Raw, ['description', 'regex', 'default']);
+      unknownFields(spec as Raw, ['description', 'regex', 'default', 'hint', 'example']);
       const description = argFields.string('description');
       const regex = argFields.string('regex');
       const fallback = argFields.string('default');
@@ -168,7 +172,12 @@ function args(fields: Fields, raw: unknown): Record<string, ArgDeclaration> {
       }
       if (!pattern.test(fallback)) argFields.fail('default', `does not match its regex ${regex}`);
       if (!isSafeArgValue(fallback)) argFields.fail('default', 'must not contain control characters');
-      out[name] = { description, regex, default: fallback };
+      const hint = argFields.has('hint') ? argFields.string('hint', '') : undefined;
+      const example = argFields.has('example') ? argFields.string('example', '') : undefined;
+      if (example !== undefined && (!pattern.test(example) || !isSafeArgValue(example))) {
+        argFields.fail('example', `must match its regex ${regex} and contain no control characters`);
+      }
+      out[name] = { description, regex, default: fallback, ...(hint !== undefined && { hint }), ...(example !== undefined && { example }) };
     } catch (error) {
       if (error instanceof ManifestError) throw new ManifestError(`in "${where}": ${error.message}`);
       throw error;

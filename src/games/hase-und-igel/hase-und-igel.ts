@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ArgSpec, GameDefinition, MatchSettings, NewMatchParams } from '../../match/game.js';
 import { err, ok, type Result } from '../../util/result.js';
+import { booleanArgSpec, numberArgSpec, textArgSpec } from '../arg-spec.js';
 import { configureMatch, numberArg, paceArg, paceArgSpec } from '../game-params.js';
 import { parseBoardCode } from './board.js';
 import { playHaseBot } from './bot.js';
@@ -14,25 +15,90 @@ export const DEFAULT_HARD_TIMEOUT = 10;
 /** A whole message may come on one line; the XML reader bounds each message to 64 KiB as well. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
+/** A board the server could deal, as the example of the `board` argument. */
+const EXAMPLE_BOARD_CODE = 'SHC12HCCCHLIHCCIC12I2CLCIC2HCCIHC12HCIHC2CLIC12HCCICC2CHILH1HCCCG';
+const DISPLAY_NAME_EXPECTS = 'at most 64 characters, none of them a control character';
+
 const ARGS: Readonly<Record<string, ArgSpec>> = {
-  softTimeout: {
+  softTimeout: numberArgSpec({
     description: `seconds within which a move must arrive after the request, judged when it arrives (default ${DEFAULT_SOFT_TIMEOUT}, from 0.001 to 300)`,
     regex: String.raw`^\d{1,3}(\.\d+)?$`,
-  },
-  hardTimeout: {
+    meaning: 'seconds a move may take, judged when it arrives',
+    min: 0.001,
+    max: 300,
+    default: DEFAULT_SOFT_TIMEOUT,
+    example: '2.5',
+  }),
+  hardTimeout: numberArgSpec({
     description: 'seconds after a move request after which the player loses without waiting (default: the match timeout, 10)',
     regex: String.raw`^\d{1,4}(\.\d+)?$`,
-  },
-  canTimeout: {
+    meaning: 'seconds after a move request before the player loses',
+    min: 0.001,
+    max: 3600,
+    default: null,
+    defaultNote: 'the match timeout',
+    example: '15',
+  }),
+  canTimeout: textArgSpec({
     description: 'whether the time limits apply to RED and BLUE, e.g. "true,false" (default "true,true")',
     regex: '^(true|false),(true|false)$',
-  },
-  room: { description: 'the room id players see (default: a fresh UUID)', regex: '^[A-Za-z0-9-]{1,64}$' },
-  board: { description: 'a board as 65 letters of S C H L I 1 2 G (default: dealt at random)', regex: '^[SCHLI12G]{65}$' },
-  seed: { description: 'a seed to deal the board from (default: the match seed)', regex: String.raw`^[\w.-]{1,64}$` },
-  redName: { description: 'the display name RED has in the XML (default: its player name)', regex: String.raw`^[^\x00-\x1f]{0,64}$` },
-  blueName: { description: 'the display name BLUE has in the XML (default: its player name)', regex: String.raw`^[^\x00-\x1f]{0,64}$` },
-  paused: { description: 'start paused until an administrator resumes the room (default false)', regex: '^(true|false)$' },
+    hint: 'whether the time limits apply to RED and BLUE, as true,false',
+    expects: 'two of true or false separated by a comma',
+    default: 'true,true',
+    example: 'true,false',
+  }),
+  room: textArgSpec({
+    description: 'the room id players see (default: a fresh UUID)',
+    regex: '^[A-Za-z0-9-]{1,64}$',
+    hint: 'the room id players see',
+    expects: 'letters, digits and dashes, at most 64',
+    default: null,
+    defaultNote: 'a fresh UUID',
+    example: 'final-round-1',
+  }),
+  board: textArgSpec({
+    description: 'a board as 65 letters of S C H L I 1 2 G (default: dealt at random)',
+    regex: '^[SCHLI12G]{65}$',
+    hint: 'the board, as 65 letters of S C H L I 1 2 G',
+    expects: 'a board the server could deal, as 65 letters of S C H L I 1 2 G',
+    default: null,
+    defaultNote: 'dealt at random',
+    example: EXAMPLE_BOARD_CODE,
+  }),
+  seed: textArgSpec({
+    description: 'a seed to deal the board from (default: the match seed)',
+    regex: String.raw`^[\w.-]{1,64}$`,
+    hint: 'a seed to deal the board from',
+    expects: 'letters, digits, dots, dashes and underscores, at most 64',
+    default: null,
+    defaultNote: "the match's seed",
+    example: 'tournament-7',
+  }),
+  redName: textArgSpec({
+    description: 'the display name RED has in the XML (default: its player name)',
+    regex: String.raw`^[^\x00-\x1f]{0,64}$`,
+    hint: 'the display name RED has in the XML',
+    expects: DISPLAY_NAME_EXPECTS,
+    default: null,
+    defaultNote: 'its player name',
+    example: 'Team Red',
+  }),
+  blueName: textArgSpec({
+    description: 'the display name BLUE has in the XML (default: its player name)',
+    regex: String.raw`^[^\x00-\x1f]{0,64}$`,
+    hint: 'the display name BLUE has in the XML',
+    expects: DISPLAY_NAME_EXPECTS,
+    default: null,
+    defaultNote: 'its player name',
+    example: 'Team Blue',
+  }),
+  paused: booleanArgSpec({
+    description: 'start paused until an administrator resumes the room (default false)',
+    regex: '^(true|false)$',
+    meaning: 'start paused until an administrator resumes the room',
+    default: false,
+    example: 'true',
+  }),
   pace: paceArgSpec(0),
 };
 

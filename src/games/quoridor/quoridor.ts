@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { GameDefinition } from '../../match/game.js';
 import { err, ok } from '../../util/result.js';
 import { configureMatch, intArg, paceArg, paceArgSpec } from '../game-params.js';
+import { integerArgSpec } from '../arg-spec.js';
 import { BOT_MOVE_SECONDS, playQuoridorBot } from './bot.js';
 import { DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, defaultWalls, isValidSize } from './geometry.js';
 import { QuoridorManager, type QuoridorConfig } from './manager.js';
@@ -15,9 +16,35 @@ const DEFAULT_GAMES = 2;
 const DEFAULT_PACE = 0.5;
 
 const ARGS = {
-  size: { description: `board size, odd, from ${MIN_SIZE} to ${MAX_SIZE} (default ${DEFAULT_SIZE})`, regex: String.raw`^\d{1,2}$` },
-  walls: { description: `walls per player (default floor(7/4 size - 23/4): 10 on 9x9; from 0 to ${MAX_WALLS})`, regex: String.raw`^\d{1,3}$` },
-  games: { description: `number of games, colours alternating (default ${DEFAULT_GAMES}, from 1 to ${MAX_GAMES})`, regex: String.raw`^\d{1,3}$` },
+  size: integerArgSpec({
+    description: `board size, odd, from ${MIN_SIZE} to ${MAX_SIZE} (default ${DEFAULT_SIZE})`,
+    regex: String.raw`^\d{1,2}$`,
+    meaning: 'squares on each side of the board',
+    odd: true,
+    min: MIN_SIZE,
+    max: MAX_SIZE,
+    default: DEFAULT_SIZE,
+    example: '7',
+  }),
+  walls: integerArgSpec({
+    description: `walls per player (default floor(7/4 size - 23/4): 10 on 9x9; from 0 to ${MAX_WALLS})`,
+    regex: String.raw`^\d{1,3}$`,
+    meaning: 'walls each player may place',
+    min: 0,
+    max: MAX_WALLS,
+    default: null,
+    defaultNote: `${defaultWalls(DEFAULT_SIZE)} on a ${DEFAULT_SIZE}x${DEFAULT_SIZE} board, fewer on smaller ones`,
+    example: '8',
+  }),
+  games: integerArgSpec({
+    description: `number of games, colours alternating (default ${DEFAULT_GAMES}, from 1 to ${MAX_GAMES})`,
+    regex: String.raw`^\d{1,3}$`,
+    meaning: 'number of games, colours alternating',
+    min: 1,
+    max: MAX_GAMES,
+    default: DEFAULT_GAMES,
+    example: '4',
+  }),
   pace: paceArgSpec(DEFAULT_PACE),
 };
 

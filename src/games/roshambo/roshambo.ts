@@ -3,6 +3,7 @@ import type { GameDefinition, MatchContext, MatchResult } from '../../match/game
 import type { PlayerSeat } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
 import { MISSPELT_PACE_WORDS, ROUNDS_WORDS, configureMatch, countArg, paceArg, paceArgSpec } from '../game-params.js';
+import { integerArgSpec } from '../arg-spec.js';
 import { playRoshamboBot } from './bot.js';
 import { compare, parseGesture, type Gesture } from './rules.js';
 import { RoshamboVis } from './vis.js';
@@ -13,7 +14,15 @@ export interface RoshamboConfig {
 }
 
 const ARGS = {
-  rounds: { description: 'number of rounds (default 10, from 1 to 9999)', regex: String.raw`^\+?0*[1-9]\d{0,3}$` },
+  rounds: integerArgSpec({
+    description: 'number of rounds (default 10, from 1 to 9999)',
+    regex: String.raw`^\+?0*[1-9]\d{0,3}$`,
+    meaning: 'number of rounds',
+    min: 1,
+    max: 9999,
+    default: 10,
+    example: '5',
+  }),
   pace: paceArgSpec(1),
 };
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeReply, decodeRequest, encodeReply, encodeRequest } from './json-codec.js';
 import type { MatchInfo, Reply, Request } from './messages.js';
 import { decodeHistoryMatchReply, encodeHistoryMatchReply } from './bincode.js';
+import { paceArgSpec } from '../../games/game-params.js';
 
 const INFO: MatchInfo = {
   players: 2,
@@ -43,6 +44,12 @@ test('GameList carries argument descriptions in version 2 and bare names in vers
   const reply: Reply = { type: 'GameList', games: [{ name: 'roshambo', args: { rounds: { description: 'd', regex: 'r' } } }] };
   assert.equal(encodeReply(reply, 2), '{"GameList":{"games":[{"name":"roshambo","args":{"rounds":{"description":"d","regex":"r"}}}]}}');
   assert.equal(encodeReply(reply, 1), '{"GameList":{"games":["roshambo"]}}');
+});
+
+test("GameList sends only an argument's description and regex, whatever else a game describes for people", () => {
+  const full = { ...paceArgSpec(1), hint: 'h', example: '2' };
+  const reply: Reply = { type: 'GameList', games: [{ name: 'chess', args: { pace: full } }] };
+  assert.equal(encodeReply(reply, 2), JSON.stringify({ GameList: { games: [{ name: 'chess', args: { pace: { description: full.description, regex: full.regex } } }] } }));
 });
 
 test('every request round-trips through the encoder and the strict decoder', () => {
