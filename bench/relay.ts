@@ -1,5 +1,5 @@
 /**
- * The benchmark's baseline (`BENCH_SERVER=relay npm run bench`): the least a server can do for
+ * The benchmark's baseline (run beside cocod by `npm run bench`): the least a server can do for
  * the benchmark's players, with the same WebSocket library and the same wire traffic as cocod
  * (handshake, join, MatchStarted, the three header lines, one frame to each player per round,
  * MatchEnded) and nothing else: no lobby, no rules, no spectators, no visualizer, no history.
@@ -14,7 +14,12 @@ const rounds = Number(roundsText);
 
 interface Pairing {
   readonly players: [WebSocket, WebSocket];
-  readonly moves: [Buffer | null, Buffer | null];
+  /**
+   * Each seat's moves not yet paired with the other's, oldest first: a player of the open-loop
+   * benchmark sends on a schedule, not after the previous result, so a seat may be several moves
+   * ahead, as cocod's seats buffer lines.
+   */
+  readonly moves: [Buffer[], Buffer[]];
   round: number;
 }
 
@@ -36,7 +41,7 @@ wss.on('connection', (ws) => {
         return;
       }
       waiting.delete(join[1]!);
-      const pairing: Pairing = { players: [other, ws], moves: [null, null], round: 0 };
+      const pairing: Pairing = { players: [other, ws], moves: [[], []], round: 0 };
       seats.set(other, { pairing, seat: 0 });
       seats.set(ws, { pairing, seat: 1 });
       for (const player of pairing.players) {
@@ -48,13 +53,15 @@ wss.on('connection', (ws) => {
     const found = seats.get(ws);
     if (!found) return;
     const { pairing, seat } = found;
-    pairing.moves[seat] = data;
-    const [first, second] = pairing.moves;
-    if (!first || !second) return;
-    pairing.players[0].send(second, { binary: true });
-    pairing.players[1].send(first, { binary: true });
-    pairing.moves[0] = pairing.moves[1] = null;
-    if (++pairing.round === rounds) for (const player of pairing.players) player.send('{"MatchEnded":{}}');
+    pairing.moves[seat].push(data);
+    const [firsts, seconds] = pairing.moves;
+    while (firsts.length > 0 && seconds.length > 0) {
+      const first = firsts.shift()!;
+      const second = seconds.shift()!;
+      pairing.players[0].send(second, { binary: true });
+      pairing.players[1].send(first, { binary: true });
+      if (++pairing.round === rounds) for (const player of pairing.players) player.send('{"MatchEnded":{}}');
+    }
   });
 });
 

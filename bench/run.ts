@@ -1,134 +1,145 @@
 /**
- * `npm run bench`: starts cocod, creates K roshambo matches at pace 0, and plays them all at once
- * with WebSocket players in a separate process. Prints rounds per second, round latency
- * percentiles, and the server's peak memory and CPU time. Not a test: numbers go to
- * bench/README.md.
+ * `npm run bench`: measures cocod against the bare relay of bench/relay.ts in one invocation,
+ * alternating them (relay, cocod, relay, cocod, ...) so that both see the same machine, and
+ * reports each figure per run, as a range over runs, and as cocod's ratio to the relay. Not a
+ * test: nothing here asserts a time. bench/README.md explains the modes and every figure.
  *
- * Options (environment): BENCH_MATCHES (default 1000), BENCH_ROUNDS (default 200),
- * BENCH_SERVER=relay (measure the baseline of bench/relay.ts instead of cocod), BENCH_NODE_FLAGS
- * (more Node.js flags for the server, e.g. --trace-gc), BENCH_PROFILE=DIR (a CPU profile of it).
+ * Options (environment):
+ *   BENCH_MODE       closed (default), open, memory, or several: closed,open,memory
+ *   BENCH_RUNS       runs of each server in each mode (default 3)
+ *   BENCH_SERVER     relay | cocod | both (default both)
+ *   BENCH_NODES      e.g. 1,2: cocod once per value, with `--nodes N` (not passed when unset)
+ *   BENCH_JSON=1     print one JSON document instead of the tables
+ *   BENCH_NODE_FLAGS more Node.js flags for the servers (e.g. --trace-gc)
+ *   BENCH_PROFILE    DIR: a CPU profile of every server process into DIR
+ *   BENCH_COCOD      another cocod to measure (its dist/src/cli/cocod.js), e.g. another branch's build
+ *   closed loop:     BENCH_MATCHES (1000), BENCH_ROUNDS (200)
+ *   open loop:       BENCH_RATES (2000,5000,10000 rounds/s offered in total), BENCH_OPEN_SECONDS (10),
+ *                    BENCH_OPEN_MATCHES (BENCH_MATCHES), BENCH_PLAYER_PROCESSES (1)
+ *   memory:          BENCH_CONNECTIONS (10000), BENCH_WAITING (10000 waiting matches),
+ *                    BENCH_CLIENT_PROCESSES (one per 5000 connections)
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CocoClient } from '../src/client/coco-client.js';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { CLOSED_COLUMNS, closedRun, type ClosedRun } from './closed-loop.js';
+import { MEMORY_COLUMNS, memoryRun, type MemoryRun } from './memory.js';
+import { OPEN_COLUMNS, openRoundsPerMatch, openRun, type OpenRun } from './open-loop.js';
+import { groupRows, markdownTable, ratioSummary, type Column, type Labelled } from './report.js';
+import { serverLabel, type ServerSetup, type ServerSpec } from './server.js';
 
-const matches = Number(process.env['BENCH_MATCHES'] ?? 1000);
-const rounds = Number(process.env['BENCH_ROUNDS'] ?? 200);
-const here = fileURLToPath(new URL('.', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cocod-bench-'));
+const env = process.env;
 
-function procStats(pid: number): { rssKiB: number; peakKiB: number; cpuSeconds: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(stat[11]) + Number(stat[12]);
-  return { rssKiB: kib('VmRSS'), peakKiB: kib('VmHWM'), cpuSeconds: ticks / 100 };
+function integer(name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not "${text}"`);
+  return value;
 }
 
-/** CPU time of the whole machine so far, in clock ticks (/proc/stat). */
-function machineTicks(): { total: number; busy: number; steal: number; cores: number } {
-  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
-  // user nice system idle iowait irq softirq steal
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = lines[0]!.split(/\s+/).slice(1, 9).map(Number) as number[];
-  const busy = user! + nice! + system! + irq! + softirq!;
-  return { total: busy + idle! + iowait! + steal!, busy, steal: steal!, cores: lines.filter((line) => /^cpu\d/.test(line)).length };
+function integers(name: string, fallback: number[]): number[] {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  return text.split(',').map((part) => {
+    const value = Number(part.trim());
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be positive integers separated by commas, not "${text}"`);
+    return value;
+  });
 }
 
-function percentiles(latencies: number[]): { p50: number; p99: number; max: number } {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (p: number): number => Number((sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0).toFixed(2));
-  return { p50: at(0.5), p99: at(0.99), max: Number((sorted.at(-1) ?? 0).toFixed(2)) };
+const MODES = ['closed', 'open', 'memory'] as const;
+type Mode = (typeof MODES)[number];
+const modes = (env['BENCH_MODE'] ?? 'closed').split(',').map((mode) => mode.trim());
+for (const mode of modes) if (!MODES.includes(mode as Mode)) throw new Error(`BENCH_MODE: unknown mode "${mode}" (closed, open, memory)`);
+
+const runs = integer('BENCH_RUNS', 3);
+const side = env['BENCH_SERVER'] ?? 'both';
+if (!['relay', 'cocod', 'both'].includes(side)) throw new Error(`BENCH_SERVER must be relay, cocod or both, not "${side}"`);
+const nodes = env['BENCH_NODES'] ? integers('BENCH_NODES', []) : null;
+const servers: ServerSpec[] = [
+  ...(side !== 'cocod' ? [{ kind: 'relay' } as const] : []),
+  ...(side !== 'relay' ? (nodes ? nodes.map((n) => ({ kind: 'cocod', nodes: n }) as const) : [{ kind: 'cocod' } as const]) : []),
+];
+const json = env['BENCH_JSON'] === '1';
+const nodeFlags = (env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+if (env['BENCH_PROFILE']) nodeFlags.push('--cpu-prof', '--cpu-prof-dir', env['BENCH_PROFILE']);
+const setup: ServerSetup = { nodeFlags, ...(env['BENCH_COCOD'] ? { cocodScript: resolve(env['BENCH_COCOD']) } : {}) };
+
+const matches = integer('BENCH_MATCHES', 1000);
+const rounds = integer('BENCH_ROUNDS', 200);
+const rates = integers('BENCH_RATES', [2000, 5000, 10000]);
+const openSeconds = integer('BENCH_OPEN_SECONDS', 10);
+const openMatches = integer('BENCH_OPEN_MATCHES', matches);
+const playerProcesses = integer('BENCH_PLAYER_PROCESSES', 1);
+const connections = integer('BENCH_CONNECTIONS', 10_000);
+const waiting = integer('BENCH_WAITING', 10_000);
+const clientProcesses = integer('BENCH_CLIENT_PROCESSES', Math.ceil(connections / 5000));
+
+function progress(text: string): void {
+  process.stderr.write(`bench: ${text}\n`);
 }
 
-/**
- * Every player of the benchmark connects from 127.0.0.1: the per-address limits, meant for the
- * open internet, are raised to what one host running K matches needs.
- */
-const BENCH_LIMITS = [
-  '--limit', `connections-per-address=${2 * matches + 16}`,
-  '--limit', `game-new-per-minute=${matches + 16}`,
-  '--limit', `waiting-matches-per-address=${matches + 16}`,
+/** Runs every server `runs` times, alternating: relay, cocod, relay, cocod, ... */
+async function alternate<Run>(what: string, once: (spec: ServerSpec) => Promise<Run>, summary: (run: Run) => string): Promise<Labelled<Run>[]> {
+  const done: Labelled<Run>[] = [];
+  for (let repetition = 1; repetition <= runs; repetition++) {
+    for (const spec of servers) {
+      const label = serverLabel(spec);
+      progress(`${what} #${repetition} ${label} ...`);
+      const run = await once(spec);
+      progress(`${what} #${repetition} ${label}: ${summary(run)}`);
+      done.push({ label, repetition, run });
+    }
+  }
+  return done;
+}
+
+function table<Run>(columns: readonly Column<Run>[], group: readonly Labelled<Run>[]): string {
+  return markdownTable(['run', 'server', ...columns.map((column) => column.header)], groupRows(columns, group));
+}
+
+const started = new Date();
+const machine = { cores: cpus().length, node: process.version, loadAverageAtStart: loadavg().map((load) => Math.round(load * 100) / 100) };
+const results: Record<string, unknown> = { started: started.toISOString(), machine, runs, servers: servers.map(serverLabel) };
+const sections: string[] = [
+  `cocod benchmark, ${started.toISOString()}: ${machine.cores} cores, Node.js ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')} at the start; ${runs} run(s) of each server, alternating`,
 ];
 
-/** The Node.js flags `npm start` gives cocod (package.json), so that the benchmark measures the server users run. */
-function startFlags(): string[] {
-  const packageJson = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8')) as { scripts: { start: string } };
-  return packageJson.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+if (modes.includes('closed')) {
+  const done = await alternate<ClosedRun>(
+    `closed loop, ${matches} matches x ${rounds} rounds,`,
+    (spec) => closedRun(spec, matches, rounds, setup),
+    (run) => `${run.roundsPerSecond} rounds/s, p99 ${run.latencyMs.p99} ms, ${run.server.cpuMicrosPerRound} us/round`,
+  );
+  results['closed'] = { matches, roundsPerMatch: rounds, runs: done, ratios: ratioSummary(CLOSED_COLUMNS, done) };
+  sections.push(`## Closed loop: ${matches} matches x ${rounds} rounds, each player sending when it has the previous result\n\n${table(CLOSED_COLUMNS, done)}`);
 }
 
-const nodeFlags = [...startFlags(), ...(process.env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean)];
-if (process.env['BENCH_PROFILE']) nodeFlags.push('--cpu-prof', '--cpu-prof-dir', process.env['BENCH_PROFILE']);
-const relay = process.env['BENCH_SERVER'] === 'relay';
-const serverArgs = relay ? [join(here, 'relay.js'), String(rounds)] : [join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench', ...BENCH_LIMITS];
-const server = spawn(process.execPath, [...nodeFlags, ...serverArgs], { stdio: ['ignore', 'inherit', 'pipe'] });
-const url = await new Promise<string>((resolve, reject) => {
-  let log = '';
-  server.stderr!.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-    const found = /listening on (ws:\/\/\S+)/.exec(log);
-    if (found) resolve(found[1]!);
-  });
-  server.once('exit', () => reject(new Error(`cocod exited: ${log}`)));
-});
-
-try {
-  const ids: string[] = relay ? Array.from({ length: matches }, (_, i) => `m${i}`) : [];
-  const client = relay ? null : await CocoClient.connect(url);
-  for (let i = 0; client && i < matches; i++) {
-    const reply = await client.request(
-      { type: 'GameNew', name: `bench ${i}`, game: 'roshambo', params: { players: 2, bots: 0, timeout: 60 }, args: { rounds: String(rounds), pace: '0' }, password: null, verification: null },
-      'GameNew',
+if (modes.includes('open')) {
+  const byRate: { rate: number; runs: Labelled<OpenRun>[]; ratios: ReturnType<typeof ratioSummary> }[] = [];
+  for (const rate of rates) {
+    const done = await alternate<OpenRun>(
+      `open loop, ${rate} rounds/s offered,`,
+      (spec) => openRun(spec, rate, openMatches, openSeconds, playerProcesses, setup),
+      (run) => `${run.achievedRoundsPerSecond} rounds/s achieved, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, send lag p99 ${run.sendLagMs.p99} ms`,
     );
-    if ('Err' in reply.id) throw new Error(reply.id.Err);
-    ids.push(reply.id.Ok);
+    byRate.push({ rate, runs: done, ratios: ratioSummary(OPEN_COLUMNS, done) });
+    const perMatch = openRoundsPerMatch(rate, openMatches, openSeconds);
+    sections.push(
+      `## Open loop: ${rate.toLocaleString('en-US')} rounds/s offered (${openMatches} matches x ${perMatch} rounds, about ${openSeconds} s; ${playerProcesses} player process(es))\n\n${table(OPEN_COLUMNS, done)}`,
+    );
   }
-  client?.close();
-  const before = procStats(server.pid!);
-  const machineBefore = machineTicks();
-  const players = spawn(process.execPath, [join(here, 'players.js'), url, ids.join(','), String(rounds)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let peakKiB = before.peakKiB;
-  const sampler = setInterval(() => {
-    peakKiB = Math.max(peakKiB, procStats(server.pid!).peakKiB);
-  }, 200);
-  let output = '';
-  players.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => players.once('exit', resolve));
-  clearInterval(sampler);
-  if (code !== 0) throw new Error(`the player process failed with ${code}`);
-  const after = procStats(server.pid!);
-  const machineAfter = machineTicks();
-  const result = JSON.parse(output) as { roundsPlayed: number; seconds: number; cpuSeconds: number; latencies: number[]; endedAt: number[] };
-  // Steady state: the rounds that ended in the middle 80 % of the run, without the start (2000
-  // connections and 1000 matches starting at once) and the end (matches finishing and recorded).
-  const steady = result.latencies.filter((_, i) => result.endedAt[i]! >= 0.1 * result.seconds && result.endedAt[i]! <= 0.9 * result.seconds);
-  const machineTotal = machineAfter.total - machineBefore.total;
-  const report = {
-    matches,
-    roundsPerMatch: rounds,
-    rounds: result.roundsPlayed,
-    seconds: Number(result.seconds.toFixed(2)),
-    roundsPerSecond: Math.round(result.roundsPlayed / result.seconds),
-    latencyMs: percentiles(result.latencies),
-    steadyLatencyMs: percentiles(steady),
-    playersCpuPercent: Math.round((100 * result.cpuSeconds) / result.seconds),
-    server: {
-      peakRssMiB: Number((Math.max(peakKiB, after.peakKiB) / 1024).toFixed(1)),
-      cpuSeconds: Number((after.cpuSeconds - before.cpuSeconds).toFixed(2)),
-      cpuPercent: Math.round((100 * (after.cpuSeconds - before.cpuSeconds)) / result.seconds),
-    },
-    // Of all cores during the run: how busy they were, and how much time the hypervisor took away.
-    machine: {
-      cores: machineAfter.cores,
-      busyPercent: Math.round((100 * (machineAfter.busy - machineBefore.busy)) / machineTotal),
-      stealPercent: Math.round((100 * (machineAfter.steal - machineBefore.steal)) / machineTotal),
-    },
-  };
-  console.log(JSON.stringify(report, null, 2));
-} finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  rmSync(dir, { recursive: true, force: true });
+  results['open'] = { matches: openMatches, seconds: openSeconds, playerProcesses, rates: byRate };
 }
+
+if (modes.includes('memory')) {
+  const done = await alternate<MemoryRun>(
+    `memory, ${connections} idle connections and ${waiting} waiting matches,`,
+    (spec) => memoryRun(spec, connections, waiting, clientProcesses, setup),
+    (run) => `${run.perConnectionKiB} KiB per idle connection${run.perWaitingMatchKiB === null ? '' : `, ${run.perWaitingMatchKiB} KiB per waiting match`}`,
+  );
+  results['memory'] = { connections, waitingMatches: waiting, clientProcesses, runs: done, ratios: ratioSummary(MEMORY_COLUMNS, done) };
+  sections.push(`## Memory: ${connections.toLocaleString('en-US')} idle connections, then ${waiting.toLocaleString('en-US')} waiting matches (cocod only)\n\n${table(MEMORY_COLUMNS, done)}`);
+}
+
+process.stdout.write(json ? `${JSON.stringify(results, null, 2)}\n` : `${sections.join('\n\n')}\n`);
