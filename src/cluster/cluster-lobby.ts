@@ -84,6 +84,10 @@ export class ClusterLobby implements LobbyPort {
     return this.local.gameList();
   }
 
+  gameArgs(): ReturnType<Lobby['gameArgs']> {
+    return this.local.gameArgs();
+  }
+
   gameDescription(name: string): string | null {
     return this.local.gameDescription(name);
   }

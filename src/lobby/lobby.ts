@@ -130,6 +130,7 @@ export type Eventually<T> = T | Promise<T>;
  */
 export interface LobbyPort {
   gameList(): GameListEntry[];
+  gameArgs(): { name: string; args: Readonly<Record<string, ArgSpec>> }[];
   gameDescription(name: string): string | null;
   list(): MatchInfo[];
   find(id: string): MatchInfo | null;
