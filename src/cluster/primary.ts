@@ -80,10 +80,12 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     slot.worker = worker;
     log.info(`node ${slot.name} started (pid ${worker.process.pid})`);
     const name = slot.name;
-    const handle = hub.connect(name, (event: HubEvent) => {
-      if (worker.isConnected()) worker.send({ cocod: 'hub', body: event });
-    });
-    ipcChannel<HubRequest, HubEvent>(worker, 'hub').receive(handle);
+    const toNode = ipcChannel<HubRequest, HubEvent>(worker, 'hub');
+    toNode.receive(
+      hub.connect(name, (event: HubEvent) => {
+        if (worker.isConnected()) toNode.send(event);
+      }),
+    );
     serveHistoryStore(store, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(worker, 'store'));
     const ready = new Promise<NodeReady>((resolve, reject) => {
       readyOnce.set(worker.id, resolve);
