@@ -1,5 +1,5 @@
 import type { MatchMember, MatchWatcher, PlayerSeat } from '../lobby/lobby.js';
-import type { SeatCloseReason, SeatTransport } from '../match/seat.js';
+import { SEAT_LIMITS, type SeatCloseReason, type SeatTransport } from '../match/seat.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { MatchInfo } from '../protocol/coco/messages.js';
 import { err, ok, type Result } from '../util/result.js';
@@ -17,6 +17,8 @@ class RemoteSeat implements PlayerSeat {
   private early: Uint8Array[] = [];
   private closedWith: SeatCloseReason | null = null;
   private inputEnded = false;
+  /** Bytes relayed in this turn of the event loop. */
+  private turnBytes = 0;
 
   constructor(
     readonly name: string,
@@ -33,6 +35,12 @@ class RemoteSeat implements PlayerSeat {
 
   receive(chunk: Uint8Array): void {
     if (this.closedWith || this.inputEnded) return;
+    // More than the seat may hold unread, in one turn, is a flood: the host's seat closes it on
+    // the bytes already sent; the rest is not relayed, so a flooding player cannot fill the pipe
+    // between the nodes while the host's answer is on its way.
+    if (this.turnBytes > SEAT_LIMITS.maxQueuedBytes) return;
+    if (this.turnBytes === 0) setImmediate(() => (this.turnBytes = 0));
+    this.turnBytes += chunk.byteLength;
     this.toHost({ t: 'from-player', key: this.key, bytes: chunk });
   }
 

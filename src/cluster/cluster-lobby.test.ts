@@ -224,3 +224,21 @@ test('a player who leaves a waiting match on another node is gone from it there'
   await until(() => a.local.find(created.value)?.connected.length === 0);
   await until(() => b.cluster.find(created.value)?.connected.length === 0);
 });
+
+test('a bridged player who floods is closed by the seat on the match\'s node, and the rest is not relayed', async () => {
+  const { a, b } = twoNodes();
+  const created = a.cluster.create(request({ args: { pace: '0', rounds: '1000' } }));
+  assert.ok(created.ok);
+  await until(() => b.cluster.find(created.value) !== null);
+  const alice = player();
+  const bob = player();
+  await answer(b.cluster.join(created.value, 'alice', null, alice.member));
+  await answer(a.cluster.join(created.value, 'bob', null, bob.member));
+  await until(() => alice.seat !== null && bob.seat !== null);
+  const lines = Buffer.from('ROCK\n'.repeat(64 * 1024)); // 320 KiB of moves
+  for (let i = 0; i < 40; i++) alice.seat!.receive(lines);
+  await until(() => alice.closed !== null);
+  assert.equal(alice.closed, 'flood');
+  bob.seat!.receiveEnd();
+  await a.local.idle();
+});

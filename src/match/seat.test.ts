@@ -52,6 +52,13 @@ test('a player that floods unread input is closed (lines and text alike)', () =>
   }
 });
 
+test('a flood of empty lines fills the unread budget too: each line break counts', () => {
+  const { seat: s, closed } = seat('lines', 1 << 20);
+  const empties = Buffer.alloc(64 * 1024, 0x0a);
+  for (let i = 0; i < (2 * SEAT_LIMITS.maxQueuedBytes) / empties.length; i++) s.receive(empties);
+  assert.deepEqual(closed, ['flood']);
+});
+
 test('a too long line and invalid UTF-8 close the seat with their reason', () => {
   const long = seat('lines', 8);
   long.seat.receive(Buffer.from('123456789\n'));

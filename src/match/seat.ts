@@ -108,7 +108,8 @@ export class Seat implements PlayerSeat {
         ? new LineSplitter(options.maxLineBytes, {
             line: (text) => {
               this.transcript?.lineFromPlayer(text);
-              this.enqueue(text, Buffer.byteLength(text));
+              // The line break counts: a flood of empty lines must fill the budget too.
+              this.enqueue(text, Buffer.byteLength(text) + 1);
             },
             error: (code) => this.closeForBadLine(code),
           })
@@ -187,7 +188,7 @@ export class Seat implements PlayerSeat {
       if (line === null) {
         if (!this.reason) this.close('disconnected');
       } else {
-        this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line));
+        this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line) - (this.splitter ? 1 : 0));
         this.onRead?.();
       }
       return line;
