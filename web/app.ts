@@ -1,6 +1,7 @@
 import { h } from './dom.js';
 import { socketUrlFor } from './format.js';
 import { parseRoute, type Route } from './routes.js';
+import { gameView } from './views/game.js';
 import { gamesView } from './views/games.js';
 import { historyView } from './views/history.js';
 import { lobbyView } from './views/lobby.js';
@@ -29,6 +30,8 @@ function viewFor(route: Route): View {
       return lobbyView;
     case 'games':
       return gamesView;
+    case 'game':
+      return gameView(route.game);
     case 'new':
       return newMatchView(route.game);
     case 'match':
@@ -51,6 +54,7 @@ const NAV_OF: Readonly<Record<Route['name'], string>> = {
   lobby: 'lobby',
   match: 'lobby',
   games: 'games',
+  game: 'games',
   new: 'new',
   history: 'history',
   replay: 'history',

@@ -6,7 +6,6 @@ import {
   formatScore,
   formatSpan,
   formatTimeout,
-  lobbyPlayers,
   lobbyTiming,
   serverFlagFor,
   socketUrlFor,
@@ -26,11 +25,6 @@ test('the lobby timing column says when a waiting match expires or how long a ru
   assert.equal(lobbyTiming({ running: false, time: 1000 + 599 }, 1000), 'Expires in 9m59s');
   assert.equal(lobbyTiming({ running: true, time: 1000 }, 1000 + 3723), 'Running for 1h2m3s');
   assert.equal(lobbyTiming({ running: false, time: 900 }, 1000), 'Expires in 0s');
-});
-
-test('the lobby players column is connected+bots/players', () => {
-  assert.equal(lobbyPlayers({ connected: ['ann'], bots: 1, players: 3 }), '1+1/3');
-  assert.equal(lobbyPlayers({ connected: [], bots: 0, players: 2 }), '0+0/2');
 });
 
 test('playback clocks and timeouts', () => {

@@ -53,11 +53,6 @@ export function lobbyTiming(match: LobbyTimes, nowSeconds: number): string {
     : `Expires in ${formatSpan(match.time - nowSeconds)}`;
 }
 
-/** The Players column of the lobby: connected humans + server bots / seats. */
-export function lobbyPlayers(match: { readonly connected: readonly string[]; readonly bots: number; readonly players: number }): string {
-  return `${match.connected.length}+${match.bots}/${match.players}`;
-}
-
 /**
  * A timestamp of the history API as milliseconds: numbers are unix seconds (or milliseconds when
  * clearly too large for seconds), strings are ISO dates. NaN when unreadable.

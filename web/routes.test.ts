@@ -6,6 +6,8 @@ test('every hash route parses to its view', () => {
   assert.deepEqual(parseRoute(''), { name: 'lobby' });
   assert.deepEqual(parseRoute('#/'), { name: 'lobby' });
   assert.deepEqual(parseRoute('#/games'), { name: 'games' });
+  assert.deepEqual(parseRoute('#/games/chess'), { name: 'game', game: 'chess' });
+  assert.deepEqual(parseRoute('#/games/chess/x'), { name: 'not-found', path: '/games/chess/x' });
   assert.deepEqual(parseRoute('#/new'), { name: 'new', game: null });
   assert.deepEqual(parseRoute('#/new?game=roshambo'), { name: 'new', game: 'roshambo' });
   assert.deepEqual(parseRoute('#/match/0123456789abc'), { name: 'match', id: '0123456789abc' });
@@ -22,6 +24,8 @@ test('every hash route parses to its view', () => {
 });
 
 test('built links parse back to the same route', () => {
+  assert.deepEqual(parseRoute(href.game('hase-und-igel')), { name: 'game', game: 'hase-und-igel' });
+  assert.deepEqual(parseRoute(href.game('a b/c')), { name: 'game', game: 'a b/c' });
   assert.deepEqual(parseRoute(href.match('a b/c')), { name: 'match', id: 'a b/c' });
   assert.deepEqual(parseRoute(href.replay('x%y')), { name: 'replay', id: 'x%y', step: null });
   assert.deepEqual(parseRoute(href.replay('x%y', 0)), { name: 'replay', id: 'x%y', step: 0 });

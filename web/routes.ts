@@ -2,6 +2,8 @@
 export type Route =
   | { readonly name: 'lobby' }
   | { readonly name: 'games' }
+  /** One game's page: its description and arguments (`#/games/chess`). */
+  | { readonly name: 'game'; readonly game: string }
   | { readonly name: 'new'; readonly game: string | null }
   | { readonly name: 'match'; readonly id: string }
   | { readonly name: 'history'; readonly game: string; readonly player: string }
@@ -28,6 +30,7 @@ export function parseRoute(hash: string): Route {
     const t = Number(query.get('t') ?? NaN);
     return { name: 'demo', t: Number.isFinite(t) ? t : null };
   }
+  if (parts.length === 2 && first === 'games' && second) return { name: 'game', game: second };
   if (parts.length === 2 && first === 'match' && second) return { name: 'match', id: second };
   if (parts.length === 2 && first === 'replay' && second) {
     const step = Number(query.get('step') ?? NaN);
@@ -47,6 +50,7 @@ function decodeSegment(segment: string): string {
 export const href = {
   lobby: (): string => '#/',
   games: (): string => '#/games',
+  game: (name: string): string => `#/games/${encodeURIComponent(name)}`,
   newMatch: (game?: string): string => (game ? `#/new?game=${encodeURIComponent(game)}` : '#/new'),
   match: (id: string): string => `#/match/${encodeURIComponent(id)}`,
   replay: (id: string, step?: number): string => `#/replay/${encodeURIComponent(id)}${step === undefined ? '' : `?step=${step}`}`,

@@ -268,7 +268,7 @@ test('the scene is drawn by layer, then by creation order', () => {
 });
 
 test('the shared fixture scene plays to its end with every object accounted for', () => {
-  const events = JSON.parse(readFileSync(new URL('../../web/fixtures/scene.json', import.meta.url), 'utf8')) as VisEvent[];
+  const events = JSON.parse(readFileSync(new URL('../../../web/fixtures/scene.json', import.meta.url), 'utf8')) as VisEvent[];
   const timeline = new Timeline(events);
   assert.equal(timeline.ignoredEvents, 0);
   assert.ok(timeline.sceneAt(0).length > 0);

@@ -3,6 +3,7 @@ import { CocoClient, type Incoming } from '../client/coco-client.js';
 import { ownStdio, startPipeProgram, startStdioProgram, type ChannelKind, type ProgramChannel } from '../bridges/program-channel.js';
 import { singleProgram, type ProgramLink } from '../bridges/program-link.js';
 import { QtpRestarts, answerDeadlineMs } from '../bridges/qtp-restarts.js';
+import { formatSeatCount, matchSeatCount } from '../lobby/seat-count.js';
 import type { MatchInfo, Outcome } from '../protocol/coco/messages.js';
 import { CliError, EXIT } from './exit-status.js';
 import { awaitMatch, fetchArtifact, type MatchSummary } from './match-record.js';
@@ -44,9 +45,6 @@ const END_GRACE_MS = 5_000;
  */
 const RESULT_WAIT = { waitMs: 5_000, intervalMs: 100 } as const;
 
-function players(info: MatchInfo): string {
-  return `${info.connected.length + info.bots}/${info.players}`;
-}
 
 function startChannel(options: ConnectOptions): Promise<ProgramChannel> {
   if (options.program.length === 0) return Promise.resolve(ownStdio(options.spectate));
@@ -180,7 +178,8 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
   if (spectate) status(`spectating "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}`);
   else {
     status(`joined "${joinedInfo.name}" (${joinedInfo.id}), a match of ${joinedInfo.game}, as ${options.name}`);
-    status(`waiting for players: ${joinedInfo.connected.length + 1 + joinedInfo.bots}/${joinedInfo.players}`);
+    // The join answer describes the match as it was just before this program joined.
+    status(`waiting for players: ${formatSeatCount(joinedInfo.connected.length + 1, joinedInfo.bots, joinedInfo.players)}`);
   }
   if (link instanceof QtpRestarts) link.answerWithin(options.answerWithin !== undefined ? options.answerWithin * 1000 : answerDeadlineMs(joinedInfo.timeout));
 
@@ -264,7 +263,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
       const reply = item.reply;
       switch (reply.type) {
         case 'LobbyUpdate':
-          if (!reply.info.running) status(`players connected: ${reply.info.connected.join(', ') || 'none'} (${players(reply.info)})`);
+          if (!reply.info.running) status(`players connected: ${reply.info.connected.join(', ') || 'none'} (${matchSeatCount(reply.info)})`);
           break;
         case 'LobbyDelete':
           status('the match expired before it started (create another with coco new)');

@@ -1,3 +1,4 @@
+import { matchSeatCount } from '../lobby/seat-count.js';
 import type { MatchInfo } from '../protocol/coco/messages.js';
 
 /** `9m59s`, `1h2m3s`, `42s`. */
@@ -25,7 +26,7 @@ export function formatLobbyTable(infos: readonly MatchInfo[], nowSeconds: number
     info.verified ? 'yes' : 'no',
     info.name,
     info.game,
-    `${info.connected.length + info.bots}/${info.players}`,
+    matchSeatCount(info),
     String(info.spectators),
     String(info.timeout),
     info.password ? 'yes' : 'no',

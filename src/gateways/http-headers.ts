@@ -46,11 +46,13 @@ export const WEB_ASSET_TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  // The source map of the bundled, minified script: what makes the browser's stack traces readable.
+  '.map': 'application/json; charset=utf-8',
 };
 
 /**
- * Whether a path below the web root is part of the page. The build puts the page's unit tests
- * (`*.test.js`), source maps and notes (README.md) beside its files; none of them is served.
+ * Whether a path below the web root is part of the page: not its notes (README.md, the licence
+ * notices), and never a unit test (`*.test.js`, `*.test.js.map`), should the build put one there.
  */
 export function isWebAsset(relative: string): boolean {
   const name = relative.slice(relative.lastIndexOf('/') + 1);

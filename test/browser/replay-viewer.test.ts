@@ -233,17 +233,24 @@ test('per-move playback shows one move per second (times the speed) whatever the
   await page.close();
 });
 
-test("a seat's transcript opens as text under the board instead of downloading", async () => {
+test("a seat's transcript opens as text beside the board on a wide screen, under it on a narrow one", async () => {
   const id = replays.get('royalur')!;
-  const page = await newPage(1280);
-  await page.goto(`${base}#/replay/${id}`);
-  await page.locator('.files-card a', { hasText: 'Transcript of visitor' }).click();
-  const panel = page.locator('.transcript-panel');
-  await waitUntil(page, '/^# seat \\d, visitor: /.test(document.querySelector(".transcript-panel pre")?.textContent ?? "")');
-  assert.match(await panel.locator('h2').innerText(), /Transcript of visitor/);
-  assert.ok(page.url().startsWith(`${base}#/replay/${id}`), `the page stays on the replay: ${page.url()}`);
-  await screenshot(page, 'replay-transcript');
-  await panel.locator('.transcript-close').click();
-  await panel.waitFor({ state: 'hidden' });
-  await page.close();
+  for (const width of [1280, 390]) {
+    const page = await newPage(width);
+    await page.goto(`${base}#/replay/${id}`);
+    await page.locator('.files-card a', { hasText: 'Transcript of visitor' }).click();
+    const panel = page.locator('.transcript-panel');
+    await waitUntil(page, '/^# seat \\d, visitor: /.test(document.querySelector(".transcript-panel pre")?.textContent ?? "")');
+    assert.match(await panel.locator('h2').innerText(), /Transcript of visitor/);
+    assert.ok(page.url().startsWith(`${base}#/replay/${id}`), `the page stays on the replay: ${page.url()}`);
+    const board = (await page.locator('.player-card').boundingBox())!;
+    const box = (await panel.boundingBox())!;
+    if (width >= 1100) assert.ok(box.x >= board.x + board.width - 0.5 && box.y < board.y + board.height, `beside the board at ${width} px: ${JSON.stringify({ board, box })}`);
+    else assert.ok(box.y >= board.y + board.height - 0.5, `under the board at ${width} px: ${JSON.stringify({ board, box })}`);
+    assert.ok((await page.evaluate('document.scrollingElement.scrollWidth <= innerWidth')) as boolean, `no horizontal overflow at ${width} px`);
+    await screenshot(page, `replay-transcript-${width}`);
+    await panel.locator('.transcript-close').click();
+    await panel.waitFor({ state: 'hidden' });
+    await page.close();
+  }
 });

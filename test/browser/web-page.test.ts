@@ -19,6 +19,27 @@ const PAGE_WAIT_LIMIT_MS = 120_000;
 const LISTENER = 'import sys\nprint("ready", flush=True)\nfor _ in sys.stdin: pass';
 
 /**
+ * The description of the external game: markup that would run a script, in every form a
+ * description could try. Each attempt would set `window.hacked`.
+ */
+const HOSTILE_DESCRIPTION = [
+  '# reporter',
+  '',
+  'A scripted game server for the page tests. <script>window.hacked = "inline script"</script>',
+  '',
+  '<img src=x onerror="window.hacked = \'onerror\'">',
+  '',
+  '<div><svg onload="window.hacked = \'svg\'"></svg></div>',
+  '',
+  '[a link](javascript:window.hacked=\'link\') and <a href="javascript:window.hacked=\'raw link\'">a raw link</a>',
+  '',
+  '| column <b onmouseover="window.hacked = \'cell\'">x</b> |',
+  '|---|',
+  '| <iframe src="javascript:window.hacked=\'frame\'"></iframe> |',
+  '',
+].join('\n');
+
+/**
  * One external game whose server plays a golden exchange (src/games/external/fixtures) with a
  * refused vis event, an error of player 2 and scores of 57.00000000000001 and
  * 0.30000000000000004, for the replay page. Its seats: a human (coco connect) and a server bot,
@@ -28,7 +49,7 @@ function externalGames(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cocod-web-games-'));
   const folder = join(dir, 'reporter');
   mkdirSync(folder);
-  writeFileSync(join(folder, 'description.md'), '# reporter\n\nA scripted game server for the page tests.\n');
+  writeFileSync(join(folder, 'description.md'), HOSTILE_DESCRIPTION);
   writeFileSync(
     join(folder, 'game.json'),
     JSON.stringify({
@@ -106,18 +127,85 @@ test('the lobby shows, live, a match created through coco', async () => {
   const id = (await coco(server.url, ['new', 'roshambo', 'Made by coco', '-p', 'pw'])).stdout.trim();
   const row = page.locator('.lobby-table tr', { hasText: id });
   await row.waitFor();
-  assert.match(await row.innerText(), /Made by coco\s+roshambo\s+0\+0\/2|Made by coco/);
+  // Seats taken (bots included) over seats, the way `coco lobby` writes them.
+  assert.match(await row.innerText(), /Made by coco\s+roshambo\s+0\/2\s/);
+  assert.equal(await row.locator('a', { hasText: 'roshambo' }).getAttribute('href'), '#/games/roshambo');
   await screenshot(page, 'lobby');
   await page.close();
 });
 
-test('the games page renders each description from its markdown, with its arguments', async () => {
+test("the lobby keeps each row in its place, the same element, while its match's seats fill and empty", async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/`);
+  await page.locator('.live-status', { hasText: 'Live' }).waitFor();
+  const first = (await coco(server.url, ['new', 'roshambo', 'Stable first'])).stdout.trim();
+  const second = (await coco(server.url, ['new', 'roshambo', 'Stable second', '-b', '1'])).stdout.trim();
+  await page.locator('.lobby-table tr', { hasText: second }).waitFor();
+  const ids = () => page.locator('.lobby-table tbody tr .col-id').allInnerTexts();
+  const before = await ids();
+  assert.ok(before.indexOf(first) >= 0 && before.indexOf(first) < before.indexOf(second), `made first, shown first: ${before.join(' ')}`);
+  assert.match(await page.locator('.lobby-table tr', { hasText: second }).locator('.col-players').innerText(), /^1\/2 \(1 bot\)$/);
+  // Marks the row elements: an update that rebuilt a row would lose its mark.
+  await page.evaluate('for (const row of document.querySelectorAll(".lobby-table tbody tr")) row.dataset.mark = row.querySelector(".col-id").textContent');
+  const player = startCoco(server.url, ['connect', first, '-n', 'sitter', '--', 'python3', '-c', LISTENER]);
+  try {
+    await player.waitForOutput(/> waiting for players: 1\/2\n/);
+    const row = page.locator('.lobby-table tr', { hasText: first });
+    await row.locator('.col-players', { hasText: /^1\/2$/ }).waitFor();
+    assert.deepEqual(await ids(), before);
+    assert.equal(await row.getAttribute('data-mark'), first, 'the same row element, updated in place');
+  } finally {
+    player.child.kill();
+    await player.done;
+  }
+  await page.locator('.lobby-table tr', { hasText: first }).locator('.col-players', { hasText: /^0\/2$/ }).waitFor();
+  assert.deepEqual(await ids(), before);
+  await page.close();
+});
+
+test('the games page lists every game with one line; each game has its own page; an unknown name says so', async () => {
   const page = await newPage();
   await page.goto(`${base}#/games`);
-  await page.getByRole('heading', { name: 'Implementation details' }).first().waitFor();
-  const text = await page.innerText('body');
-  for (const game of ['roshambo', 'royalur', 'clobber', 'dama', 'hase-und-igel']) assert.ok(text.includes(game), game);
+  const roshambo = page.locator('.game-item', { hasText: 'roshambo' });
+  await roshambo.locator('.game-summary', { hasText: 'Rock Paper Scissors (also called roshambo) is one of the most basic hand games.' }).waitFor();
+  const names = await page.locator('.game-link').allInnerTexts();
+  for (const game of ['chess', 'clobber', 'dama', 'hase-und-igel', 'quoridor', 'reporter', 'roshambo', 'royalur']) assert.ok(names.includes(game), game);
   await screenshot(page, 'games');
+
+  await roshambo.locator('.game-link').click();
+  await page.waitForURL(/#\/games\/roshambo$/);
+  await page.getByRole('heading', { name: 'Implementation details' }).waitFor();
+  assert.equal(await page.locator('h1').innerText(), 'roshambo (Rock Paper Scissors)');
+  assert.match(await page.locator('.game-args').innerText(), /rounds/);
+  assert.equal(await page.locator('.page-actions a', { hasText: 'New match' }).getAttribute('href'), '#/new?game=roshambo');
+  await screenshot(page, 'game-roshambo');
+
+  // Chess's description has tables: their columns are aligned by class, which the policy allows.
+  await page.goto(`${base}#/games/chess`);
+  await page.locator('.markdown table').first().waitFor();
+  await screenshot(page, 'game-chess');
+
+  await page.goto(`${base}#/games/no-such-game`);
+  await page.getByRole('heading', { name: 'No such game' }).waitFor();
+  assert.match(await page.locator('.notice-error').innerText(), /no game called "no-such-game"/);
+  await page.close();
+});
+
+test("a game's description cannot run a script: its markup is shown as text or removed", async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/games/reporter`);
+  const markdown = page.locator('.markdown');
+  await markdown.locator('table').waitFor();
+  // Let anything that was going to run (an image's error, an svg's load) have happened.
+  await page.evaluate('new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 0))');
+  assert.equal(await page.evaluate('String(window.hacked)'), 'undefined');
+  const dangerous = (await page.evaluate(`[...document.querySelectorAll('.markdown *')]
+    .filter((e) => ['SCRIPT', 'IMG', 'IFRAME', 'svg'].includes(e.tagName) || [...e.attributes].some((a) => /^on/i.test(a.name) || /javascript:/i.test(a.value)))
+    .map((e) => e.outerHTML)`)) as string[];
+  assert.deepEqual(dangerous, []);
+  const text = await markdown.innerText();
+  assert.match(text, /<script>window\.hacked = "inline script"<\/script>/, 'the markup is shown as text');
+  assert.match(text, /onerror=/);
   await page.close();
 });
 

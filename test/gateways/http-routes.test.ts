@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { ServerMetrics } from '../../src/app/metrics.js';
 import { ReplayLogImporter } from '../../src/games/external/replay-log-importer.js';
 import { roshambo } from '../../src/games/roshambo/roshambo.js';
+import { isWebAsset } from '../../src/gateways/http-headers.js';
 import { HttpRoutes } from '../../src/gateways/http-routes.js';
 import { ResponseWriter, type Delivery } from '../../src/gateways/response-writer.js';
 import { CocoServer } from '../../src/gateways/server.js';
@@ -19,7 +20,7 @@ import { systemClock } from '../../src/util/clock.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
 
-/** The built page (dist/web): it has the page's own unit tests beside it, which must not be served. */
+/** The built page (dist/web): index.html, the bundled script and its map, the style sheet, the demo fixture. */
 const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
 const MATCH_ID = '0123456789abc';
 const BIG_ID = '0123456789abe';
@@ -157,17 +158,22 @@ describe('the HTTP front door of CocoServer', () => {
     assert.equal(await response.text(), '# seat 0, alice\n');
   });
 
-  test('the page and its modules are served; its tests, source maps and notes are not', async () => {
-    for (const path of ['/', '/static/app.js', '/static/style.css', '/static/views/replay.js', '/static/fixtures/scene.json']) {
+  test('the page, its bundled script and that script\'s source map are served; notes and paths outside are not', async () => {
+    for (const path of ['/', '/static/app.js', '/static/app.js.map', '/static/style.css', '/static/fixtures/scene.json']) {
       const response = await fetch(base + path);
       assert.equal(response.status, 200, path);
       await response.arrayBuffer();
     }
-    for (const path of ['/static/format.test.js', '/static/format.test.js.map', '/static/markdown.test.js', '/static/app.js.map', '/static/README.md', '/static/../web/format.test.js', '/static/']) {
+    for (const path of ['/static/views/replay.js', '/static/README.md', '/static/THIRD-PARTY-NOTICES.txt', '/static/../web/format.test.js', '/static/../src/cli/coco.js', '/static/']) {
       const response = await fetch(base + path);
       assert.equal(response.status, 404, path);
       await response.arrayBuffer();
     }
+  });
+
+  test('a unit test is never a web asset, wherever the build puts it', () => {
+    for (const name of ['format.test.js', 'format.test.js.map', 'views/x.test.js', '.hidden.js', 'README.md', 'notes.txt']) assert.equal(isWebAsset(name), false, name);
+    for (const name of ['app.js', 'app.js.map', 'style.css', 'fixtures/scene.json', 'index.html']) assert.equal(isWebAsset(name), true, name);
   });
 
   test('every response carries the security headers: the page, JSON, errors', async () => {

@@ -54,6 +54,24 @@ test('README.md, docs/ and examples/ link only to files that exist inside the re
   }
 });
 
+test('the page loads one bundled, minified script with its source map, and names the packages bundled in it', () => {
+  const index = readFileSync(join(root, 'dist/web/index.html'), 'utf8');
+  const scripts = [...index.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(scripts, ['/static/app.js']);
+  const bundle = readFileSync(join(root, 'dist/web/app.js'), 'utf8');
+  assert.match(bundle, /\n\/\/# sourceMappingURL=app\.js\.map\n?$/);
+  // Minified: a few very long lines (template literals keep their own line breaks).
+  assert.ok(bundle.length / bundle.split('\n').length > 1000, 'minified');
+  // Bundled: no import statement is left for the browser to follow (a statement starts a line,
+  // or follows a semicolon, in the minified text).
+  assert.ok(!/(^|;)\s*import\s*["'{*]/m.test(bundle), 'no import statement in the bundle');
+  const map = JSON.parse(readFileSync(join(root, 'dist/web/app.js.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown[] };
+  assert.ok(map.sources.includes('../../web/app.ts'), 'the map leads back to the page\'s sources');
+  assert.equal(map.sourcesContent?.length, map.sources.length, 'and carries them');
+  const notices = readFileSync(join(root, 'dist/web/THIRD-PARTY-NOTICES.txt'), 'utf8');
+  for (const name of ['markdown-it', 'dompurify']) assert.match(notices, new RegExp(`^${name} \\d`, 'm'), name);
+});
+
 test('LICENSE holds the full text of the license package.json names', () => {
   assert.equal(pkg.license, 'MPL-2.0');
   const license = readFileSync(join(root, 'LICENSE'), 'utf8');
@@ -68,12 +86,16 @@ test('npm pack ships the bins, their modules, the web page and the docs, and no 
   assert.equal(pack.status, 0, pack.stderr);
   const [manifest] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
   const shipped = new Set(manifest.files.map((f) => f.path));
-  for (const file of [...Object.values(pkg.bin), 'LICENSE', 'README.md', 'docs/protocol.md', 'docs/limits.md', 'docs/games/chess.md', 'dist/web/index.html', 'examples/roshambo/bot.py']) {
+  const page = ['dist/web/index.html', 'dist/web/app.js', 'dist/web/app.js.map', 'dist/web/style.css', 'dist/web/THIRD-PARTY-NOTICES.txt'];
+  for (const file of [...Object.values(pkg.bin), 'LICENSE', 'README.md', 'docs/protocol.md', 'docs/limits.md', 'docs/games/chess.md', ...page, 'examples/roshambo/bot.py']) {
     assert.ok(shipped.has(file), `ships ${file}`);
   }
   for (const path of shipped) {
-    assert.doesNotMatch(path, /\.test\.js$|\.map$|\/fixtures\/|^dist\/(test|bench)\/|^src\/|^web\//, `does not ship ${path}`);
+    if (path === 'dist/web/app.js.map') continue;
+    assert.doesNotMatch(path, /\.test\.js$|\.map$|\/fixtures\/|^dist\/(test|bench|web-test)\/|^src\/|^web\//, `does not ship ${path}`);
   }
+  // The page is one bundled script: nothing else of web/ is shipped as a module.
+  assert.deepEqual([...shipped].filter((path) => path.startsWith('dist/web/') && path.endsWith('.js')), ['dist/web/app.js']);
   // Every module the package ships finds the modules it imports in the package too.
   for (const path of shipped) {
     if (!path.endsWith('.js')) continue;

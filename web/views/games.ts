@@ -1,5 +1,5 @@
 import { h } from '../dom.js';
-import { renderMarkdown } from '../markdown.js';
+import { summaryLine } from '../markdown.js';
 import { href } from '../routes.js';
 import { readGameList, type GameInfo } from '../wire.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -14,7 +14,7 @@ export async function requestDescription(socket: CocoSocket, name: string): Prom
   return typeof reply?.description === 'string' ? reply.description : null;
 }
 
-function argsTable(game: GameInfo): HTMLElement {
+export function argsTable(game: GameInfo): HTMLElement {
   if (game.args.length === 0) return h('p', { class: 'muted' }, 'No arguments.');
   return h(
     'table',
@@ -28,46 +28,29 @@ function argsTable(game: GameInfo): HTMLElement {
   );
 }
 
-/** `#/games`: every game with its arguments and its description (Markdown). */
+/** `#/games`: the games of this server, each with the first sentence of its description and a link to its page. */
 export const gamesView: View = (root, context) => {
   const resources = new Resources();
-  const list = h('div', { class: 'game-list' }, h('p', { class: 'muted' }, 'Loading games…'));
-  const toc = h('nav', { class: 'toc', 'aria-label': 'games' });
-  root.append(pageHead('Games'), toc, list);
+  const list = h('div', {}, h('p', { class: 'muted' }, 'Loading games…'));
+  root.append(pageHead('Games'), list);
 
   void (async () => {
     try {
       const socket = await resources.open(context.socketUrl);
       const games = (await requestGames(socket)).sort((a, b) => a.name.localeCompare(b.name));
-      list.replaceChildren();
-      if (games.length === 0) list.append(notice('info', 'This server has no games.'));
-      for (const game of games) {
-        const description = h('div', { class: 'markdown' }, h('p', { class: 'muted' }, 'Loading description…'));
-        const anchor = `game-${game.name}`;
-        toc.append(h('a', { href: '#', 'data-target': anchor, onclick: (e: Event) => {
-          e.preventDefault();
-          document.getElementById(anchor)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-        } }, game.name));
-        list.append(
-          h(
-            'article',
-            { class: 'card game-card', id: anchor },
-            h('header', { class: 'card-head' }, h('h2', {}, game.name), h('div', { class: 'page-actions' },
-              h('a', { class: 'button', href: href.history({ game: game.name }) }, 'History'),
-              h('a', { class: 'button primary', href: href.newMatch(game.name) }, 'New match'))),
-            h('details', { class: 'game-args', open: true }, h('summary', {}, 'Arguments'), argsTable(game)),
-            description,
-          ),
-        );
-        requestDescription(socket, game.name).then(
-          (text) => {
-            // renderMarkdown escapes all text and emits only its own tags, so this is safe.
-            if (text === null) description.replaceChildren(h('p', { class: 'muted' }, 'No description.'));
-            else description.innerHTML = renderMarkdown(text, { headingOffset: 2 });
-          },
-          (e: unknown) => description.replaceChildren(notice('error', errorText(e))),
-        );
+      if (games.length === 0) {
+        list.replaceChildren(notice('info', 'This server has no games.'));
+        return;
       }
+      const items = games.map((game) => {
+        const summary = h('p', { class: 'game-summary muted' }, '…');
+        requestDescription(socket, game.name).then(
+          (text) => (summary.textContent = text === null ? 'No description.' : summaryLine(text)),
+          () => (summary.textContent = ''),
+        );
+        return h('li', { class: 'game-item' }, h('a', { class: 'game-link', href: href.game(game.name) }, game.name), summary);
+      });
+      list.replaceChildren(h('ul', { class: 'card game-index' }, items));
     } catch (e) {
       if (!resources.isReleased) list.replaceChildren(notice('error', `Cannot load the games: ${errorText(e)}`));
     }

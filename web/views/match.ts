@@ -1,7 +1,8 @@
 import { fetchHistoryMatch } from '../api.js';
 import { rustResult } from '../coco-socket.js';
 import { copyText, h } from '../dom.js';
-import { connectCommand, formatTimeout, lobbyPlayers, lobbyTiming, serverFlagFor } from '../format.js';
+import { matchSeatCount } from '../../src/lobby/seat-count.js';
+import { connectCommand, formatTimeout, lobbyTiming, serverFlagFor } from '../format.js';
 import { Player } from '../player.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
@@ -75,7 +76,7 @@ export const matchView = (id: string): View => (root, context) => {
     document.title = `${info.name || id} — Code Colosseum`;
     const args = Object.entries(info.args).map(([k, v]) => `${k}=${v}`);
     meta.replaceChildren(
-      h('a', { href: href.games() }, info.game),
+      h('a', { href: href.game(info.game) }, info.game),
       ` · ${info.players} seats (${info.bots} server ${info.bots === 1 ? 'bot' : 'bots'})`,
       ` · timeout ${formatTimeout(info.timeout)}`,
       ` · ${info.spectators} watching`,
@@ -84,8 +85,8 @@ export const matchView = (id: string): View => (root, context) => {
       ' · ',
       h('span', { class: 'mono' }, id),
     );
-    const connected = info.connected.length > 0 ? `: ${info.connected.join(', ')}` : '';
-    seats.textContent = `${lobbyPlayers(info)} seats taken${connected}.`;
+    const connected = info.connected.length > 0 ? `; joined: ${info.connected.join(', ')}` : '';
+    seats.textContent = `Seats taken: ${matchSeatCount(info)}${connected}.`;
     commandCode.textContent = connectCommand(id, serverFlagFor(context.socketUrl), info.password);
     expiry.textContent = info.running ? '' : `${lobbyTiming(info, Date.now() / 1000)} if nobody joins.`;
   };

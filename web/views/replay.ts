@@ -19,7 +19,7 @@ function replayPlayer(resources: Resources, events: readonly VisEvent[], autopla
 }
 
 /**
- * The files kept with a match: each seat's transcript, opened in the transcript panel under the
+ * The files kept with a match: each seat's transcript, opened in the transcript panel beside the
  * board (the link still downloads it when opened in a new tab), and whatever the game attached,
  * opened as text in a new tab.
  */
@@ -98,8 +98,9 @@ export const replayView = (id: string, step: number | null = null): View => (roo
       stream.appendText(match.spectatorStream);
       body.replaceChildren(
         h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match, report?.printedScores ?? null), matchFacts(match))),
-        h('section', { class: 'card player-card' }, player.element),
-        transcripts.element,
+        // The board and the transcript panel: side by side on a wide screen, the panel under the
+        // board on a narrow one (style.css).
+        h('div', { class: 'replay-stage' }, h('section', { class: 'card player-card' }, player.element), transcripts.element),
         stream.element,
         ...(report ? [gameReportCard(match, report)].filter((card): card is HTMLElement => card !== null) : []),
         ...(match.artifacts.length > 0 ? [filesCard(match, transcripts)] : []),

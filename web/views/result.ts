@@ -1,5 +1,6 @@
 import { h } from '../dom.js';
 import { formatDate, formatScore, formatSpan, timestampMs } from '../format.js';
+import { href } from '../routes.js';
 import type { HistorySummary } from '../wire.js';
 
 /**
@@ -27,7 +28,7 @@ export function matchFacts(match: HistorySummary): HTMLElement {
   const started = timestampMs(match.startedAt);
   const ended = timestampMs(match.endedAt);
   const facts: [string, Node | string][] = [
-    ['Game', match.game],
+    ['Game', h('a', { href: href.game(match.game) }, match.game)],
     ['Started', formatDate(match.startedAt)],
     ['Duration', Number.isFinite(started) && Number.isFinite(ended) ? formatSpan((ended - started) / 1000) : '?'],
     ['Server bots', String(match.bots)],

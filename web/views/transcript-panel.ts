@@ -2,9 +2,10 @@ import { artifactPath } from '../api.js';
 import { h } from '../dom.js';
 
 /**
- * A seat's transcript (what its program received and sent), shown as text under the board
- * instead of downloaded: reading a bot's side of a move next to the picture is what a transcript
- * is for. One panel per replay page; opening another seat's transcript replaces the text.
+ * A seat's transcript (what its program received and sent), shown as text beside the board (under
+ * it on a narrow screen) instead of downloaded: reading a bot's side of a move next to the picture
+ * is what a transcript is for. One panel per replay page; opening another seat's transcript
+ * replaces the text.
  */
 export class TranscriptPanel {
   readonly element: HTMLElement;

@@ -226,9 +226,9 @@ export const httpMalformedRequests: Attack = {
   },
 };
 
-/** The web page's own unit tests, compiled next to it. */
+/** The web page's own unit tests (compiled to dist/web-test/, out of the web root), asked for by name. */
 function webTestFiles(): string[] {
-  return readdirSync(join(ROOT, 'dist/web')).filter((name) => /\.test\.js(\.map)?$/.test(name));
+  return readdirSync(join(ROOT, 'dist/web-test/web')).filter((name) => /\.test\.js(\.map)?$/.test(name));
 }
 
 export const httpStaticTestFiles: Attack = {
