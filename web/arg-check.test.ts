@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readGamesHelp, type GameArgHelp } from './api.js';
-import { argHintText, argValueError, argValueFits } from './arg-check.js';
+import { argValueFits } from '../src/games/arg-value.js';
+import { argHintText, argValueError } from './arg-check.js';
 
 /** pace as GET /api/games gives it (see test/gateways/http-routes.test.ts for the server's side). */
 const PACE_JSON = {

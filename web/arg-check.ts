@@ -1,10 +1,10 @@
+import { argValueFits } from '../src/games/arg-value.js';
 import type { GameArgHelp } from './api.js';
 
 /**
  * The new-match form's words for a game argument and its own check of a value, before the
- * server's: the same checks as src/games/arg-spec.ts `argValueFits` (the page cannot import server
- * modules), so that a value the form lets through is one the game accepts, a hase-und-igel board
- * it could not deal aside.
+ * server's: the server's own `argValueFits` (src/games/arg-value.ts), so that a value the form
+ * lets through is one the game accepts, a hase-und-igel board it could not deal aside.
  */
 
 /** The line under an argument's field: its hint and its default ("Seconds to wait between moves, 0 to 30. Default: 1."). */
@@ -13,27 +13,6 @@ export function argHintText(arg: GameArgHelp): string {
   const sentence = hint === '' ? '' : `${hint.charAt(0).toUpperCase()}${hint.slice(1)}.`;
   const fallback = arg.default === null || arg.default === '' ? arg.defaultNote : arg.default;
   return fallback === null ? sentence : `${sentence} Default: ${fallback}.`;
-}
-
-/** Whether `value` matches the argument's regex (anchored) and lies in its numeric range. */
-export function argValueFits(arg: Pick<GameArgHelp, 'regex' | 'range'>, value: string): boolean {
-  if (!regexAccepts(arg.regex, value)) return false;
-  const range = arg.range;
-  if (range === null) return true;
-  const number = Number(value.trim());
-  if (!Number.isFinite(number) || number < range.min || number > range.max) return false;
-  if (range.integer && !Number.isInteger(number)) return false;
-  return !range.odd || Math.abs(number % 2) === 1;
-}
-
-/** True when the regex is empty or not one JavaScript reads: the server checks then. */
-function regexAccepts(regex: string, value: string): boolean {
-  if (regex === '') return true;
-  try {
-    return new RegExp(`^(?:${regex})$`, 'u').test(value);
-  } catch {
-    return true;
-  }
 }
 
 /** The error in words for a value the argument refuses, or null when it fits. Never the regex. */

@@ -92,17 +92,4 @@ export function argProblem(name: string, spec: Pick<ArgSpec, 'expects' | 'exampl
   return `${name} must be ${spec.expects} (for example ${spec.example})`;
 }
 
-/**
- * Whether `value` passes the checks a client can make before sending it: the regex (anchored, as
- * the games check it) and the numeric range. The game still has the last word (a hase-und-igel
- * board must also be one the server could deal).
- */
-export function argValueFits(spec: Pick<ArgSpec, 'regex' | 'range'>, value: string): boolean {
-  if (!new RegExp(`^(?:${spec.regex})$`, 'u').test(value)) return false;
-  const range = spec.range;
-  if (range === null) return true;
-  const number = Number(value.trim());
-  if (!Number.isFinite(number) || number < range.min || number > range.max) return false;
-  if (range.integer && !Number.isInteger(number)) return false;
-  return !range.odd || Math.abs(number % 2) === 1;
-}
+export { argValueFits } from './arg-value.js';
