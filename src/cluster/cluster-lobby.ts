@@ -123,12 +123,13 @@ export class ClusterLobby implements LobbyPort {
 
   /** Matches are made on the node asked; the limits count every node's. */
   create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
-    if (this.local.counts().waiting + this.local.counts().running + this.remote.size >= this.maxMatches) return err('Server is at maximum capacity');
+    const here = this.local.counts();
+    if (here.waiting + here.running + this.remote.size >= this.maxMatches) return err('Server is at maximum capacity');
     if (requester) {
       let waiting = 0;
       for (const entry of this.remote.values()) if (!entry.info.running && entry.owner === requester.owner) waiting++;
       // The local lobby counts its own against the same limit, so only the other nodes' are added.
-      if (waiting > 0 && waiting + this.localWaitingOf(requester.owner) >= this.maxWaitingPerOwner) {
+      if (waiting > 0 && waiting + this.local.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
         return err(`Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`);
       }
     }
@@ -187,12 +188,6 @@ export class ClusterLobby implements LobbyPort {
     if (!normal.ok) return null;
     const entry = this.remote.get(normal.value);
     return entry && entry.node !== this.link.bus.node ? entry : null;
-  }
-
-  private localWaitingOf(owner: string): number {
-    let count = 0;
-    for (const info of this.local.list()) if (!info.running && this.local.placement(info.id)?.owner === owner) count++;
-    return count;
   }
 
   private remotePut(entry: DirectoryEntry): void {

@@ -430,7 +430,8 @@ export class Lobby implements LobbyPort {
     return { waiting: this.matches.size - running, running };
   }
 
-  private waitingOf(owner: string): number {
+  /** Waiting matches made by `owner` (Requester.owner), for the waiting-match limit. */
+  waitingOf(owner: string): number {
     let count = 0;
     for (const match of this.matches.values()) if (!match.running && match.owner === owner) count++;
     return count;
