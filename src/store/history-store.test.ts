@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY_MS, HISTORY_RETENTION_DEFAULTS, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord } from './history-store.js';
+import { DAY_MS, DEFAULT_RATINGS_LIMIT, HISTORY_RETENTION_DEFAULTS, MAX_RATINGS_LIMIT, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SqliteHistoryDb } from './sqlite-history-db.js';
@@ -247,6 +247,19 @@ function ratingsContract(name: string, open: (options?: HistoryStoreOptions) => 
       assert.deepEqual(board.map((r) => [r.player, r.games]), [['ServerBot', 1], ['alice', 1]]);
       near(board[0], WON);
       assert.deepEqual((await store.ratingHistory('roshambo', 'ServerBot')).map((p) => p.matchId), ['a']);
+    });
+  });
+
+  test(`${name}: the leaderboard gives DEFAULT_RATINGS_LIMIT (100) rows unless asked, and never more than MAX_RATINGS_LIMIT (1000)`, async () => {
+    assert.deepEqual([DEFAULT_RATINGS_LIMIT, MAX_RATINGS_LIMIT], [100, 1000]);
+    const crowd = Array.from({ length: MAX_RATINGS_LIMIT + 1 }, (_, i) => `p${i}`);
+    await using({}, async (store) => {
+      await store.record(rated('crowd', crowd, crowd.map((_, i) => i), 1000));
+      assert.equal((await store.ratings('roshambo')).length, DEFAULT_RATINGS_LIMIT);
+      assert.equal((await store.ratings('roshambo', { limit: MAX_RATINGS_LIMIT + 5 })).length, MAX_RATINGS_LIMIT);
+      assert.equal((await store.ratings('roshambo', { limit: 0 })).length, 0);
+      // The best score ranks first.
+      assert.equal((await store.ratings('roshambo', { limit: 1 }))[0]!.player, `p${MAX_RATINGS_LIMIT}`);
     });
   });
 
