@@ -19,7 +19,8 @@ export class ApiError extends Error {
   }
 }
 
-async function getJson(path: string): Promise<unknown> {
+/** GETs JSON from the server; a failure is an ApiError with the server's `error` text when it gave one. */
+export async function getJson(path: string): Promise<unknown> {
   const response = await fetch(path, { headers: { accept: 'application/json' } });
   let body: unknown = null;
   try {

@@ -7,6 +7,7 @@ import { historyView } from './views/history.js';
 import { lobbyView } from './views/lobby.js';
 import { matchView } from './views/match.js';
 import { newMatchView } from './views/new-match.js';
+import { ratingView, ratingsView } from './views/ratings.js';
 import { demoView, importView, replayView } from './views/replay.js';
 import { errorText, notice, pageHead, type View, type ViewContext } from './views/view.js';
 
@@ -38,6 +39,10 @@ function viewFor(route: Route): View {
       return matchView(route.id);
     case 'history':
       return historyView(route.game, route.player);
+    case 'ratings':
+      return ratingsView(route.game);
+    case 'rating':
+      return ratingView(route.game, route.player);
     case 'replay':
       return replayView(route.id, route.step);
     case 'demo':
@@ -57,6 +62,8 @@ const NAV_OF: Readonly<Record<Route['name'], string>> = {
   game: 'games',
   new: 'new',
   history: 'history',
+  ratings: 'games',
+  rating: 'games',
   replay: 'history',
   demo: '',
   import: 'history',

@@ -19,6 +19,9 @@ test('every hash route parses to its view', () => {
   assert.deepEqual(parseRoute('#/demo'), { name: 'demo', t: null });
   assert.deepEqual(parseRoute('#/demo?t=3.5'), { name: 'demo', t: 3.5 });
   assert.deepEqual(parseRoute('#/import'), { name: 'import' });
+  assert.deepEqual(parseRoute('#/ratings/chess'), { name: 'ratings', game: 'chess' });
+  assert.deepEqual(parseRoute('#/ratings/chess/ann'), { name: 'rating', game: 'chess', player: 'ann' });
+  assert.deepEqual(parseRoute('#/ratings'), { name: 'not-found', path: '/ratings' });
   assert.deepEqual(parseRoute('#/match'), { name: 'not-found', path: '/match' });
   assert.deepEqual(parseRoute('#/nope/x/y'), { name: 'not-found', path: '/nope/x/y' });
 });
@@ -30,6 +33,8 @@ test('built links parse back to the same route', () => {
   assert.deepEqual(parseRoute(href.replay('x%y')), { name: 'replay', id: 'x%y', step: null });
   assert.deepEqual(parseRoute(href.replay('x%y', 0)), { name: 'replay', id: 'x%y', step: 0 });
   assert.deepEqual(parseRoute(href.history({ game: 'a&b', player: 'c d' })), { name: 'history', game: 'a&b', player: 'c d' });
+  assert.deepEqual(parseRoute(href.ratings('hase-und-igel')), { name: 'ratings', game: 'hase-und-igel' });
+  assert.deepEqual(parseRoute(href.rating('chess', 'a/b?c')), { name: 'rating', game: 'chess', player: 'a/b?c' });
   assert.deepEqual(parseRoute(href.newMatch('royal ur')), { name: 'new', game: 'royal ur' });
   assert.deepEqual(parseRoute('#/match/%E0%A4%A'), { name: 'match', id: '%E0%A4%A' });
 });

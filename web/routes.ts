@@ -7,6 +7,10 @@ export type Route =
   | { readonly name: 'new'; readonly game: string | null }
   | { readonly name: 'match'; readonly id: string }
   | { readonly name: 'history'; readonly game: string; readonly player: string }
+  /** A game's leaderboard (`#/ratings/chess`). */
+  | { readonly name: 'ratings'; readonly game: string }
+  /** One player's rating over time and their matches in a game (`#/ratings/chess/ann`). */
+  | { readonly name: 'rating'; readonly game: string; readonly player: string }
   /** `step`: the move to open the replay at (`#/replay/ID?step=31`), paused there. */
   | { readonly name: 'replay'; readonly id: string; readonly step: number | null }
   | { readonly name: 'demo'; readonly t: number | null }
@@ -18,7 +22,7 @@ export function parseRoute(hash: string): Route {
   const [rawPath = '', rawQuery = ''] = text.split('?', 2);
   const query = new URLSearchParams(rawQuery);
   const parts = rawPath.split('/').filter((p) => p !== '').map(decodeSegment);
-  const [first, second] = parts;
+  const [first, second, third] = parts;
   if (parts.length === 0) return { name: 'lobby' };
   if (parts.length === 1 && first === 'games') return { name: 'games' };
   if (parts.length === 1 && first === 'new') return { name: 'new', game: query.get('game') || null };
@@ -31,6 +35,8 @@ export function parseRoute(hash: string): Route {
     return { name: 'demo', t: Number.isFinite(t) ? t : null };
   }
   if (parts.length === 2 && first === 'games' && second) return { name: 'game', game: second };
+  if (parts.length === 2 && first === 'ratings' && second) return { name: 'ratings', game: second };
+  if (parts.length === 3 && first === 'ratings' && second && third) return { name: 'rating', game: second, player: third };
   if (parts.length === 2 && first === 'match' && second) return { name: 'match', id: second };
   if (parts.length === 2 && first === 'replay' && second) {
     const step = Number(query.get('step') ?? NaN);
@@ -61,6 +67,8 @@ export const href = {
     const text = params.toString();
     return `#/history${text ? `?${text}` : ''}`;
   },
+  ratings: (game: string): string => `#/ratings/${encodeURIComponent(game)}`,
+  rating: (game: string, player: string): string => `#/ratings/${encodeURIComponent(game)}/${encodeURIComponent(player)}`,
   importLog: (): string => '#/import',
   demo: (t?: number): string => (t === undefined ? '#/demo' : `#/demo?t=${t}`),
 };

@@ -29,6 +29,8 @@ export interface HistorySummary {
   readonly scores: readonly number[] | null;
   readonly reason: string;
   readonly error: string | null;
+  /** Created with the server's verification password: only such matches change ratings. */
+  readonly verified: boolean;
   readonly startedAt: unknown;
   readonly endedAt: unknown;
 }
@@ -139,6 +141,7 @@ export function readHistorySummary(value: unknown): HistorySummary {
     scores,
     reason: str(r['reason']),
     error: typeof r['error'] === 'string' && r['error'] !== '' ? r['error'] : null,
+    verified: r['verified'] === true,
     startedAt: r['started_at'],
     endedAt: r['ended_at'],
   };

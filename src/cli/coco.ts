@@ -9,6 +9,7 @@ import { formatHistoryTable } from './history-table.js';
 import { formatLobbyTable } from './lobby-table.js';
 import { fetchGameArgs, formatArgUsage, usageJson } from './game-usage.js';
 import { fetchHistory } from './match-record.js';
+import { fetchRatings, formatRatingsTable } from './ratings-table.js';
 import { noSuchGame, noSuchMatch, refused } from './refusals.js';
 import { packageVersion } from './version.js';
 import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
@@ -56,6 +57,10 @@ Commands:
   history [ID]           list finished matches, newest first, or print the spectator stream of ID
       --json                 the list as JSON
       --limit N              the newest N (this server's default 100, at most 1000)
+  ratings GAME           the game's leaderboard: OpenSkill ratings from verified matches,
+                         best first (rank, player, rating = mu - 3 sigma, mu, sigma, games)
+      --json                 the board as JSON
+      --limit N              the top N (this server's default 100, at most 1000)
   qtp-engine [--time SECONDS]
                          run the built-in Quoridor engine on stdin/stdout (Quoridor Text
                          Protocol), for any QTP controller or: coco connect ID -- coco qtp-engine
@@ -276,6 +281,18 @@ async function history(url: string, args: string[]): Promise<void> {
   });
 }
 
+async function ratings(url: string, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+  const limit = count(values.limit as string | undefined, '--limit') ?? undefined;
+  const [game, ...extra] = positionals;
+  if (game === undefined) throw new UsageError('ratings needs a game (see coco list)');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const found = await fetchRatings(url, game, limit);
+  if (found.kind === 'missing') throw noSuchGame(game);
+  if (found.kind === 'no-api') throw new CliError('this server has no ratings (its HTTP API has no /api/ratings/)', EXIT.error);
+  process.stdout.write(values.json ? `${JSON.stringify(found.value, null, 2)}\n` : `${formatRatingsTable(found.value)}\n`);
+}
+
 /** What `-s` may be: the WebSocket client also takes http(s) addresses and upgrades them. */
 function isServerUrl(text: string): boolean {
   try {
@@ -333,6 +350,9 @@ async function main(argv: string[]): Promise<number> {
       return connect(url, rest);
     case 'history':
       await history(url, rest);
+      return 0;
+    case 'ratings':
+      await ratings(url, rest);
       return 0;
     case undefined:
       throw new UsageError('a command is needed');

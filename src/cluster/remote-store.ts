@@ -1,4 +1,4 @@
-import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary } from '../store/history-store.js';
+import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary, PlayerRating, RatingPoint, RatingQuery } from '../store/history-store.js';
 import { asBuffer } from '../store/sqlite-store-messages.js';
 import type { Channel } from './hub.js';
 
@@ -7,7 +7,9 @@ export type RemoteStoreRequest =
   | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord }
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery | undefined }
   | { readonly id: number; readonly op: 'ids' }
-  | { readonly id: number; readonly op: 'get'; readonly matchId: string };
+  | { readonly id: number; readonly op: 'get'; readonly matchId: string }
+  | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery | undefined }
+  | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery | undefined };
 
 export type RemoteStoreReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
 
@@ -46,6 +48,14 @@ export class RemoteHistoryStore implements HistoryStore {
   async get(id: string): Promise<MatchRecord | null> {
     const record = (await this.ask({ op: 'get', matchId: id })) as MatchRecord | null;
     return record && { ...record, spectatorStream: asBuffer(record.spectatorStream) };
+  }
+
+  ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]> {
+    return this.ask({ op: 'ratings', game, query }) as Promise<PlayerRating[]>;
+  }
+
+  ratingHistory(game: string, player: string, query?: RatingQuery): Promise<RatingPoint[]> {
+    return this.ask({ op: 'ratingHistory', game, player, query }) as Promise<RatingPoint[]>;
   }
 
   async close(): Promise<void> {
@@ -90,6 +100,10 @@ export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteSt
         return answer(store.ids());
       case 'get':
         return answer(store.get(request.matchId));
+      case 'ratings':
+        return answer(store.ratings(request.game, request.query));
+      case 'ratingHistory':
+        return answer(store.ratingHistory(request.game, request.player, request.query));
     }
   });
 }

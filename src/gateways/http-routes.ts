@@ -7,7 +7,8 @@ import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { ArgSpec } from '../match/game.js';
 import { gamesJson } from '../protocol/games-api.js';
-import type { HistoryStore, MatchSummary } from '../store/history-store.js';
+import { MAX_RATINGS_LIMIT, type HistoryStore, type MatchSummary } from '../store/history-store.js';
+import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest } from './ratings-api.js';
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
 import { readBodyWithin } from './request-body.js';
 import { ResponseWriter } from './response-writer.js';
@@ -71,6 +72,11 @@ export class HttpRoutes {
       if (id === null || name === null) return this.badEscape(response);
       return this.artifact(id, name, response);
     }
+    if (url.pathname.startsWith('/api/ratings/')) {
+      const asked = parseRatingsPath(url.pathname);
+      if (asked === 'bad-escape') return this.badEscape(response);
+      if (asked) return this.ratings(asked, limitParam(url), response);
+    }
     if (url.pathname.startsWith('/api/history/')) {
       const id = decodePathPart(url.pathname.slice('/api/history/'.length));
       if (id === null) return this.badEscape(response);
@@ -113,6 +119,25 @@ export class HttpRoutes {
       ...(before !== undefined && { before }),
     });
     return this.json(response, 200, { matches: matches.map(summaryJson) });
+  }
+
+  /**
+   * A game's leaderboard (JSON, or CSV for export) or one player's rating history with their
+   * matches. `limit` bounds every list (the store caps it at MAX_RATINGS_LIMIT and
+   * MAX_HISTORY_LIMIT); the CSV export takes the most rows by default, the others 100.
+   */
+  private async ratings(asked: RatingsRequest, limit: number | undefined, response: ServerResponse): Promise<void> {
+    const { game } = asked;
+    if (this.games && !this.games().some((known) => known.name === game)) return this.json(response, 404, { error: `no game "${game}"` });
+    if (asked.kind === 'board') return this.json(response, 200, { game, ratings: boardJson(await this.store.ratings(game, limit === undefined ? {} : { limit })) });
+    if (asked.kind === 'csv') {
+      const board = await this.store.ratings(game, { limit: limit ?? MAX_RATINGS_LIMIT });
+      const filename = `${game}-ratings.csv`.replace(/[^\w.-]/g, '_');
+      return this.send(response, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` }, boardCsv(board));
+    }
+    const query = limit === undefined ? {} : { limit };
+    const [history, matches] = await Promise.all([this.store.ratingHistory(game, asked.player, query), this.store.list({ game, player: asked.player, ...query })]);
+    return this.json(response, 200, { game, player: asked.player, history: history.map(pointJson), matches: matches.map(summaryJson) });
   }
 
   private async historyMatch(id: string, response: ServerResponse): Promise<void> {
@@ -206,6 +231,12 @@ export class HttpRoutes {
   private async send(response: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Buffer | string): Promise<void> {
     await this.responses.send(response, status, headers, body);
   }
+}
+
+/** The `limit` query parameter when it is a whole number. */
+function limitParam(url: URL): number | undefined {
+  const raw = url.searchParams.get('limit');
+  return raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
 /** A percent-decoded path segment, or null when its escapes are malformed (`%zz`, a lone `%`, bad UTF-8). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY_MS, HISTORY_RETENTION_DEFAULTS, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord } from './history-store.js';
+import { DAY_MS, DEFAULT_RATINGS_LIMIT, HISTORY_RETENTION_DEFAULTS, MAX_RATINGS_LIMIT, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SqliteHistoryDb } from './sqlite-history-db.js';
@@ -39,10 +39,24 @@ function sized(id: string, endedAt: number, bytes: number, players = ['alice', '
   return { ...record(id, 'roshambo', players, endedAt), spectatorStream: Buffer.alloc(bytes, id) };
 }
 
+/** A verified match with these scores, seat by seat. */
+function rated(id: string, players: string[], scores: number[], endedAt: number, game = 'roshambo'): MatchRecord {
+  return { ...record(id, game, players, endedAt), scores, verified: true };
+}
+
+/** The figures of rating.test.ts: a newcomer's skill after one win or one loss against a newcomer. */
+const WON = { mu: 27.635, sigma: 8.066 };
+const LOST = { mu: 22.365, sigma: 8.066 };
+
+function near(actual: { mu: number; sigma: number } | undefined, expected: { mu: number; sigma: number }): void {
+  assert.ok(actual && Math.abs(actual.mu - expected.mu) < 1e-3 && Math.abs(actual.sigma - expected.sigma) < 1e-3, `${JSON.stringify(actual)} is not ${JSON.stringify(expected)}`);
+}
+
 type Opened = { store: HistoryStore; cleanup: () => void };
 
 /** The contract every HistoryStore keeps. */
 function contract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
+  ratingsContract(name, open);
   /** Runs `body` with a store opened with `options`, closing it whatever happens. */
   async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
     const { store, cleanup } = await open(options);
@@ -177,6 +191,103 @@ function contract(name: string, open: (options?: HistoryStoreOptions) => Promise
   });
 }
 
+/** The ratings part of the contract (PlayerRating). */
+function ratingsContract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
+  async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
+    const { store, cleanup } = await open(options);
+    try {
+      await body(store);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  }
+
+  test(`${name}: a verified match rates its players by score; an unverified one, a failed one and another game's do not`, async () => {
+    await using({}, async (store) => {
+      await store.record(rated('a', ['alice', 'bob'], [3, 1], 1000));
+      await store.record({ ...rated('b', ['alice', 'bob'], [0, 5], 2000), verified: false });
+      await store.record({ ...rated('c', ['alice', 'bob'], [0, 5], 3000), scores: null });
+      await store.record(rated('d', ['carol', 'dave'], [1, 1], 4000, 'royalur'));
+      const board = await store.ratings('roshambo');
+      assert.deepEqual(board.map((r) => [r.player, r.games]), [['alice', 1], ['bob', 1]]);
+      near(board[0], WON);
+      near(board[1], LOST);
+      assert.ok(Math.abs(board[0]!.rating - (board[0]!.mu - 3 * board[0]!.sigma)) < 1e-9);
+      // A tie between newcomers leaves their mu alone; their leaderboard order is by name.
+      const royalur = await store.ratings('royalur');
+      assert.deepEqual(royalur.map((r) => r.player), ['carol', 'dave']);
+      assert.ok(Math.abs(royalur[0]!.mu - 25) < 1e-9);
+      assert.deepEqual(await store.ratings('chess'), []);
+    });
+  });
+
+  test(`${name}: a player's rating history holds the rating after each rated match, oldest first, the newest \`limit\``, async () => {
+    await using({}, async (store) => {
+      await store.record(rated('a', ['alice', 'bob'], [3, 1], 1000));
+      await store.record(rated('b', ['bob', 'alice'], [2, 1], 2000));
+      await store.record(rated('c', ['alice', 'carol'], [1, 0], 3000));
+      const history = await store.ratingHistory('roshambo', 'alice');
+      assert.deepEqual(history.map((p) => [p.matchId, p.endedAt]), [['a', 1000], ['b', 2000], ['c', 3000]]);
+      near(history[0], WON);
+      const [alice] = (await store.ratings('roshambo')).filter((r) => r.player === 'alice');
+      assert.deepEqual({ mu: history[2]!.mu, sigma: history[2]!.sigma, rating: history[2]!.rating }, { mu: alice!.mu, sigma: alice!.sigma, rating: alice!.rating });
+      assert.equal(alice!.games, 3);
+      assert.deepEqual((await store.ratingHistory('roshambo', 'alice', { limit: 2 })).map((p) => p.matchId), ['b', 'c']);
+      assert.deepEqual((await store.ratings('roshambo', { limit: 1 })).length, 1);
+      assert.deepEqual(await store.ratingHistory('roshambo', 'nobody'), []);
+      assert.deepEqual(await store.ratingHistory('royalur', 'alice'), []);
+    });
+  });
+
+  test(`${name}: server bots' seats are rated as one player, ServerBot`, async () => {
+    await using({}, async (store) => {
+      await store.record(rated('a', ['alice', 'ServerBot$0', 'ServerBot$1'], [0, 1, 2], 1000));
+      const board = await store.ratings('roshambo');
+      assert.deepEqual(board.map((r) => [r.player, r.games]), [['ServerBot', 1], ['alice', 1]]);
+      near(board[0], WON);
+      assert.deepEqual((await store.ratingHistory('roshambo', 'ServerBot')).map((p) => p.matchId), ['a']);
+    });
+  });
+
+  test(`${name}: the leaderboard gives DEFAULT_RATINGS_LIMIT (100) rows unless asked, and never more than MAX_RATINGS_LIMIT (1000)`, async () => {
+    assert.deepEqual([DEFAULT_RATINGS_LIMIT, MAX_RATINGS_LIMIT], [100, 1000]);
+    const crowd = Array.from({ length: MAX_RATINGS_LIMIT + 1 }, (_, i) => `p${i}`);
+    await using({}, async (store) => {
+      await store.record(rated('crowd', crowd, crowd.map((_, i) => i), 1000));
+      assert.equal((await store.ratings('roshambo')).length, DEFAULT_RATINGS_LIMIT);
+      assert.equal((await store.ratings('roshambo', { limit: MAX_RATINGS_LIMIT + 5 })).length, MAX_RATINGS_LIMIT);
+      assert.equal((await store.ratings('roshambo', { limit: 0 })).length, 0);
+      // The best score ranks first.
+      assert.equal((await store.ratings('roshambo', { limit: 1 }))[0]!.player, `p${MAX_RATINGS_LIMIT}`);
+    });
+  });
+
+  test(`${name}: recording a match again does not rate it again`, async () => {
+    await using({}, async (store) => {
+      const a = rated('a', ['alice', 'bob'], [3, 1], 1000);
+      await store.record(a);
+      await store.record(a);
+      const board = await store.ratings('roshambo');
+      assert.deepEqual(board.map((r) => r.games), [1, 1]);
+      near(board[0], WON);
+      assert.equal((await store.ratingHistory('roshambo', 'alice')).length, 1);
+    });
+  });
+
+  test(`${name}: a match removed by retention takes its rating points with it; the ratings stay`, async () => {
+    const first = { ...sized('a', 1000, 500), verified: true, scores: [1, 0] };
+    const second = { ...sized('b', 2000, 500), verified: true, scores: [1, 0] };
+    await using({ retention: { maxBytes: storedSize(second) } }, async (store) => {
+      await store.record(first);
+      await store.record(second);
+      assert.deepEqual(await store.ids(), ['b']);
+      assert.deepEqual((await store.ratingHistory('roshambo', 'alice')).map((p) => p.matchId), ['b']);
+      assert.deepEqual((await store.ratings('roshambo')).map((r) => [r.player, r.games]), [['alice', 2], ['bob', 2]]);
+    });
+  });
+}
+
 contract('memory', async (options) => ({ store: new MemoryHistoryStore(options), cleanup: () => {} }));
 
 contract('sqlite', async (options) => {
@@ -305,7 +416,7 @@ test('sqlite: a file at schema version 2 is upgraded to 3, its matches sized as 
     ];
     // A file as the previous server wrote it: the first two migrations and rows in their shape.
     const raw = new Database(file);
-    for (const migration of MIGRATIONS.slice(0, 2)) raw.exec(migration);
+    for (const migration of MIGRATIONS.slice(0, 2)) raw.exec(migration as string);
     raw.pragma('user_version = 2');
     for (const m of old) {
       raw.prepare(
@@ -318,7 +429,7 @@ test('sqlite: a file at schema version 2 is upgraded to 3, its matches sized as 
     raw.close();
 
     const db = new SqliteHistoryDb(file);
-    assert.equal(db.schemaVersion, 3);
+    assert.equal(db.schemaVersion, MIGRATIONS.length);
     assert.equal(db.storedBytes, storedSize(old[0]!) + storedSize(old[1]!));
     db.close();
     assert.equal(count(file, `SELECT size FROM match_sizes WHERE match_id = 'é1'`), storedSize(old[0]!));
@@ -343,7 +454,7 @@ test('sqlite: the history survives closing and reopening the file, at the curren
     await first.record(record('a', 'roshambo', ['alice', 'bob'], 1000));
     await first.close();
     const second = await SqliteHistoryStore.open(file);
-    assert.equal(second.schemaVersion, 3);
+    assert.equal(second.schemaVersion, 4);
     assert.deepEqual(await second.get('a'), record('a', 'roshambo', ['alice', 'bob'], 1000));
     await second.close();
   } finally {
@@ -381,4 +492,51 @@ test('sqlite: a file that cannot be opened is refused with the reason, and a new
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('sqlite: a file at schema version 3 is upgraded to 4, its verified matches rated in the order they ended', async () => {
+  await inTempDir(async (dir) => {
+    const file = join(dir, 'v3.sqlite');
+    // A file as a version-3 server leaves it: the first three migrations, and matches never rated.
+    const raw = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration as string);
+    raw.pragma('user_version = 3');
+    const matches = [rated('late', ['bob', 'alice'], [2, 1], 2000), rated('early', ['alice', 'bob'], [3, 1], 1000), { ...rated('unverified', ['alice', 'bob'], [0, 9], 3000), verified: false }];
+    for (const m of matches) {
+      raw.prepare(
+        `INSERT INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(m.id, m.game, m.name, JSON.stringify(m.args), m.bots, JSON.stringify(m.scores), m.reason, m.error, m.seed, m.verified ? 1 : 0, m.startedAt, m.endedAt, m.spectatorStream, m.visJson);
+      m.players.forEach((name, seat) => raw.prepare('INSERT INTO match_players (match_id, seat, name) VALUES (?, ?, ?)').run(m.id, seat, name));
+      raw.prepare('INSERT INTO match_sizes (match_id, size) VALUES (?, ?)').run(m.id, storedSize({ ...m, artifacts: {} }));
+    }
+    raw.close();
+
+    const store = await SqliteHistoryStore.open(file);
+    try {
+      assert.equal(store.schemaVersion, 4);
+      assert.deepEqual((await store.ratingHistory('roshambo', 'alice')).map((p) => p.matchId), ['early', 'late']);
+      near((await store.ratingHistory('roshambo', 'alice'))[0], WON);
+      assert.deepEqual((await store.ratings('roshambo')).map((r) => r.games), [2, 2]);
+      assert.deepEqual((await store.get('early'))?.players, ['alice', 'bob']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+test('sqlite: ratings are written in the transaction of their records: a batch that fails leaves no rating behind', async () => {
+  await inTempDir(async (dir) => {
+    const db = new SqliteHistoryDb(join(dir, 'h.sqlite'));
+    try {
+      const bad = { ...rated('bad', ['carol', 'dave'], [1, 0], 2000), game: null as unknown as string };
+      assert.throws(() => db.record([rated('good', ['alice', 'bob'], [1, 0], 1000), bad], 3000));
+      assert.deepEqual(db.ratingBoard('roshambo'), []);
+      assert.deepEqual(db.ids(), []);
+      db.record([rated('good', ['alice', 'bob'], [1, 0], 1000)], 3000);
+      assert.deepEqual(db.ratingBoard('roshambo').map((r) => r.player), ['alice', 'bob']);
+    } finally {
+      db.close();
+    }
+  });
 });

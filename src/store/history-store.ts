@@ -49,7 +49,49 @@ export interface HistoryStore {
   /** Every stored id, oldest first (the reference's HistoryMatchList). */
   ids(): Promise<string[]>;
   get(id: string): Promise<MatchRecord | null>;
+  /** The game's leaderboard: best displayed rating first, then by name. */
+  ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]>;
+  /** A player's rating after each of their rated matches still kept, oldest first (the newest `limit`). */
+  ratingHistory(game: string, player: string, query?: RatingQuery): Promise<RatingPoint[]>;
   close(): Promise<void>;
+}
+
+/**
+ * A player's current rating in one game (src/ratings/rating.ts). Recording a verified match with
+ * scores updates its players' ratings as part of `record`, in the same transaction, once per match
+ * id (recording a match again does not rate it again). The rating counts every rated match ever
+ * recorded; the history of it (RatingPoint) goes with the matches retention removes.
+ */
+export interface PlayerRating {
+  readonly player: string;
+  readonly mu: number;
+  readonly sigma: number;
+  /** mu - 3 sigma: what the leaderboard shows and sorts by. */
+  readonly rating: number;
+  /** Rated matches played. */
+  readonly games: number;
+}
+
+/** A player's rating right after one rated match. */
+export interface RatingPoint {
+  readonly matchId: string;
+  /** When the match ended (unix ms). */
+  readonly endedAt: number;
+  readonly mu: number;
+  readonly sigma: number;
+  readonly rating: number;
+}
+
+export interface RatingQuery {
+  readonly limit?: number;
+}
+
+export const DEFAULT_RATINGS_LIMIT = 100;
+export const MAX_RATINGS_LIMIT = 1000;
+
+/** A query's limit within [0, MAX_RATINGS_LIMIT], DEFAULT_RATINGS_LIMIT when not given. */
+export function ratingsLimit(query: RatingQuery = {}): number {
+  return Math.max(0, Math.min(query.limit ?? DEFAULT_RATINGS_LIMIT, MAX_RATINGS_LIMIT));
 }
 
 export const DEFAULT_HISTORY_LIMIT = 100;

@@ -1,6 +1,7 @@
 import {
   DEFAULT_HISTORY_LIMIT,
   MAX_HISTORY_LIMIT,
+  ratingsLimit,
   resolveRetention,
   selectPruned,
   storedSize,
@@ -10,7 +11,15 @@ import {
   type HistoryStoreOptions,
   type MatchRecord,
   type MatchSummary,
+  type PlayerRating,
+  type RatingPoint,
+  type RatingQuery,
 } from './history-store.js';
+import { displayedRating, rateMatch, ratedStandings, type Skill } from '../ratings/rating.js';
+
+interface Rated extends Skill {
+  readonly games: number;
+}
 
 interface Entry {
   readonly record: MatchRecord;
@@ -24,6 +33,12 @@ export class MemoryHistoryStore implements HistoryStore {
   /** Oldest first by `endedAt`; equal times in the order recorded. Retention cuts from the front. */
   private readonly byEnd: Entry[] = [];
   private totalBytes = 0;
+  /** Current ratings: game, then player. */
+  private readonly skills = new Map<string, Map<string, Rated>>();
+  /** Rating points by `${game}\n${player}`, oldest first by `endedAt`, equal times in the order recorded. */
+  private readonly points = new Map<string, RatingPoint[]>();
+  /** The rated matches whose points are kept, with the keys of `points` they added to. */
+  private readonly rated = new Map<string, string[]>();
   private readonly retention: HistoryRetention;
   private readonly now: () => number;
 
@@ -41,6 +56,7 @@ export class MemoryHistoryStore implements HistoryStore {
   async record(match: MatchRecord): Promise<void> {
     const previous = this.byId.get(match.id);
     if (previous) this.remove(previous);
+    if (!this.rated.has(match.id)) this.rate(match);
     const entry: Entry = { record: match, endedAt: match.endedAt, size: storedSize(match) };
     this.byEnd.splice(this.insertionPoint(entry.endedAt), 0, entry);
     this.byId.set(match.id, entry);
@@ -51,7 +67,20 @@ export class MemoryHistoryStore implements HistoryStore {
     for (const old of pruned) {
       this.byId.delete(old.record.id);
       this.totalBytes -= old.size;
+      this.forgetPoints(old.record.id);
     }
+  }
+
+  async ratings(game: string, query: RatingQuery = {}): Promise<PlayerRating[]> {
+    const board = [...(this.skills.get(game) ?? new Map<string, Rated>())].map(([player, { mu, sigma, games }]) => ({ player, mu, sigma, rating: displayedRating({ mu, sigma }), games }));
+    board.sort((a, b) => b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0));
+    return board.slice(0, ratingsLimit(query));
+  }
+
+  async ratingHistory(game: string, player: string, query: RatingQuery = {}): Promise<RatingPoint[]> {
+    const points = this.points.get(pointsKey(game, player)) ?? [];
+    const limit = ratingsLimit(query);
+    return limit === 0 ? [] : points.slice(-limit);
   }
 
   async list(query: HistoryQuery = {}): Promise<MatchSummary[]> {
@@ -76,6 +105,39 @@ export class MemoryHistoryStore implements HistoryStore {
 
   async close(): Promise<void> {}
 
+  /** Updates the ratings of a verified match's players (see PlayerRating). */
+  private rate(match: MatchRecord): void {
+    const ranked = ratedStandings(match);
+    if (!ranked) return;
+    const board = this.skills.get(match.game) ?? new Map<string, Rated>();
+    this.skills.set(match.game, board);
+    const after = rateMatch(ranked, (player) => board.get(player));
+    const keys: string[] = [];
+    ranked.forEach(({ player }, i) => {
+      const { mu, sigma } = after[i]!;
+      board.set(player, { mu, sigma, games: (board.get(player)?.games ?? 0) + 1 });
+      const key = pointsKey(match.game, player);
+      const points = this.points.get(key) ?? [];
+      this.points.set(key, points);
+      const point: RatingPoint = { matchId: match.id, endedAt: match.endedAt, mu, sigma, rating: displayedRating({ mu, sigma }) };
+      let at = points.length;
+      while (at > 0 && points[at - 1]!.endedAt > match.endedAt) at--;
+      points.splice(at, 0, point);
+      keys.push(key);
+    });
+    this.rated.set(match.id, keys);
+  }
+
+  /** A removed match's rating points go with it; the ratings it changed stay. */
+  private forgetPoints(matchId: string): void {
+    for (const key of this.rated.get(matchId) ?? []) {
+      const kept = this.points.get(key)!.filter((point) => point.matchId !== matchId);
+      if (kept.length) this.points.set(key, kept);
+      else this.points.delete(key);
+    }
+    this.rated.delete(matchId);
+  }
+
   private remove(entry: Entry): void {
     this.byEnd.splice(this.byEnd.indexOf(entry), 1);
     this.byId.delete(entry.record.id);
@@ -93,4 +155,8 @@ export class MemoryHistoryStore implements HistoryStore {
     }
     return low;
   }
+}
+
+function pointsKey(game: string, player: string): string {
+  return `${game}\n${player}`;
 }

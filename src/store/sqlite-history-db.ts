@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import {
   DEFAULT_HISTORY_LIMIT,
   MAX_HISTORY_LIMIT,
+  ratingsLimit,
   resolveRetention,
   selectPruned,
   storedSize,
@@ -9,14 +10,21 @@ import {
   type HistoryRetention,
   type MatchRecord,
   type MatchSummary,
+  type PlayerRating,
+  type RatingPoint,
+  type RatingQuery,
 } from './history-store.js';
+import { RATINGS_TABLES, SqliteRatings, backfillRatings } from './sqlite-ratings.js';
+
+/** A migration: SQL to run, or a step that needs code too (rating the matches already kept). */
+export type Migration = string | ((db: Database.Database) => void);
 
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` holds how many have run, so a file
  * written by an older server is upgraded in place. Exported for the upgrade tests, which build a
  * file at an older version.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE matches (
      id TEXT PRIMARY KEY,
      game TEXT NOT NULL,
@@ -65,6 +73,10 @@ export const MIGRATIONS: readonly string[] = [
      + (SELECT coalesce(sum(octet_length(p.name)), 0) FROM match_players p WHERE p.match_id = m.id)
      + (SELECT coalesce(sum(octet_length(a.name) + octet_length(a.content)), 0) FROM match_artifacts a WHERE a.match_id = m.id)
    FROM matches m;`,
+  (db) => {
+    db.exec(RATINGS_TABLES);
+    backfillRatings(db);
+  },
 ];
 
 /**
@@ -115,6 +127,7 @@ export class SqliteHistoryDb {
   private readonly sumSizes: Database.Statement;
   private readonly oldestFirst: Database.Statement;
   private readonly deleteMatch: Database.Statement;
+  private readonly ratings: SqliteRatings;
   private readonly recordAll: (records: readonly MatchRecord[], now: number) => void;
   private readonly pruneAll: (now: number) => number;
   private readonly retention: HistoryRetention;
@@ -151,6 +164,7 @@ export class SqliteHistoryDb {
     );
     // Players, artifacts and the size go with it (ON DELETE CASCADE).
     this.deleteMatch = this.db.prepare('DELETE FROM matches WHERE id = ?');
+    this.ratings = new SqliteRatings(this.db);
     this.recordAll = this.db.transaction((records: readonly MatchRecord[], now: number) => {
       for (const match of records) this.insert(match);
       // In the same transaction: one commit for the records and what they push out.
@@ -176,7 +190,9 @@ export class SqliteHistoryDb {
     }
     for (let version = applied; version < MIGRATIONS.length; version++) {
       this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[version]!);
+        const migration = MIGRATIONS[version]!;
+        if (typeof migration === 'string') this.db.exec(migration);
+        else migration(this.db);
         this.db.pragma(`user_version = ${version + 1}`);
       })();
     }
@@ -210,6 +226,7 @@ export class SqliteHistoryDb {
     const expired = selectPruned(this.oldestFirst.iterate() as IterableIterator<{ id: string; endedAt: number; size: number }>, this.total, this.retention, now);
     for (const { id, size } of expired) {
       this.deleteMatch.run(id);
+      this.ratings.forget(id);
       this.total -= size;
     }
     return expired.length;
@@ -239,6 +256,16 @@ export class SqliteHistoryDb {
     match.players.forEach((name, seat) => this.insertPlayer.run(match.id, seat, name));
     for (const [name, content] of Object.entries(match.artifacts)) this.insertArtifact.run(match.id, name, content);
     this.insertSize.run(match.id, size);
+    // In the record's transaction: the match and the ratings it changes are written together.
+    this.ratings.rate(match);
+  }
+
+  ratingBoard(game: string, query: RatingQuery = {}): PlayerRating[] {
+    return this.ratings.board(game, ratingsLimit(query));
+  }
+
+  ratingHistory(game: string, player: string, query: RatingQuery = {}): RatingPoint[] {
+    return this.ratings.history(game, player, ratingsLimit(query));
   }
 
   list(query: HistoryQuery = {}): MatchSummary[] {

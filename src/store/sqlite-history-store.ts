@@ -1,5 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import { resolveRetention, type HistoryQuery, type HistoryStore, type HistoryStoreOptions, type MatchRecord, type MatchSummary } from './history-store.js';
+import {
+  resolveRetention,
+  type HistoryQuery,
+  type HistoryStore,
+  type HistoryStoreOptions,
+  type MatchRecord,
+  type MatchSummary,
+  type PlayerRating,
+  type RatingPoint,
+  type RatingQuery,
+} from './history-store.js';
 import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
@@ -73,6 +83,14 @@ export class SqliteHistoryStore implements HistoryStore {
     const record = (await this.request({ op: 'get', matchId: id })) as MatchRecord | null;
     if (!record) return null;
     return { ...record, spectatorStream: asBuffer(record.spectatorStream) };
+  }
+
+  async ratings(game: string, query: RatingQuery = {}): Promise<PlayerRating[]> {
+    return (await this.request({ op: 'ratings', game, query })) as PlayerRating[];
+  }
+
+  async ratingHistory(game: string, player: string, query: RatingQuery = {}): Promise<RatingPoint[]> {
+    return (await this.request({ op: 'ratingHistory', game, player, query })) as RatingPoint[];
   }
 
   async close(): Promise<void> {

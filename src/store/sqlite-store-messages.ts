@@ -1,4 +1,4 @@
-import type { HistoryQuery, HistoryRetention, MatchRecord } from './history-store.js';
+import type { HistoryQuery, HistoryRetention, MatchRecord, RatingQuery } from './history-store.js';
 
 /**
  * A structured clone turns a Buffer into a plain Uint8Array; this views it as a Buffer again
@@ -27,6 +27,8 @@ export type StoreRequest =
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
+  | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery }
+  | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery }
   | { readonly id: number; readonly op: 'close' };
 
 /** The answer to the request with the same id; id 0 is the worker's report that the file is open. */

@@ -71,6 +71,12 @@ port.on('message', (request: StoreRequest) => {
       case 'get':
         reply = { id: request.id, ok: true, value: db.get(request.matchId) };
         break;
+      case 'ratings':
+        reply = { id: request.id, ok: true, value: db.ratingBoard(request.game, request.query) };
+        break;
+      case 'ratingHistory':
+        reply = { id: request.id, ok: true, value: db.ratingHistory(request.game, request.player, request.query) };
+        break;
       case 'close':
         db.close();
         reply = { id: request.id, ok: true, value: null };

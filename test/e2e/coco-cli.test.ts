@@ -162,3 +162,26 @@ test('a reader that stops early (coco history | head) is no error: coco says not
   assert.equal(done.stderr, '');
   assert.equal(done.code, 0);
 });
+
+test('coco ratings GAME prints the leaderboard of verified matches, --json the same rows; an unknown game is status 3', async () => {
+  // Unverified: it rates nobody.
+  const plain = await newMatch(server.url, ['roshambo', '-b', '1', '-a', 'rounds=1', '-a', 'pace=0']);
+  assert.equal((await coco(server.url, ['connect', plain, '-n', 'unrated', '--', 'python3', BOT, 'ROCK'])).code, 0);
+  const verified = await newMatch(server.url, ['roshambo', '-b', '1', '-v', 'master', '-a', 'rounds=1', '-a', 'pace=0']);
+  assert.equal((await coco(server.url, ['connect', verified, '-n', 'rated', '--', 'python3', BOT, 'ROCK'])).code, 0);
+  const table = await coco(server.url, ['ratings', 'roshambo']);
+  assert.equal(table.code, 0, table.stderr);
+  assert.match(table.stdout, /^Rank\s+Player\s+Rating\s+Mu\s+Sigma\s+Games\n-+/);
+  assert.match(table.stdout, /\n\s+[12]\s+rated\s+-?\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+1\n/);
+  assert.match(table.stdout, /\n\s+[12]\s+ServerBot\s+/);
+  assert.doesNotMatch(table.stdout, /unrated/);
+  const json = JSON.parse((await coco(server.url, ['ratings', 'roshambo', '--json'])).stdout) as { rank: number; player: string; games: number }[];
+  assert.deepEqual(json.map((row) => row.player).sort(), ['ServerBot', 'rated']);
+  assert.deepEqual(json.map((row) => row.rank), [1, 2]);
+  assert.equal((JSON.parse((await coco(server.url, ['ratings', 'roshambo', '--json', '--limit', '1'])).stdout) as unknown[]).length, 1);
+  const unknown = await coco(server.url, ['ratings', 'nosuchgame']);
+  assert.equal(unknown.code, 3);
+  assertOneLine(unknown, /^coco: Game not found: "nosuchgame"/);
+  const missing = await coco(server.url, ['ratings']);
+  assert.equal(missing.code, 2);
+});

@@ -34,6 +34,7 @@ export const gameView =
             title,
             h('a', { class: 'button', href: href.games() }, 'All games'),
             h('a', { class: 'button', href: href.history({ game: game.name }) }, 'History'),
+            h('a', { class: 'button', href: href.ratings(game.name) }, 'Leaderboard'),
             h('a', { class: 'button primary', href: href.newMatch(game.name) }, 'New match'),
           ),
           h('section', { class: 'card' }, h('details', { class: 'game-args', open: true }, h('summary', {}, 'Arguments'), argsTable(game))),

@@ -1,0 +1,86 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { launchBrowser, screenshot } from '../support/browser.js';
+
+/**
+ * The ratings pages: a game's leaderboard and a player's rating over time with their matches,
+ * after two verified roshambo matches of the example bot against the server bot.
+ */
+
+let server: ServerProcess;
+let browser: Browser;
+let closeBrowser: (() => Promise<void>) | undefined;
+let base: string;
+const played: string[] = [];
+const PAGE_WAIT_LIMIT_MS = 120_000;
+
+before(async () => {
+  server = await startServer();
+  base = `http://127.0.0.1:${server.port}/`;
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  for (let i = 0; i < 2; i++) {
+    const created = await coco(server.url, ['new', 'roshambo', `rated ${i}`, '-b', '1', '-v', 'master', '-a', 'rounds=3', '-a', 'pace=0']);
+    assert.equal(created.code, 0, created.stderr);
+    const id = created.stdout.trim();
+    const done = await startCoco(server.url, ['connect', id, '-n', 'visitor', '--', 'python3', join(ROOT, 'examples/roshambo/bot.py')]).done;
+    assert.equal(done.code, 0, done.stderr);
+    await server.recorded(id);
+    played.push(id);
+  }
+});
+after(async () => {
+  try {
+    await closeBrowser?.();
+  } finally {
+    await server?.stop();
+  }
+});
+
+async function newPage(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
+  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
+  return page;
+}
+
+test("the leaderboard lists the verified matches' players, each linking to their page, with the CSV export", async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/ratings/roshambo`);
+  const rows = page.locator('.ratings-table tbody tr');
+  await rows.nth(1).waitFor();
+  assert.equal(await rows.count(), 2);
+  const texts = await rows.allInnerTexts();
+  assert.deepEqual(texts.map((text) => text.split('\t')[0]), ['1', '2']);
+  assert.deepEqual(texts.map((text) => text.split('\t')[1]).sort(), ['ServerBot', 'visitor']);
+  for (const text of texts) assert.match(text, /\t-?\d+\.\d\d\t\d+\.\d\d\t\d+\.\d\d\t2$/);
+  assert.equal(await page.locator('a', { hasText: 'visitor' }).getAttribute('href'), '#/ratings/roshambo/visitor');
+  assert.equal(await page.locator('a', { hasText: 'CSV' }).getAttribute('href'), '/api/ratings/roshambo.csv');
+  await screenshot(page, 'ratings-leaderboard');
+  await page.close();
+});
+
+test("a player's page draws their rating after each match as a line and lists their matches with replay links", async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/ratings/roshambo`);
+  await page.locator('a', { hasText: 'visitor' }).click();
+  await page.locator('.rating-plot polyline').waitFor();
+  assert.equal(new URL(page.url()).hash, '#/ratings/roshambo/visitor');
+  const points = (await page.locator('.rating-plot polyline').getAttribute('points'))!.split(' ');
+  assert.equal(points.length, 2);
+  assert.match(await page.locator('.current-rating').innerText(), /^Rating -?\d+\.\d\d \(mu \d+\.\d\d, sigma \d+\.\d\d\)/);
+  const links = await page.locator('.player-matches a', { hasText: 'Replay' }).evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+  assert.deepEqual(links, [...played].reverse().map((id) => `#/replay/${id}`));
+  await screenshot(page, 'ratings-player');
+  await page.close();
+});
+
+test('an unknown game says so', async () => {
+  const page = await newPage();
+  await page.goto(`${base}#/ratings/nosuchgame`);
+  await page.locator('.notice-error').waitFor();
+  assert.match(await page.locator('.notice-error').innerText(), /Cannot load the leaderboard: no game "nosuchgame"/);
+  await page.close();
+});
