@@ -166,3 +166,15 @@ test('the command line is checked before anything is played', async () => {
   assert.equal(game.code, 3);
   assert.match(game.stderr, /Game not found/);
 });
+
+test('--sprt stops scheduling once the test decides, and says which hypothesis it accepted', async () => {
+  // "mixed" plays PAPER in 3 matches of 4 and SCISSORS in the 4th (a counter in a file; one match
+  // at a time), so rock scores 1/4: each game moves the LLR by about -0.24 towards H0's -2.94.
+  const counter = join(dir, 'counter');
+  const mixed = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n + 1)) > ${counter}; if [ $((n % 4)) -eq 3 ]; then g=SCISSORS; else g=PAPER; fi; exec python3 ${BOT} $g`;
+  const run = await coco(server.url, ['tournament', 'roshambo', '-a', 'rounds=1', '-a', 'pace=0', '--player', `rock=python3 ${BOT} ROCK`, '--player', `mixed=${mixed}`, '--rounds', '50', '--sprt', 'elo0=0', 'elo1=100']);
+  assert.equal(run.code, 0, run.stderr);
+  const played = run.stdout.match(/^\[\d+\/100\] /gm)?.length ?? 0;
+  assert.ok(played > 5 && played < 100, `${played} games`);
+  assert.match(run.stdout, /^SPRT elo0=0 elo1=100 alpha=0\.05 beta=0\.05: LLR -\d+\.\d\d \(-2\.94, 2\.94\), H0 accepted: rock is not 100 Elo stronger$/m);
+});
