@@ -178,3 +178,17 @@ test('--sprt stops scheduling once the test decides, and says which hypothesis i
   assert.ok(played > 5 && played < 100, `${played} games`);
   assert.match(run.stdout, /^SPRT elo0=0 elo1=100 alpha=0\.05 beta=0\.05: LLR -\d+\.\d\d \(-2\.94, 2\.94\), H0 accepted: rock is not 100 Elo stronger$/m);
 });
+
+test('swiss: two rounds of four players, each pair playing both games of a round, no pair twice', async () => {
+  const results = join(dir, 'swiss.jsonl');
+  const four = [...PLAYERS, '--player', `stone=python3 ${BOT} ROCK`];
+  const run = await coco(server.url, [...GAME, ...four, '--format', 'swiss', '--rounds', '2', '--concurrency', '2', '--results', results]);
+  assert.equal(run.code, 0, run.stderr);
+  const lines = readResults(results);
+  assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5, 6, 7]);
+  const byPairing = lines.sort((x, y) => x.pairing - y.pairing).map((l) => [...l.players].sort().join('-'));
+  // Pairings 2k and 2k+1 are the two games of one meeting; the 4 meetings are all different.
+  for (let k = 0; k < 4; k++) assert.equal(byPairing[2 * k], byPairing[2 * k + 1]);
+  assert.equal(new Set(byPairing).size, 4, byPairing.join(' '));
+  assert.match(run.stdout, /^8 games, /m);
+});
