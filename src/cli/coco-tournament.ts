@@ -182,7 +182,11 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   }
   const stranger = file?.previous.flatMap((r) => r.players).find((name) => !names.includes(name));
   if (stranger !== undefined) throw new CliError(`the results file ${settings.resultsPath} is another tournament's: it has a player "${stranger}"`, EXIT.error);
-  const results: ResultLine[] = [...(file?.previous ?? [])];
+  const perRound = settings.format === 'gauntlet' ? 2 * (names.length - 1) : settings.format === 'swiss' ? 2 * Math.floor(names.length / 2) : names.length * (names.length - 1);
+  const total = perRound * settings.rounds;
+  // Schedules grow by whole rounds at their end, so a file of fewer rounds is a start of this one;
+  // games of later rounds than asked for now are left out.
+  const results: ResultLine[] = (file?.previous ?? []).filter((r) => r.pairing < total);
   const done = new Set(results.map((r) => r.pairing));
 
   // Stops the running matches on a signal, or when one of them meets an error that ends it all.
@@ -193,8 +197,6 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   const decided = (): boolean => sprt !== null && sprtStatus(sprtTally(names[0]!, results), sprt).verdict !== null;
   const more = (): boolean => !halt.signal.aborted && !decided();
 
-  const perRound = settings.format === 'gauntlet' ? 2 * (names.length - 1) : settings.format === 'swiss' ? 2 * Math.floor(names.length / 2) : names.length * (names.length - 1);
-  const total = perRound * settings.rounds;
   let running = 0;
   const context: MatchContext = { url, game: settings.game, args: settings.args, signal: halt.signal };
   const progress = (): void => {
@@ -223,6 +225,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
     if (settings.format === 'swiss') await playSwiss(settings, results, done, more, play);
     else {
       const schedule = settings.format === 'gauntlet' ? gauntlet(names.length, settings.rounds) : roundRobin(names.length, settings.rounds);
+      checkResumed(schedule, results, names, settings.resultsPath);
       await pool(
         schedule.filter((p) => !done.has(p.index)),
         settings.concurrency,
@@ -238,6 +241,21 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   io.write(formatStandings(standings(names, results)));
   if (sprt) io.write(sprtLine(sprtStatus(sprtTally(names[0]!, results), sprt), sprt, names));
   return io.signal.aborted ? 128 + signalNumber(io.signal.reason) : EXIT.ok;
+}
+
+/**
+ * A results file from another tournament (other players, another order of --player, another
+ * format) would have its games counted for the wrong pairings: each recorded game must be
+ * between the players its pairing schedules.
+ */
+function checkResumed(pairings: readonly Pairing[], results: readonly ResultLine[], names: readonly string[], path: string | null): void {
+  for (const pairing of pairings) {
+    const scheduled = pairing.seats.map((i) => names[i]!).sort();
+    const found = results.find((r) => r.pairing === pairing.index);
+    if (found && [...found.players].sort().join(' ') !== scheduled.join(' ')) {
+      throw new CliError(`the results file ${path} is another tournament's: its game ${pairing.index} was ${found.players.join(' against ')}, not ${scheduled.join(' against ')}`, EXIT.error);
+    }
+  }
 }
 
 /**
@@ -260,6 +278,7 @@ async function playSwiss(settings: TournamentSettings, results: readonly ResultL
       points[b]! += r.outcome === '0-1' ? 1 : r.outcome === '1-0' ? 0 : 0.5;
     }
     const next = swissRound({ points, met, byes }, round, settings.seed, first);
+    checkResumed(next.pairings, results, names, settings.resultsPath);
     for (const p of next.pairings) met.add(meetingKey(...p.seats));
     if (next.bye !== null) byes[next.bye]!++;
     first += next.pairings.length;

@@ -192,3 +192,18 @@ test('swiss: two rounds of four players, each pair playing both games of a round
   assert.equal(new Set(byPairing).size, 4, byPairing.join(' '));
   assert.match(run.stdout, /^8 games, /m);
 });
+
+test("a results file of another tournament is refused, and more rounds with the same file play only the new ones", async () => {
+  const results = join(dir, 'grow.jsonl');
+  writeFileSync(results, readFileSync(join(dir, 'full.jsonl')));
+  // Another order of the players schedules other games under the same numbers.
+  const swapped = ['--player', PLAYERS[3]!, '--player', PLAYERS[1]!, '--player', PLAYERS[5]!];
+  const refused = await coco(server.url, [...GAME, ...swapped, '--results', results]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /is another tournament's: its game \d was /);
+  const more = await coco(server.url, [...GAME, ...PLAYERS, '--rounds', '2', '--concurrency', '3', '--results', results]);
+  assert.equal(more.code, 0, more.stderr);
+  assert.equal(more.stdout.match(/^\[\d+\/12\] /gm)?.length, 6, more.stdout);
+  assert.deepEqual(readResults(results).map((l) => l.pairing).sort((a, b) => a - b), [...Array(12).keys()]);
+  for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(more.stdout).get(name), ['4', '8', '4', '0', '4']);
+});
