@@ -19,6 +19,8 @@ test('tournament options: defaults, players in order with the bot last, game arg
   assert.deepEqual(settings.args, { rounds: '3' });
   assert.equal(settings.resultsPath, null);
   assert.equal(settings.sprt, null);
+  assert.equal(settings.timeout, null);
+  assert.equal(parseTournament(['roshambo', ...TWO, '-t', '2.5']).timeout, 2.5);
 });
 
 test('--sprt takes the KEY=VALUE words after it, and none is needed', () => {
@@ -35,4 +37,5 @@ test('tournament options are refused with what is wrong', () => {
   assert.throws(() => parseTournament(['roshambo', ...TWO, '--concurrency', 'x']), /--concurrency must be/);
   assert.throws(() => parseTournament(['roshambo', ...TWO, '--sprt', 'elo1=-5']), /elo1 must be above elo0/);
   assert.throws(() => parseTournament(['roshambo', ...TWO, '--bogus']), /Unknown option/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '-t', '0']), /--timeout takes seconds/);
 });

@@ -24,6 +24,7 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
                              seat order; swiss: N rounds of 2 games a pair (default 1)
       --concurrency K        matches at once (default 1)
       -a, --arg KEY=VALUE    game argument (repeatable)
+      -t, --timeout SECONDS  player inactivity timeout (default: the game's)
       --results FILE         append each result to FILE (JSON lines); run again with the
                              same FILE to play only what is missing
       --seed TEXT            swiss: breaks ties between equal scores (default "coco")
@@ -39,6 +40,8 @@ interface TournamentSettings {
   readonly rounds: number;
   readonly concurrency: number;
   readonly args: Record<string, string>;
+  /** Seconds of player inactivity, or null for the game's default. */
+  readonly timeout: number | null;
   readonly entrants: readonly Entrant[];
   readonly resultsPath: string | null;
   readonly seed: string;
@@ -77,6 +80,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
         rounds: { type: 'string' },
         concurrency: { type: 'string' },
         arg: { type: 'string', short: 'a', multiple: true },
+        timeout: { type: 'string', short: 't' },
         results: { type: 'string' },
         seed: { type: 'string', default: 'coco' },
       },
@@ -110,8 +114,11 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
     if (entrants.length !== 2) throw new UsageError('--sprt compares exactly 2 players');
     sprt = checked.value;
   }
+  const timeout = values.timeout === undefined ? null : Number(values.timeout);
+  if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout takes seconds, not "${values.timeout}"`);
   return {
     game,
+    timeout,
     format: format as Format,
     rounds: whole(values.rounds, '--rounds', 1),
     concurrency: whole(values.concurrency, '--concurrency', 1),
@@ -198,7 +205,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   const more = (): boolean => !halt.signal.aborted && !decided();
 
   let running = 0;
-  const context: MatchContext = { url, game: settings.game, args: settings.args, signal: halt.signal };
+  const context: MatchContext = { url, game: settings.game, args: settings.args, timeout: settings.timeout, signal: halt.signal };
   const progress = (): void => {
     if (io.tty) io.write(`\r\x1b[K[${results.length}/${total}] ${running} running | ${formatPoints(names, results)}`);
   };

@@ -23,6 +23,8 @@ export interface MatchContext {
   readonly url: string;
   readonly game: string;
   readonly args: Readonly<Record<string, string>>;
+  /** Seconds of player inactivity, or null for the game's default. */
+  readonly timeout: number | null;
   /** Aborted when the tournament stops: the programs of this match are stopped. */
   readonly signal: AbortSignal;
 }
@@ -44,7 +46,7 @@ async function createMatch(context: MatchContext, bots: number, name: string): P
     throw new CliError(`${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
   }
   try {
-    const request = { type: 'GameNew', name, game: context.game, params: { players: 2, bots, timeout: null }, args: { ...context.args }, password: null, verification: null } as const;
+    const request = { type: 'GameNew', name, game: context.game, params: { players: 2, bots, timeout: context.timeout }, args: { ...context.args }, password: null, verification: null } as const;
     const reply = await client.request(request, 'GameNew');
     if ('Err' in reply.id) throw reply.id.Err === 'Game not found' ? noSuchGame(context.game) : refused(reply.id.Err);
     return reply.id.Ok;

@@ -207,3 +207,15 @@ test("a results file of another tournament is refused, and more rounds with the 
   assert.deepEqual(readResults(results).map((l) => l.pairing).sort((a, b) => a - b), [...Array(12).keys()]);
   for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(more.stdout).get(name), ['4', '8', '4', '0', '4']);
 });
+
+test('a program that does not answer within --timeout is counted under "time"', async () => {
+  const results = join(dir, 'mute.jsonl');
+  const run = await coco(server.url, [...GAME, '-t', '1', '--player', `rock=python3 ${BOT} ROCK`, '--player', 'mute=cat > /dev/null', '--results', results]);
+  assert.equal(run.code, 0, run.stderr);
+  const lines = readResults(results);
+  assert.equal(lines.length, 2);
+  // Roshambo's moves are simultaneous: rock, waiting for the round's end, may time out as well.
+  for (const line of lines) assert.ok(line.timedOut.includes('mute') && line.crashed.length === 0, JSON.stringify(line));
+  assert.match(run.stdout, /^\d\s+mute\s+(\S+\s+){9}0\s+2\s+0\s+0$/m);
+  assert.match(run.stdout, /mute timed out/);
+});
