@@ -4,9 +4,11 @@ import { userInfo } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CocoClient } from '../client/coco-client.js';
 import { connectProgram, signalNumber } from './coco-connect.js';
+import { TOURNAMENT_HELP, tournament } from './coco-tournament.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
 import { formatLobbyTable } from './lobby-table.js';
+import { parseGameArgs } from './game-args.js';
 import { fetchGameArgs, formatArgUsage, usageJson } from './game-usage.js';
 import { fetchHistory } from './match-record.js';
 import { fetchRatings, formatRatingsTable } from './ratings-table.js';
@@ -54,7 +56,7 @@ Commands:
                          At the end it prints the result: "> match ended: you won 1-0 (...)"
                          (just "> match ended" from a server without this one's history API).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
-  history [ID]           list finished matches, newest first, or print the spectator stream of ID
+${TOURNAMENT_HELP}  history [ID]           list finished matches, newest first, or print the spectator stream of ID
       --json                 the list as JSON
       --limit N              the newest N (this server's default 100, at most 1000)
   ratings GAME           the game's leaderboard: OpenSkill ratings from verified matches,
@@ -166,12 +168,7 @@ async function create(url: string, args: string[]): Promise<void> {
   const [game, name, ...extra] = positionals;
   if (game === undefined) throw new UsageError('new needs the name of a game (see coco list)');
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-  const gameArgs: Record<string, string> = {};
-  for (const pair of (values.arg as string[] | undefined) ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-a takes KEY=VALUE, not "${pair}"`);
-    gameArgs[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
+  const gameArgs = parseGameArgs((values.arg as string[] | undefined) ?? []);
   const timeoutText = values.timeout as string | undefined;
   const timeout = timeoutText === undefined ? null : Number(timeoutText);
   if (timeout !== null && !Number.isFinite(timeout)) throw new UsageError(`timeout must be a number, not "${timeoutText}"`);
@@ -354,6 +351,17 @@ async function main(argv: string[]): Promise<number> {
     case 'ratings':
       await ratings(url, rest);
       return 0;
+    case 'tournament':
+      // Like connect, it has programs to end first when told to leave.
+      handleLeavingSignals();
+      connecting = true;
+      return tournament(url, rest, {
+        write: (text) => {
+          if (!stdoutGone) process.stdout.write(text);
+        },
+        tty: process.stdout.isTTY === true,
+        signal: leaving.signal,
+      });
     case undefined:
       throw new UsageError('a command is needed');
     default:

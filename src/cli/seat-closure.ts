@@ -15,12 +15,18 @@ const CLOSURES: Readonly<Record<string, string>> = {
   removed: 'the game removed you',
 };
 
+/** The runtime's code for the seat's closing (`timeout`, `removed`...), or null when it was not closed before the end. */
+export function closureReason(transcript: string): string | null {
+  const line = transcript.split('\n').find((text) => /^\S+ # the seat was closed: /.test(text));
+  return line === undefined ? null : line.replace(/^\S+ # the seat was closed: /, '');
+}
+
 /** The phrase for the seat's closing, or null when it was not closed before the end (or by the shutdown). */
 export function seatClosure(transcript: string): string | null {
   const lines = transcript.split('\n');
   const closing = lines.findIndex((line) => /^\S+ # the seat was closed: /.test(line));
   if (closing === -1) return null;
-  const reason = lines[closing]!.replace(/^\S+ # the seat was closed: /, '');
+  const reason = closureReason(transcript)!;
   const phrase = CLOSURES[reason];
   if (phrase === undefined) return null;
   if (reason !== 'removed') return phrase;

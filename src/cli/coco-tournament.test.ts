@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseTournament } from './coco-tournament.js';
+import { SPRT_DEFAULTS } from '../tournament/sprt.js';
+
+const TWO = ['--player', 'a=./a --fast', '--player', 'b=python3 b.py'];
+
+test('tournament options: defaults, players in order with the bot last, game arguments', () => {
+  const settings = parseTournament(['roshambo', ...TWO, '--bot', 'house', '-a', 'rounds=3']);
+  assert.equal(settings.game, 'roshambo');
+  assert.equal(settings.format, 'round-robin');
+  assert.equal(settings.rounds, 1);
+  assert.equal(settings.concurrency, 1);
+  assert.deepEqual(settings.entrants, [
+    { name: 'a', command: './a --fast' },
+    { name: 'b', command: 'python3 b.py' },
+    { name: 'house', command: null },
+  ]);
+  assert.deepEqual(settings.args, { rounds: '3' });
+  assert.equal(settings.resultsPath, null);
+  assert.equal(settings.sprt, null);
+  assert.equal(settings.timeout, null);
+  assert.equal(parseTournament(['roshambo', ...TWO, '-t', '2.5']).timeout, 2.5);
+});
+
+test('--sprt takes the KEY=VALUE words after it, and none is needed', () => {
+  assert.deepEqual(parseTournament(['roshambo', '--sprt', 'elo1=10', 'beta=0.1', ...TWO]).sprt, { ...SPRT_DEFAULTS, elo1: 10, beta: 0.1 });
+  assert.deepEqual(parseTournament(['roshambo', ...TWO, '--sprt']).sprt, SPRT_DEFAULTS);
+  assert.deepEqual(parseTournament(['roshambo', ...TWO, '--sprt', '--rounds', '7']).rounds, 7);
+});
+
+test('tournament options are refused with what is wrong', () => {
+  assert.throws(() => parseTournament([...TWO]), /needs the name of a game/);
+  assert.throws(() => parseTournament(['roshambo', '--player', 'a']), /--player takes NAME=COMMAND/);
+  assert.throws(() => parseTournament(['roshambo', '--player', 'a$=x', '--player', 'b=y']), /not a valid player name/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '--rounds', '0']), /--rounds must be a whole number from 1/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '--concurrency', 'x']), /--concurrency must be/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '--sprt', 'elo1=-5']), /elo1 must be above elo0/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '--bogus']), /Unknown option/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '-t', '0']), /--timeout takes seconds/);
+});

@@ -1,0 +1,299 @@
+/**
+ * `coco tournament`: plays a schedule of 2-player matches between programs (and at most one
+ * server bot) on a server, up to K at once, appends each result to a JSONL file as it finishes
+ * (a re-run with the same file plays only what is missing), and prints the standings at the end.
+ */
+import { parseArgs } from 'node:util';
+import { FORMATS, gauntlet, meetingKey, roundRobin, swissRound, type Format, type Pairing } from '../tournament/pairings.js';
+import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
+import { parseSprt, sprtStatus, type SprtSettings, type SprtStatus } from '../tournament/sprt.js';
+import { formatPoints, formatStandings, standings } from '../tournament/standings.js';
+import { isValidUserName } from '../lobby/names.js';
+import { signalNumber } from './coco-connect.js';
+import { CliError, EXIT, UsageError } from './exit-status.js';
+import { parseGameArgs } from './game-args.js';
+import { playPairing, type Entrant, type MatchContext } from './tournament-match.js';
+
+export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [options]
+                         play a tournament of 2-player matches between programs
+      --player NAME=COMMAND  a player: its name and a shell command line (repeatable)
+      --bot NAME             the server's bot takes part too, as NAME
+      --format FORMAT        round-robin (default), gauntlet (the first player against
+                             each other one) or swiss
+      --rounds N             round-robin, gauntlet: each pair plays 2N games, N in each
+                             seat order; swiss: N rounds of 2 games a pair (default 1)
+      --concurrency K        matches at once (default 1)
+      -a, --arg KEY=VALUE    game argument (repeatable)
+      -t, --timeout SECONDS  player inactivity timeout (default: the game's)
+      --results FILE         append each result to FILE (JSON lines); run again with the
+                             same FILE to play only what is missing
+      --seed TEXT            swiss: breaks ties between equal scores (default "coco")
+      --sprt [elo0=0 elo1=5 alpha=0.05 beta=0.05]
+                             2 players: stop once the SPRT decides between elo0 and elo1
+                         The server seats each match's players in its own random order;
+                         the results file records the seats they had.
+`;
+
+interface TournamentSettings {
+  readonly game: string;
+  readonly format: Format;
+  readonly rounds: number;
+  readonly concurrency: number;
+  readonly args: Record<string, string>;
+  /** Seconds of player inactivity, or null for the game's default. */
+  readonly timeout: number | null;
+  readonly entrants: readonly Entrant[];
+  readonly resultsPath: string | null;
+  readonly seed: string;
+  readonly sprt: SprtSettings | null;
+}
+
+const SPRT_WORD = /^[A-Za-z0-9]+=/;
+
+function whole(text: string | undefined, what: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${what} must be a whole number from 1, not "${text}"`);
+  return Number(text);
+}
+
+/** The command line of `coco tournament` (after the command's name), checked. */
+export function parseTournament(argv: readonly string[]): TournamentSettings {
+  // `--sprt` takes the KEY=VALUE words that follow it, which parseArgs cannot express.
+  const words = [...argv];
+  let sprtWords: string[] | null = null;
+  const at = words.indexOf('--sprt');
+  if (at !== -1) {
+    let end = at + 1;
+    while (end < words.length && SPRT_WORD.test(words[end]!)) end++;
+    sprtWords = words.splice(at, end - at).slice(1);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: words,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        player: { type: 'string', multiple: true },
+        bot: { type: 'string' },
+        format: { type: 'string', default: 'round-robin' },
+        rounds: { type: 'string' },
+        concurrency: { type: 'string' },
+        arg: { type: 'string', short: 'a', multiple: true },
+        timeout: { type: 'string', short: 't' },
+        results: { type: 'string' },
+        seed: { type: 'string', default: 'coco' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [game, ...extra] = positionals;
+  if (game === undefined) throw new UsageError('tournament needs the name of a game (see coco list)');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const format = values.format as string;
+  if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is one of ${FORMATS.join(', ')}, not "${format}"`);
+  const entrants: Entrant[] = (values.player ?? []).map((word) => {
+    const eq = word.indexOf('=');
+    if (eq <= 0 || word.slice(eq + 1).trim() === '') throw new UsageError(`--player takes NAME=COMMAND, not "${word}"`);
+    return { name: word.slice(0, eq), command: word.slice(eq + 1) };
+  });
+  if (values.bot !== undefined) entrants.push({ name: values.bot, command: null });
+  for (const { name } of entrants) {
+    if (!isValidUserName(name)) throw new UsageError(`"${name}" is not a valid player name (1 to 16 printable characters, no spaces, no $)`);
+  }
+  const names = entrants.map((e) => e.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new UsageError(`two players are named "${twice}"`);
+  if (entrants.length < 2) throw new UsageError('a tournament needs at least 2 players (--player NAME=COMMAND, --bot NAME)');
+  let sprt: SprtSettings | null = null;
+  if (sprtWords !== null) {
+    const checked = parseSprt(sprtWords);
+    if (!checked.ok) throw new UsageError(checked.error);
+    if (entrants.length !== 2) throw new UsageError('--sprt compares exactly 2 players');
+    sprt = checked.value;
+  }
+  const timeout = values.timeout === undefined ? null : Number(values.timeout);
+  if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout takes seconds, not "${values.timeout}"`);
+  return {
+    game,
+    timeout,
+    format: format as Format,
+    rounds: whole(values.rounds, '--rounds', 1),
+    concurrency: whole(values.concurrency, '--concurrency', 1),
+    args: parseGameArgs(values.arg ?? []),
+    entrants,
+    resultsPath: values.results ?? null,
+    seed: values.seed as string,
+    sprt,
+  };
+}
+
+/** Runs `work` on `items`, at most `width` at once, taking the next only while `more()`. */
+async function pool<T>(items: readonly T[], width: number, more: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && more()) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+export interface TournamentIo {
+  readonly write: (text: string) => void;
+  /** A terminal gets one live line; anything else a line per finished match. */
+  readonly tty: boolean;
+  /** Aborted when coco is told to leave: running matches are stopped and not recorded. */
+  readonly signal: AbortSignal;
+}
+
+function matchLine(done: number, total: number, r: ResultLine): string {
+  const incidents = [
+    ...r.crashed.map((name) => `${name} crashed`),
+    ...r.timedOut.map((name) => `${name} timed out`),
+    ...r.illegal.map((name) => `${name} made an illegal move`),
+  ];
+  const why = [r.reason, ...incidents].filter(Boolean).join('; ');
+  return `[${done}/${total}] ${r.players.join(` ${r.outcome} `)}${why ? ` (${why})` : ''}, match ${r.match}\n`;
+}
+
+function sprtLine(status: SprtStatus, settings: SprtSettings, names: readonly string[]): string {
+  const verdict = status.verdict === 'H1' ? `H1 accepted: ${names[0]} is at least ${settings.elo1} Elo stronger` : status.verdict === 'H0' ? `H0 accepted: ${names[0]} is not ${settings.elo1} Elo stronger` : 'no decision yet';
+  return `SPRT elo0=${settings.elo0} elo1=${settings.elo1} alpha=${settings.alpha} beta=${settings.beta}: LLR ${status.llr.toFixed(2)} (${status.lower.toFixed(2)}, ${status.upper.toFixed(2)}), ${verdict}\n`;
+}
+
+/** The SPRT's counts from the first player's side. */
+function sprtTally(first: string, results: readonly ResultLine[]): { wins: number; draws: number; losses: number } {
+  const tally = { wins: 0, draws: 0, losses: 0 };
+  for (const r of results) {
+    if (r.outcome === '*') continue;
+    if (r.outcome === '1/2-1/2') tally.draws++;
+    else if ((r.outcome === '1-0') === (r.players[0] === first)) tally.wins++;
+    else tally.losses++;
+  }
+  return tally;
+}
+
+/** `coco -s URL tournament ...`: returns the exit status. */
+export async function tournament(url: string, argv: readonly string[], io: TournamentIo): Promise<number> {
+  const settings = parseTournament(argv);
+  const { entrants, sprt } = settings;
+  const names = entrants.map((e) => e.name);
+  let file: ResultsFile | null = null;
+  if (settings.resultsPath !== null) {
+    try {
+      file = ResultsFile.open(settings.resultsPath);
+    } catch (error) {
+      throw new CliError(`cannot use the results file: ${error instanceof Error ? error.message : String(error)}`, EXIT.error);
+    }
+  }
+  const stranger = file?.previous.flatMap((r) => r.players).find((name) => !names.includes(name));
+  if (stranger !== undefined) throw new CliError(`the results file ${settings.resultsPath} is another tournament's: it has a player "${stranger}"`, EXIT.error);
+  const perRound = settings.format === 'gauntlet' ? 2 * (names.length - 1) : settings.format === 'swiss' ? 2 * Math.floor(names.length / 2) : names.length * (names.length - 1);
+  const total = perRound * settings.rounds;
+  // Schedules grow by whole rounds at their end, so a file of fewer rounds is a start of this one;
+  // games of later rounds than asked for now are left out.
+  const results: ResultLine[] = (file?.previous ?? []).filter((r) => r.pairing < total);
+  const done = new Set(results.map((r) => r.pairing));
+
+  // Stops the running matches on a signal, or when one of them meets an error that ends it all.
+  const halt = new AbortController();
+  const onLeave = (): void => halt.abort(io.signal.reason);
+  io.signal.addEventListener('abort', onLeave, { once: true });
+  let fatal: unknown = null;
+  const decided = (): boolean => sprt !== null && sprtStatus(sprtTally(names[0]!, results), sprt).verdict !== null;
+  const more = (): boolean => !halt.signal.aborted && !decided();
+
+  let running = 0;
+  const context: MatchContext = { url, game: settings.game, args: settings.args, timeout: settings.timeout, signal: halt.signal };
+  const progress = (): void => {
+    if (io.tty) io.write(`\r\x1b[K[${results.length}/${total}] ${running} running | ${formatPoints(names, results)}`);
+  };
+  const play = async (pairing: Pairing): Promise<void> => {
+    running++;
+    progress();
+    try {
+      const result = await playPairing(context, pairing, entrants);
+      if (result === null) return;
+      results.push(result);
+      done.add(result.pairing);
+      file?.append(result);
+      if (!io.tty) io.write(matchLine(results.length, total, result));
+    } catch (error) {
+      fatal ??= error;
+      halt.abort('SIGTERM');
+    } finally {
+      running--;
+      progress();
+    }
+  };
+
+  try {
+    if (settings.format === 'swiss') await playSwiss(settings, results, done, more, play);
+    else {
+      const schedule = settings.format === 'gauntlet' ? gauntlet(names.length, settings.rounds) : roundRobin(names.length, settings.rounds);
+      checkResumed(schedule, results, names, settings.resultsPath);
+      await pool(
+        schedule.filter((p) => !done.has(p.index)),
+        settings.concurrency,
+        more,
+        play,
+      );
+    }
+  } finally {
+    io.signal.removeEventListener('abort', onLeave);
+  }
+  if (io.tty) io.write('\n');
+  if (fatal !== null) throw fatal;
+  io.write(formatStandings(standings(names, results)));
+  if (sprt) io.write(sprtLine(sprtStatus(sprtTally(names[0]!, results), sprt), sprt, names));
+  return io.signal.aborted ? 128 + signalNumber(io.signal.reason) : EXIT.ok;
+}
+
+/**
+ * A results file from another tournament (other players, another order of --player, another
+ * format) would have its games counted for the wrong pairings: each recorded game must be
+ * between the players its pairing schedules.
+ */
+function checkResumed(pairings: readonly Pairing[], results: readonly ResultLine[], names: readonly string[], path: string | null): void {
+  for (const pairing of pairings) {
+    const scheduled = pairing.seats.map((i) => names[i]!).sort();
+    const found = results.find((r) => r.pairing === pairing.index);
+    if (found && [...found.players].sort().join(' ') !== scheduled.join(' ')) {
+      throw new CliError(`the results file ${path} is another tournament's: its game ${pairing.index} was ${found.players.join(' against ')}, not ${scheduled.join(' against ')}`, EXIT.error);
+    }
+  }
+}
+
+/**
+ * Swiss rounds one after the other, each paired from the results of the rounds before: the
+ * pairing is deterministic, so a re-run with the results file makes the same rounds and plays
+ * only the games missing from them.
+ */
+async function playSwiss(settings: TournamentSettings, results: readonly ResultLine[], done: ReadonlySet<number>, more: () => boolean, play: (p: Pairing) => Promise<void>): Promise<void> {
+  const names = settings.entrants.map((e) => e.name);
+  const met = new Set<string>();
+  const byes = names.map(() => 0);
+  let first = 0;
+  for (let round = 0; round < settings.rounds && more(); round++) {
+    const points = names.map(() => 0);
+    // Only the rounds before this one count, even when the file already has later games.
+    for (const r of results) {
+      if (r.outcome === '*' || r.pairing >= first) continue;
+      const [a, b] = r.players.map((name) => names.indexOf(name)) as [number, number];
+      points[a]! += r.outcome === '1-0' ? 1 : r.outcome === '0-1' ? 0 : 0.5;
+      points[b]! += r.outcome === '0-1' ? 1 : r.outcome === '1-0' ? 0 : 0.5;
+    }
+    const next = swissRound({ points, met, byes }, round, settings.seed, first);
+    checkResumed(next.pairings, results, names, settings.resultsPath);
+    for (const p of next.pairings) met.add(meetingKey(...p.seats));
+    if (next.bye !== null) byes[next.bye]!++;
+    first += next.pairings.length;
+    await pool(
+      next.pairings.filter((p) => !done.has(p.index)),
+      settings.concurrency,
+      more,
+      play,
+    );
+  }
+}

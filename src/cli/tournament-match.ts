@@ -1,0 +1,146 @@
+/**
+ * One game of a tournament: the match is created on the server, each program is connected to it
+ * the way `coco connect` connects one (the same code: coco-connect.ts), and the result is read
+ * from the server's history, as one line of the results file.
+ */
+import { CocoClient } from '../client/coco-client.js';
+import { botName } from '../match/match.js';
+import type { Pairing } from '../tournament/pairings.js';
+import { outcomeOf, type ResultLine } from '../tournament/results-file.js';
+import { connectProgram } from './coco-connect.js';
+import { CliError, EXIT } from './exit-status.js';
+import { awaitMatch, fetchArtifact } from './match-record.js';
+import { noSuchGame, refused } from './refusals.js';
+import { closureReason } from './seat-closure.js';
+
+export interface Entrant {
+  readonly name: string;
+  /** A shell command line; null for the server's bot. */
+  readonly command: string | null;
+}
+
+export interface MatchContext {
+  readonly url: string;
+  readonly game: string;
+  readonly args: Readonly<Record<string, string>>;
+  /** Seconds of player inactivity, or null for the game's default. */
+  readonly timeout: number | null;
+  /** Aborted when the tournament stops: the programs of this match are stopped. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * How long to ask for the record of a match after its programs are done: it is written before
+ * players hear the end, but a seat closed early (a crash) hears it while the other plays on.
+ */
+const RESULT_WAIT = { waitMs: 30_000, intervalMs: 100 } as const;
+
+/** The status line coco-connect gives when the match starts (see session() there). */
+const STARTED = 'match started';
+
+async function createMatch(context: MatchContext, bots: number, name: string): Promise<string> {
+  let client: CocoClient;
+  try {
+    client = await CocoClient.connect(context.url);
+  } catch (error) {
+    throw new CliError(`${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
+  }
+  try {
+    const request = { type: 'GameNew', name, game: context.game, params: { players: 2, bots, timeout: context.timeout }, args: { ...context.args }, password: null, verification: null } as const;
+    const reply = await client.request(request, 'GameNew');
+    if ('Err' in reply.id) throw reply.id.Err === 'Game not found' ? noSuchGame(context.game) : refused(reply.id.Err);
+    return reply.id.Ok;
+  } finally {
+    client.close();
+  }
+}
+
+interface Connected {
+  readonly name: string;
+  /** connectProgram's exit status, or the error it threw. */
+  readonly code: number | null;
+  readonly error: unknown;
+  readonly started: boolean;
+  /** Whether it left before the match started of its own accord (not stopped for another's leaving). */
+  readonly culprit: boolean;
+}
+
+/**
+ * Plays `pairing` between `entrants` (indices into it); null when the tournament was stopped
+ * before the match ended. Errors that concern the whole tournament (the server refused, cannot be
+ * reached) are thrown; a program that cannot start or dies early is this game's result.
+ */
+export async function playPairing(context: MatchContext, pairing: Pairing, entrants: readonly Entrant[]): Promise<ResultLine | null> {
+  const seats = pairing.seats.map((i) => entrants[i]!);
+  const bot = seats.find((entrant) => entrant.command === null);
+  const id = await createMatch(context, seats.filter((entrant) => entrant.command === null).length, `tournament #${pairing.index}`);
+  // A program that leaves before the match starts would leave the other waiting in the lobby
+  // until the match expires: then this match is stopped at once.
+  const halt = new AbortController();
+  const signal = AbortSignal.any([context.signal, halt.signal]);
+  const connected = await Promise.all(
+    seats
+      .filter((entrant) => entrant.command !== null)
+      .map(async (entrant): Promise<Connected> => {
+        let started = false;
+        try {
+          const code = await connectProgram({
+            url: context.url,
+            id,
+            spectate: false,
+            name: entrant.name,
+            password: null,
+            channel: 'stdio',
+            program: ['/bin/sh', '-c', entrant.command!],
+            status: (line) => {
+              if (line === STARTED) started = true;
+            },
+            signal,
+          });
+          const culprit = !started && !halt.signal.aborted;
+          if (culprit) halt.abort('SIGTERM');
+          return { name: entrant.name, code, error: null, started, culprit };
+        } catch (error) {
+          const culprit = !halt.signal.aborted;
+          halt.abort('SIGTERM');
+          return { name: entrant.name, code: null, error, started, culprit };
+        }
+      }),
+  );
+  if (context.signal.aborted) return null;
+  const fatal = connected.find((c) => c.error !== null && !(c.error instanceof CliError && c.error.status === EXIT.programStart));
+  if (fatal) throw fatal.error;
+  const names = seats.map((entrant) => entrant.name);
+  const failedToStart = connected.filter((c) => c.culprit);
+  if (failedToStart.length > 0) {
+    const why = failedToStart.map((c) => `${c.name}: ${c.error instanceof Error ? c.error.message : `program exited with code ${c.code} before the match started`}`).join('; ');
+    return { pairing: pairing.index, players: names, scores: null, outcome: '*', match: id, reason: why, crashed: failedToStart.map((c) => c.name), timedOut: [], illegal: [] };
+  }
+  const found = await awaitMatch(context.url, id, RESULT_WAIT);
+  if (found.kind !== 'found') {
+    const crashed = connected.filter((c) => c.code !== EXIT.ok).map((c) => c.name);
+    return { pairing: pairing.index, players: names, scores: null, outcome: '*', match: id, reason: 'the server has no record of the match', crashed, timedOut: [], illegal: [] };
+  }
+  const record = found.value;
+  const players = record.players.map((seat) => (bot && seat === botName(0) ? bot.name : seat));
+  const closures = await Promise.all(
+    players.map(async (name, index) => {
+      if (name === bot?.name) return null;
+      const transcript = await fetchArtifact(context.url, id, `transcript-${index}.txt`);
+      return transcript === null ? null : closureReason(transcript);
+    }),
+  );
+  const closedFor = (reason: string): string[] => players.filter((_, index) => closures[index] === reason);
+  const crashed = connected.filter((c) => c.code === EXIT.programEnded || c.code === EXIT.programStart || c.error !== null).map((c) => c.name);
+  return {
+    pairing: pairing.index,
+    players,
+    scores: record.scores,
+    outcome: outcomeOf(record.scores),
+    match: id,
+    reason: [record.reason, record.error].filter((text): text is string => !!text).join(': '),
+    crashed,
+    timedOut: closedFor('timeout'),
+    illegal: closedFor('removed'),
+  };
+}

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ResultLine } from './results-file.js';
+import { formatPoints, formatStandings, standings } from './standings.js';
+
+function result(pairing: number, players: [string, string], outcome: ResultLine['outcome'], fields: Partial<ResultLine> = {}): ResultLine {
+  const scores = outcome === '1-0' ? [1, 0] : outcome === '0-1' ? [0, 1] : outcome === '*' ? null : [0.5, 0.5];
+  return { pairing, players, scores, outcome, match: `m${pairing}`, reason: '', crashed: [], timedOut: [], illegal: [], ...fields };
+}
+
+const RESULTS = [
+  result(0, ['a', 'b'], '1-0'),
+  result(1, ['b', 'a'], '0-1'),
+  result(2, ['a', 'c'], '1/2-1/2'),
+  result(3, ['c', 'a'], '1-0', { crashed: ['a'] }),
+  result(4, ['b', 'c'], '1-0'),
+  result(5, ['c', 'b'], '*', { timedOut: ['b'], reason: 'no result' }),
+];
+
+test('standings count points, W/D/L and incidents per player, best Elo first', () => {
+  const table = standings(['a', 'b', 'c'], RESULTS);
+  assert.deepEqual(
+    table.rows.map((r) => [r.name, r.points, r.games, r.wins, r.draws, r.losses, r.crashes, r.timeouts, r.unfinished]),
+    [
+      ['a', 2.5, 4, 2, 1, 1, 1, 0, 0],
+      ['c', 1.5, 3, 1, 1, 1, 0, 0, 1],
+      ['b', 1, 3, 1, 0, 2, 0, 1, 1],
+    ],
+  );
+  assert.equal(table.games, 5);
+  assert.equal(table.draws, 1);
+  assert.deepEqual(table.crashes, [{ player: 'a', match: 'm3' }]);
+  assert.ok(table.rows[0]!.losNext! > 0.5 && table.rows[2]!.losNext === null);
+  assert.ok(Math.abs(table.rows.reduce((sum, r) => sum + r.elo, 0)) < 1e-6);
+});
+
+test('the formatted table has a header, a row per player, the draw rate and the crashed matches', () => {
+  const text = formatStandings(standings(['a', 'b', 'c'], RESULTS));
+  const lines = text.trimEnd().split('\n');
+  assert.match(lines[0]!, /^#\s+player\s+Elo\s+±95%\s+LOS\s+points\s+games\s+W\s+D\s+L\s+draws\s+crash\s+time\s+illegal\s+no result$/);
+  assert.match(lines[1]!, /^1\s+a\s+\S+\s+\S+\s+\S+%\s+2\.5\s+4\s+2\s+1\s+1\s+25\.0%\s+1\s+0\s+0\s+0$/);
+  assert.match(lines[3]!, /^3\s+b\s.*\s-\s+1\s+3\s+1\s+0\s+2\s+0\.0%\s+0\s+1\s+0\s+1$/);
+  assert.equal(lines[4], '5 games, draw rate 20.0%');
+  assert.equal(lines[5], 'crash: a in match m3');
+});
+
+test('the live line lists points, best first', () => {
+  assert.equal(formatPoints(['a', 'b', 'c'], RESULTS), 'a 2.5, c 1.5, b 1');
+});
