@@ -1,6 +1,7 @@
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
 import { ByteLog } from '../util/byte-log.js';
-import { VisValidator, type VisError, type VisLimits } from '../protocol/vis-validate.js';
+import { VisValidator, type AcceptedVisEvent, type VisError, type VisLimits } from '../protocol/vis-validate.js';
+import type { Result } from '../util/result.js';
 
 export interface VisSink {
   event(event: VisEvent): void;
@@ -36,21 +37,21 @@ export class VisFeed {
 
   /** A built-in game's event; without `t` it is stamped with the match time. Null when accepted. */
   emit(input: VisEventInput): VisError | null {
-    return this.ended ? null : this.accept(this.validator.event(input, this.now()));
+    return this.ended ? null : this.accept(this.validator.acceptEvent(input, this.now()));
   }
 
   /** An external game server's `vis` line (the text after `vis `, JSON or Hjson, `t` required). */
   emitLine(body: string): VisError | null {
-    return this.ended ? null : this.accept(this.validator.line(body));
+    return this.ended ? null : this.accept(this.validator.acceptLine(body));
   }
 
-  private accept(result: ReturnType<VisValidator['line']>): VisError | null {
+  private accept(result: Result<AcceptedVisEvent, VisError>): VisError | null {
     if (!result.ok) {
       this.options.onReject?.(result.error);
       return result.error;
     }
-    this.log.append(this.log.length === 0 ? JSON.stringify(result.value) : `,${JSON.stringify(result.value)}`);
-    for (const sink of this.sinks) sink.event(result.value);
+    this.log.append(this.log.length === 0 ? result.value.json : `,${result.value.json}`);
+    for (const sink of this.sinks) sink.event(result.value.event);
     return null;
   }
 

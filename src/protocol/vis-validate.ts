@@ -7,6 +7,7 @@ import {
   type Color,
   type CreateBody,
   type Easing,
+  type NormalVisEvent,
   type Shape,
   type TransformBody,
   type Vec2,
@@ -129,6 +130,74 @@ function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
 }
 
 /**
+ * A shape checked once and kept with its JSON text. A game that draws the same shape in many
+ * events (a gesture, a piece, a label) prepares it once: an event holding it then costs neither a
+ * check nor a serialization of that shape, which is most of what an event costs (printing decimal
+ * coordinates). Made by `prepareShape`. An invalid shape is kept as given: the event holding it is
+ * refused with the error it would have had unprepared.
+ */
+export class PreparedShape {
+  /** Use `prepareShape`. */
+  constructor(
+    /** The shape as the game gave it. */
+    readonly raw: Shape,
+    /** The normalized shape (frozen), or null if it is invalid. */
+    readonly shape: Shape | null,
+    /** `JSON.stringify(shape)`, or null if it is invalid. */
+    readonly json: string | null,
+    /** The limits it was checked against. */
+    readonly limits: VisLimits,
+  ) {}
+
+  /**
+   * This text shape with another text `v`: a label whose words change (a score) costs a check of
+   * the text only, and its JSON is the prepared one with the text put in.
+   */
+  withText(v: string): PreparedShape {
+    if (!('text' in this.raw)) throw new Error('withText needs a prepared text shape');
+    const changed: Shape = { text: { ...this.raw.text, v } };
+    if (this.shape === null || this.json === null || typeof v !== 'string' || v.length > this.limits.maxTextLength) {
+      return new PreparedShape(changed, null, null, this.limits);
+    }
+    const text = (this.shape as Extract<Shape, { text: unknown }>).text;
+    // A normalized text shape's JSON starts with its text: `{"text":{"v":"...",...`.
+    const rest = this.json.slice(TEXT_JSON_HEAD.length + JSON.stringify(text.v).length);
+    return new PreparedShape(changed, Object.freeze({ text: Object.freeze({ ...text, v }) }), `${TEXT_JSON_HEAD}${JSON.stringify(v)}${rest}`, this.limits);
+  }
+
+  /** Whether the check under `limits` holds for `other` too (the limits that apply to one shape agree). */
+  checkedUnder(other: VisLimits): boolean {
+    return (
+      this.limits === other ||
+      (this.limits.maxPolygonVertices === other.maxPolygonVertices &&
+        this.limits.maxTextLength === other.maxTextLength &&
+        this.limits.maxMagnitude === other.maxMagnitude)
+    );
+  }
+}
+
+const TEXT_JSON_HEAD = '{"text":{"v":';
+
+/** Checks a shape once for use in many events (see PreparedShape). */
+export function prepareShape(shape: Shape, limits: VisLimits = DEFAULT_VIS_LIMITS): PreparedShape {
+  try {
+    const normal = deepFreeze(new EventChecker(limits).shapeAlone(shape));
+    return new PreparedShape(shape, normal, JSON.stringify(normal), limits);
+  } catch (e) {
+    if (e instanceof Invalid) return new PreparedShape(shape, null, null, limits);
+    throw e;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * Checks the shape of one event, without the sequence rules (time order, ids), and returns it
  * normalized: only the known fields, absent optional fields left out. The path to the field being
  * checked is kept as a stack and turned into text only for an error message, so that a valid
@@ -136,10 +205,21 @@ function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
  */
 class EventChecker {
   private readonly path: (string | number)[] = [];
+  /**
+   * The shapes of the last create checked that were prepared (null for the others), so that the
+   * event's text is put together from theirs.
+   */
+  prepared: (PreparedShape | null)[] = [];
 
   constructor(private readonly limits: VisLimits) {}
 
-  event(value: unknown, requireTime: boolean): VisEventInput {
+  /** One shape on its own (prepareShape). */
+  shapeAlone(value: unknown): Shape {
+    this.path.length = 0;
+    return this.shape(value);
+  }
+
+  event(value: unknown, requireTime: boolean): NormalVisEvent {
     this.path.length = 0;
     if (!isRecord(value)) this.fail('vis/bad-event', `an event must be an object, got ${show(value)}`);
     const kinds = kindsIn(value, VIS_EVENT_KINDS);
@@ -160,7 +240,7 @@ class EventChecker {
     const body = field(value, kind);
     this.path.push(kind);
     if (!isRecord(body)) this.fail('vis/bad-event', `must be an object, got ${show(body)}`);
-    let event: VisEventInput;
+    let event: NormalVisEvent;
     switch (kind) {
       case 'create':
         event = { create: this.create(body) };
@@ -192,10 +272,25 @@ class EventChecker {
     }
     this.path.push('geom', 0);
     const geom: Shape[] = [];
+    const prepared: (PreparedShape | null)[] = [];
     for (let i = 0; i < rawGeom.length; i++) {
       this.path[this.path.length - 1] = i;
-      geom.push(this.shape(rawGeom[i]));
+      const item: unknown = rawGeom[i];
+      if (item instanceof PreparedShape) {
+        if (item.shape !== null && item.checkedUnder(this.limits)) {
+          geom.push(item.shape);
+          prepared.push(item);
+        } else {
+          // Checked again here, for the error message with its place in the event (or other limits).
+          geom.push(this.shape(item.raw));
+          prepared.push(null);
+        }
+      } else {
+        geom.push(this.shape(item));
+        prepared.push(null);
+      }
     }
+    this.prepared = prepared;
     this.path.length -= 2;
     const create: { id: number; p?: Vec2; z?: number; geom: Shape[] } = { id, geom };
     if (p !== undefined) create.p = p;
@@ -379,7 +474,7 @@ export function parseVisBody(body: string, limits: VisLimits = DEFAULT_VIS_LIMIT
 export function checkVisEvent(
   value: unknown,
   options: { requireTime: boolean; limits?: VisLimits } = { requireTime: true },
-): Result<VisEventInput, VisError> {
+): Result<NormalVisEvent, VisError> {
   try {
     return ok(new EventChecker(options.limits ?? DEFAULT_VIS_LIMITS).event(value, options.requireTime));
   } catch (e) {
@@ -422,9 +517,7 @@ export class VisValidator {
 
   /** One `vis` line body from an external game server (JSON or Hjson; `t` is required). */
   line(body: string): Result<VisEvent, VisError> {
-    const parsed = parseVisBody(body, this.limits);
-    if (!parsed.ok) return parsed;
-    return this.commit(parsed.value, undefined);
+    return eventOf(this.acceptLine(body));
   }
 
   /**
@@ -432,11 +525,23 @@ export class VisValidator {
    * seconds), raised to the previous event's time so that the order holds.
    */
   event(input: VisEventInput | unknown, now?: number): Result<VisEvent, VisError> {
+    return eventOf(this.acceptEvent(input, now));
+  }
+
+  /** As `line`, with the event's JSON text. */
+  acceptLine(body: string): Result<AcceptedVisEvent, VisError> {
+    const parsed = parseVisBody(body, this.limits);
+    if (!parsed.ok) return parsed;
+    return this.commit(parsed.value, undefined);
+  }
+
+  /** As `event`, with the event's JSON text. */
+  acceptEvent(input: VisEventInput | unknown, now?: number): Result<AcceptedVisEvent, VisError> {
     return this.commit(input, now);
   }
 
-  private commit(value: unknown, now: number | undefined): Result<VisEvent, VisError> {
-    let input: VisEventInput;
+  private commit(value: unknown, now: number | undefined): Result<AcceptedVisEvent, VisError> {
+    let input: NormalVisEvent;
     try {
       input = this.checker.event(value, now === undefined);
     } catch (e) {
@@ -464,10 +569,13 @@ export class VisValidator {
     }
     this.lastT = t;
     this.count++;
-    return ok({ ...input, t } as VisEvent);
+    // `t` comes first if the game gave it, last if the runtime stamped it, as in `{ ...input, t }`.
+    const timeFirst = input.t !== undefined;
+    const event = { ...input, t } as VisEvent;
+    return ok({ event, json: eventJson(event, 'create' in event ? this.checker.prepared : [], timeFirst) });
   }
 
-  private checkSequence(input: VisEventInput): VisError | null {
+  private checkSequence(input: NormalVisEvent): VisError | null {
     if ('create' in input) {
       const id = input.create.id;
       if (this.alive.has(id)) return { code: 'vis/id-reused', message: `create.id: object ${id} already exists` };
@@ -489,4 +597,50 @@ export class VisValidator {
       message: `${kind}.id: object ${target} ${gone === undefined ? 'does not exist' : `was destroyed at t=${gone}`}`,
     };
   }
+}
+
+/** An event the validator accepted, with its JSON text (as `JSON.stringify(event)` writes it). */
+export interface AcceptedVisEvent {
+  readonly event: VisEvent;
+  readonly json: string;
+}
+
+function eventOf(result: Result<AcceptedVisEvent, VisError>): Result<VisEvent, VisError> {
+  return result.ok ? ok(result.value.event) : result;
+}
+
+/**
+ * `JSON.stringify(event)`, put together by hand for the events of every round (a create from the
+ * JSON of its prepared shapes). The fields are written in the order the normalized event has them
+ * (a create: id, geom, p, z); every number in a checked event is finite, for which JSON writes what
+ * `String` writes.
+ */
+function eventJson(event: VisEvent, prepared: readonly (PreparedShape | null)[], timeFirst: boolean): string {
+  let body: string;
+  let kind: string;
+  if ('create' in event) {
+    kind = 'create';
+    body = createJson(event.create, prepared);
+  } else if ('destroy' in event) {
+    kind = 'destroy';
+    body = `{"id":${event.destroy.id}}`;
+  } else if ('log' in event) {
+    kind = 'log';
+    body = `{"line":${JSON.stringify(event.log.line)}}`;
+  } else {
+    return JSON.stringify(event);
+  }
+  return timeFirst ? `{"t":${event.t},"${kind}":${body}}` : `{"${kind}":${body},"t":${event.t}}`;
+}
+
+function createJson(create: CreateBody, prepared: readonly (PreparedShape | null)[]): string {
+  let body = `{"id":${create.id},"geom":[`;
+  for (let i = 0; i < create.geom.length; i++) {
+    if (i > 0) body += ',';
+    body += prepared[i]?.json ?? JSON.stringify(create.geom[i]);
+  }
+  body += ']';
+  if (create.p !== undefined) body += `,"p":[${create.p[0]},${create.p[1]}]`;
+  if (create.z !== undefined) body += `,"z":${create.z}`;
+  return `${body}}`;
 }

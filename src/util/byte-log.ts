@@ -32,6 +32,11 @@ export class ByteLog {
         return;
       }
       data = Buffer.from(data, 'utf8');
+    } else if (data.length <= this.chunk.length - this.used) {
+      this.chunk.set(data, this.used);
+      this.used += data.length;
+      this.bytes += data.length;
+      return;
     }
     let offset = 0;
     while (offset < data.length) {
