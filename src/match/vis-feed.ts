@@ -37,7 +37,13 @@ export class VisFeed {
 
   /** A built-in game's event; without `t` it is stamped with the match time. Null when accepted. */
   emit(input: VisEventInput): VisError | null {
-    return this.ended ? null : this.accept(this.validator.acceptEvent(input, this.now()));
+    if (this.ended) return null;
+    // Without a live viewer the event is needed as text only, which costs less to check and write.
+    if (this.sinks.size > 0) return this.accept(this.validator.acceptEvent(input, this.now()));
+    const json = this.validator.acceptEventJson(input, this.now());
+    if (!json.ok) return this.reject(json.error);
+    this.append(json.value);
+    return null;
   }
 
   /** An external game server's `vis` line (the text after `vis `, JSON or Hjson, `t` required). */
@@ -46,13 +52,19 @@ export class VisFeed {
   }
 
   private accept(result: Result<AcceptedVisEvent, VisError>): VisError | null {
-    if (!result.ok) {
-      this.options.onReject?.(result.error);
-      return result.error;
-    }
-    this.log.append(this.log.length === 0 ? result.value.json : `,${result.value.json}`);
+    if (!result.ok) return this.reject(result.error);
+    this.append(result.value.json);
     for (const sink of this.sinks) sink.event(result.value.event);
     return null;
+  }
+
+  private reject(error: VisError): VisError {
+    this.options.onReject?.(error);
+    return error;
+  }
+
+  private append(json: string): void {
+    this.log.append(this.log.length === 0 ? json : `,${json}`);
   }
 
   /** The events so far. */

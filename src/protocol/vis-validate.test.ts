@@ -265,3 +265,37 @@ test('an invalid prepared shape makes its event refused with the error it has un
   const retexted = new VisValidator().event({ t: 0, create: { id: 1, geom: [prepareShape({ text: { v: 'a' } }).withText('x'.repeat(2000))] } });
   assert.ok(!retexted.ok && retexted.error.code === 'vis/bad-text');
 });
+
+test('the text-only way of accepting an event gives the same verdicts, errors and text as the general way', () => {
+  const score = prepareShape({ text: { v: '0 : 0', p: [0.5, 0.82], t: 0.07, s: '1f2937ff' } });
+  const rock = prepareShape({ circle: { p: [0.27, 0.5], r: 0.07, f: '2563eb55', s: '2563ebff', t: 0.006 } });
+  const events: unknown[] = [
+    { t: 0, create: { id: 1, z: 2, p: [0.5, 0.25], geom: [score, rock] } },
+    { create: { id: 2, geom: [score.withText('1 : 0'), rock], z: null } },
+    { t: 1, destroy: { id: 1 } },
+    { t: 1, destroy: { id: 1 } },
+    { t: 1, create: { id: 1, geom: [rock] } },
+    { t: 0.5, log: { line: 'earlier' } },
+    { t: 2, log: { line: 'a "quoted" line, é' } },
+    { t: 2, log: { line: 'x'.repeat(2000) } },
+    { t: 2, create: { id: 3, geom: [prepareShape({ circle: { f: 'red' } })] } },
+    { t: 2, create: { id: 4, geom: [score.withText('y'.repeat(2000))] } },
+    { t: 2, create: { id: 5, p: [0, Number.NaN], geom: [] } },
+    { t: 2, create: { id: 6, z: 256, geom: [] } },
+    { t: 2, create: { id: 7, geom: [rock], extra: true }, also: 1 },
+    { t: 2, create: { id: 8, geom: [rock] }, log: { line: 'two kinds' } },
+    { t: -1, log: { line: 'negative' } },
+    { t: 3, transform: { id: 2, mv: [0.1, 0.2] } },
+    { t: 3, destroy: { id: 1.5 } },
+    { t: 4, create: { id: 9, geom: [{ text: { v: 'plain' } }, rock] } },
+  ];
+  const general = new VisValidator({ maxEvents: 10 });
+  const textOnly = new VisValidator({ maxEvents: 10 });
+  for (const event of events) {
+    const a = general.acceptEvent(event, 1.25);
+    const b = textOnly.acceptEventJson(event, 1.25);
+    assert.deepEqual(b, a.ok ? { ok: true, value: a.value.json } : a, JSON.stringify(event));
+  }
+  assert.equal(textOnly.acceptedEvents, general.acceptedEvents);
+  assert.ok(!textOnly.acceptEventJson({ log: { line: 'no time' } }).ok, 'without now, t is required');
+});

@@ -5,6 +5,7 @@ import {
   SHAPE_KINDS,
   VIS_EVENT_KINDS,
   type Color,
+  type VisEventKind,
   type CreateBody,
   type Easing,
   type NormalVisEvent,
@@ -124,10 +125,16 @@ function field(record: Fields, key: string): unknown {
   return value === null ? undefined : value;
 }
 
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 /** Which of `kinds` are present in `record`. */
 function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
   return kinds.filter((kind) => field(record, kind) !== undefined);
 }
+
+type TextShape = Extract<Shape, { text: unknown }>;
 
 /**
  * A shape checked once and kept with its JSON text. A game that draws the same shape in many
@@ -137,17 +144,38 @@ function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
  * refused with the error it would have had unprepared.
  */
 export class PreparedShape {
-  /** Use `prepareShape`. */
+  private given: Shape | null;
+  private normal: Shape | null | undefined;
+
+  /** Use `prepareShape` (or `withText`). */
   constructor(
-    /** The shape as the game gave it. */
-    readonly raw: Shape,
-    /** The normalized shape (frozen), or null if it is invalid. */
-    readonly shape: Shape | null,
-    /** `JSON.stringify(shape)`, or null if it is invalid. */
+    given: Shape | null,
+    normal: Shape | null | undefined,
+    /** `JSON.stringify(shape)`, or null if the shape is invalid. */
     readonly json: string | null,
     /** The limits it was checked against. */
     readonly limits: VisLimits,
-  ) {}
+    /** For `withText`: the prepared text shape this one changes, and its new text. */
+    private readonly base: PreparedShape | null = null,
+    private readonly text = '',
+  ) {
+    this.given = given;
+    this.normal = normal;
+  }
+
+  /** The shape as the game gave it. */
+  get raw(): Shape {
+    return (this.given ??= { text: { ...(this.base!.raw as TextShape).text, v: this.text } });
+  }
+
+  /** The normalized shape (frozen), or null if it is invalid. */
+  get shape(): Shape | null {
+    if (this.normal === undefined) {
+      const text = this.json === null ? null : (this.base!.shape as TextShape).text;
+      this.normal = text && Object.freeze({ text: Object.freeze({ ...text, v: this.text }) });
+    }
+    return this.normal;
+  }
 
   /**
    * This text shape with another text `v`: a label whose words change (a score) costs a check of
@@ -155,14 +183,12 @@ export class PreparedShape {
    */
   withText(v: string): PreparedShape {
     if (!('text' in this.raw)) throw new Error('withText needs a prepared text shape');
-    const changed: Shape = { text: { ...this.raw.text, v } };
-    if (this.shape === null || this.json === null || typeof v !== 'string' || v.length > this.limits.maxTextLength) {
-      return new PreparedShape(changed, null, null, this.limits);
+    if (this.json === null || typeof v !== 'string' || v.length > this.limits.maxTextLength) {
+      return new PreparedShape(null, null, null, this.limits, this, v);
     }
-    const text = (this.shape as Extract<Shape, { text: unknown }>).text;
     // A normalized text shape's JSON starts with its text: `{"text":{"v":"...",...`.
-    const rest = this.json.slice(TEXT_JSON_HEAD.length + JSON.stringify(text.v).length);
-    return new PreparedShape(changed, Object.freeze({ text: Object.freeze({ ...text, v }) }), `${TEXT_JSON_HEAD}${JSON.stringify(v)}${rest}`, this.limits);
+    const rest = this.json.slice(TEXT_JSON_HEAD.length + JSON.stringify((this.raw as TextShape).text.v).length);
+    return new PreparedShape(null, undefined, `${TEXT_JSON_HEAD}${JSON.stringify(v)}${rest}`, this.limits, this, v);
   }
 
   /** Whether the check under `limits` holds for `other` too (the limits that apply to one shape agree). */
@@ -540,6 +566,92 @@ export class VisValidator {
     return this.commit(input, now);
   }
 
+  /**
+   * As `acceptEvent`, for a caller that needs the JSON text only (no live viewer waits for the
+   * event as an object). The events of every round (a create whose shapes are all prepared, a
+   * destroy, a log line) are checked and written in one pass, without a normalized copy; any
+   * other event, and any that fails a check, goes the general way. Both give the same verdict, the
+   * same error and the same text.
+   */
+  acceptEventJson(input: VisEventInput | unknown, now?: number): Result<string, VisError> {
+    const body = this.quickBody(input, now);
+    if (body === null) {
+      const accepted = this.commit(input, now);
+      return accepted.ok ? ok(accepted.value.json) : accepted;
+    }
+    const kind = this.quick.kind;
+    const given = this.quick.t;
+    const t = this.sequence(kind, this.quick.id, given, now);
+    if (typeof t !== 'number') return err(t);
+    return ok(given !== undefined ? `{"t":${t},"${kind}":${body}}` : `{"${kind}":${body},"t":${t}}`);
+  }
+
+  /** What `quickBody` found besides the body's text. */
+  private readonly quick: { kind: VisEventKind; id: number | undefined; t: number | undefined } = { kind: 'log', id: undefined, t: undefined };
+
+  /**
+   * The JSON text of the body of an everyday event that passes every check of EventChecker, or
+   * null (any other event, or a check failed: the general way then says which).
+   */
+  private quickBody(value: unknown, now: number | undefined): string | null {
+    if (!isRecord(value)) return null;
+    let kind: VisEventKind | null = null;
+    for (const candidate of VIS_EVENT_KINDS) {
+      if (field(value, candidate) === undefined) continue;
+      if (kind !== null) return null;
+      kind = candidate;
+    }
+    const t = field(value, 't');
+    if (t === undefined ? now === undefined : typeof t !== 'number' || !Number.isFinite(t) || t < 0) return null;
+    const body = kind === null ? undefined : field(value, kind);
+    if (!isRecord(body)) return null;
+    this.quick.t = t as number | undefined;
+    this.quick.id = undefined;
+    switch (kind) {
+      case 'destroy': {
+        const id = field(body, 'id');
+        if (!isId(id)) return null;
+        this.quick.kind = kind;
+        this.quick.id = id;
+        return `{"id":${id}}`;
+      }
+      case 'log': {
+        const line = field(body, 'line');
+        if (typeof line !== 'string' || line.length > this.limits.maxTextLength) return null;
+        this.quick.kind = kind;
+        return `{"line":${JSON.stringify(line)}}`;
+      }
+      case 'create': {
+        const id = field(body, 'id');
+        if (!isId(id)) return null;
+        const p = field(body, 'p');
+        if (p !== undefined && !(Array.isArray(p) && p.length === 2 && this.isNumber(p[0]) && this.isNumber(p[1]))) return null;
+        const z = field(body, 'z');
+        if (z !== undefined && (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z > 255)) return null;
+        const geom = field(body, 'geom') ?? [];
+        if (!Array.isArray(geom) || geom.length > this.limits.maxShapesPerObject) return null;
+        let text = `{"id":${id},"geom":[`;
+        for (let i = 0; i < geom.length; i++) {
+          const shape: unknown = geom[i];
+          if (!(shape instanceof PreparedShape) || shape.json === null || !shape.checkedUnder(this.limits)) return null;
+          text += i === 0 ? shape.json : `,${shape.json}`;
+        }
+        text += ']';
+        if (p !== undefined) text += `,"p":[${p[0]},${p[1]}]`;
+        if (z !== undefined) text += `,"z":${z}`;
+        this.quick.kind = kind;
+        this.quick.id = id;
+        return `${text}}`;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private isNumber(value: unknown): boolean {
+    return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= this.limits.maxMagnitude;
+  }
+
   private commit(value: unknown, now: number | undefined): Result<AcceptedVisEvent, VisError> {
     let input: NormalVisEvent;
     try {
@@ -548,38 +660,49 @@ export class VisValidator {
       if (e instanceof Invalid) return err(e.detail);
       throw e;
     }
-    if (this.count >= this.limits.maxEvents) {
-      return err({ code: 'vis/too-many-events', message: `more than ${this.limits.maxEvents} events in one match` });
-    }
-    let t: number;
-    if (input.t === undefined) {
-      t = Math.max(this.lastT, Number.isFinite(now) && now! > 0 ? now! : 0);
-    } else {
-      if (input.t < this.lastT) {
-        return err({ code: 'vis/t-decreasing', message: `t: ${input.t} is earlier than the previous event's ${this.lastT}` });
-      }
-      t = input.t;
-    }
-    const sequenceError = this.checkSequence(input);
-    if (sequenceError) return err(sequenceError);
-    if ('create' in input) this.alive.add(input.create.id);
-    else if ('destroy' in input) {
-      this.alive.delete(input.destroy.id);
-      this.destroyed.set(input.destroy.id, t);
-    }
-    this.lastT = t;
-    this.count++;
+    const kind = 'create' in input ? 'create' : 'destroy' in input ? 'destroy' : 'transform' in input ? 'transform' : 'log';
+    const id = 'create' in input ? input.create.id : 'destroy' in input ? input.destroy.id : 'transform' in input ? input.transform.id : undefined;
+    const t = this.sequence(kind, id, input.t, now);
+    if (typeof t !== 'number') return err(t);
     // `t` comes first if the game gave it, last if the runtime stamped it, as in `{ ...input, t }`.
     const timeFirst = input.t !== undefined;
     const event = { ...input, t } as VisEvent;
     return ok({ event, json: eventJson(event, 'create' in event ? this.checker.prepared : [], timeFirst) });
   }
 
-  private checkSequence(input: NormalVisEvent): VisError | null {
-    if ('create' in input) {
-      const id = input.create.id;
-      if (this.alive.has(id)) return { code: 'vis/id-reused', message: `create.id: object ${id} already exists` };
-      const gone = this.destroyed.get(id);
+  /**
+   * The sequence rules for an event whose fields passed: its time (`given`, or `now` raised to the
+   * last event's), or why it is refused. An accepted event is committed.
+   */
+  private sequence(kind: VisEventKind, id: number | undefined, given: number | undefined, now: number | undefined): number | VisError {
+    if (this.count >= this.limits.maxEvents) {
+      return { code: 'vis/too-many-events', message: `more than ${this.limits.maxEvents} events in one match` };
+    }
+    let t: number;
+    if (given === undefined) {
+      t = Math.max(this.lastT, Number.isFinite(now) && now! > 0 ? now! : 0);
+    } else {
+      if (given < this.lastT) {
+        return { code: 'vis/t-decreasing', message: `t: ${given} is earlier than the previous event's ${this.lastT}` };
+      }
+      t = given;
+    }
+    const sequenceError = this.checkSequence(kind, id);
+    if (sequenceError) return sequenceError;
+    if (kind === 'create') this.alive.add(id!);
+    else if (kind === 'destroy') {
+      this.alive.delete(id!);
+      this.destroyed.set(id!, t);
+    }
+    this.lastT = t;
+    this.count++;
+    return t;
+  }
+
+  private checkSequence(kind: VisEventKind, id: number | undefined): VisError | null {
+    if (kind === 'create') {
+      if (this.alive.has(id!)) return { code: 'vis/id-reused', message: `create.id: object ${id} already exists` };
+      const gone = this.destroyed.get(id!);
       if (gone !== undefined) {
         return { code: 'vis/id-reused', message: `create.id: object ${id} was destroyed at t=${gone}; ids are never reused` };
       }
@@ -588,9 +711,8 @@ export class VisValidator {
       }
       return null;
     }
-    const target = 'destroy' in input ? input.destroy.id : 'transform' in input ? input.transform.id : undefined;
-    if (target === undefined || this.alive.has(target)) return null;
-    const kind = 'destroy' in input ? 'destroy' : 'transform';
+    if (kind === 'log' || this.alive.has(id!)) return null;
+    const target = id!;
     const gone = this.destroyed.get(target);
     return {
       code: 'vis/unknown-id',
