@@ -74,7 +74,16 @@ export class VisFeed {
 
   /** The events so far as the text of one JSON array, as the record keeps them. */
   json(): string {
-    return `[${this.log.toBuffer().toString('utf8')}]`;
+    return this.jsonBytes().toString('utf8');
+  }
+
+  /** `json()` as UTF-8 bytes, in a buffer of its own (the record takes them as they are). */
+  jsonBytes(): Buffer {
+    const bytes = Buffer.allocUnsafeSlow(this.log.length + 2);
+    bytes[0] = 0x5b; // [
+    this.log.copyTo(bytes, 1);
+    bytes[bytes.length - 1] = 0x5d; // ]
+    return bytes;
   }
 
   subscribe(sink: VisSink): { history: readonly VisEvent[]; live: boolean; unsubscribe: () => void } {

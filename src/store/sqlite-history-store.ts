@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { resolveRetention, type HistoryQuery, type HistoryStore, type HistoryStoreOptions, type MatchRecord, type MatchSummary } from './history-store.js';
+import { resolveRetention, type HistoryQuery, type HistoryStore, type HistoryStoreOptions, type MatchRecord, type MatchSummary, type NewMatchRecord } from './history-store.js';
 import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
@@ -57,7 +57,7 @@ export class SqliteHistoryStore implements HistoryStore {
     return this.pending.size;
   }
 
-  async record(match: MatchRecord): Promise<void> {
+  async record(match: NewMatchRecord): Promise<void> {
     await this.request({ op: 'record', record: match, now: this.now() });
   }
 
