@@ -76,7 +76,11 @@ export class RoshamboVis {
     if (this.shown) this.emit({ t, destroy: { id: this.shown } });
     this.shown = this.nextId++;
     const geom: PreparedShape[] = [SCORE.withText(`${points[0]} : ${points[1]}`)];
-    if (t > 0) gestures.forEach((gesture, seat) => geom.push(...PICTURES[seat]!.get(gesture)!));
+    if (t > 0) {
+      for (let seat = 0; seat < gestures.length; seat++) {
+        for (const shape of PICTURES[seat]!.get(gestures[seat]!)!) geom.push(shape);
+      }
+    }
     this.emit({ t, create: { id: this.shown, z: 2, geom } });
   }
 }
