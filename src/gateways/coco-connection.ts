@@ -64,8 +64,9 @@ export class CocoConnection {
   private readonly requests: string[] = [];
   private handling = false;
   /** Game bytes waiting to go out in one binary frame (flushed at the end of the current turn). */
-  private outgoing: Buffer[] = [];
+  private readonly outgoing: Buffer[] = [];
   private flushScheduled = false;
+  private readonly flushLater = (): void => this.flush();
   private cancelHandshakeTimer: (() => void) | null;
   private readonly lobby: LobbyPort;
   private readonly store: HistoryStore;
@@ -398,7 +399,7 @@ export class CocoConnection {
     this.outgoing.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      queueMicrotask(() => this.flush());
+      queueMicrotask(this.flushLater);
     }
   }
 
@@ -406,7 +407,7 @@ export class CocoConnection {
     this.flushScheduled = false;
     if (this.outgoing.length === 0) return;
     const frame = this.outgoing.length === 1 ? this.outgoing[0]! : Buffer.concat(this.outgoing);
-    this.outgoing = [];
+    this.outgoing.length = 0;
     this.sendBinary(frame);
   }
 
@@ -451,7 +452,7 @@ export class CocoConnection {
   private leaveState(): void {
     const state = this.state;
     this.state = { kind: 'closed' };
-    this.outgoing = [];
+    this.outgoing.length = 0;
     this.requests.length = 0;
     this.cancelHandshakeTimer?.();
     this.cancelHandshakeTimer = null;

@@ -1,6 +1,6 @@
 /**
- * Lines waiting to be read by one reader, with an optional deadline per read. Used for the lines a
- * player sends to the game and for the lines a server bot receives.
+ * Lines waiting to be read by one reader. Used for the lines a player sends to the game and for
+ * the lines a server bot receives.
  */
 export class LineQueue {
   private readonly lines: string[] = [];
@@ -8,14 +8,17 @@ export class LineQueue {
   private waiter: ((line: string | null) => void) | null = null;
   private ended = false;
 
+  /** `onTake` is told of each line (or the end, null) as the reader takes it. */
+  constructor(private readonly onTake: ((line: string | null) => void) | null = null) {}
+
+  /** Whether a read is waiting for a line. */
+  get waiting(): boolean {
+    return this.waiter !== null;
+  }
+
   push(line: string): void {
     if (this.ended) return;
-    if (this.waiter) {
-      const wake = this.waiter;
-      this.waiter = null;
-      wake(line);
-      return;
-    }
+    if (this.waiter) return this.hand(line);
     this.lines.push(line);
   }
 
@@ -23,11 +26,7 @@ export class LineQueue {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.waiter && this.head >= this.lines.length) {
-      const wake = this.waiter;
-      this.waiter = null;
-      wake(null);
-    }
+    if (this.waiter && this.head >= this.lines.length) this.hand(null);
   }
 
   /** Drops the lines not read yet and ends the queue. */
@@ -37,11 +36,8 @@ export class LineQueue {
     this.end();
   }
 
-  /**
-   * The next line, or null at the end. `onDeadline` gives the wait a limit: it is called with
-   * a function that ends this wait with null.
-   */
-  next(arm?: (expire: () => void) => () => void): Promise<string | null> {
+  /** The next line, or null at the end. One read at a time. */
+  next(): Promise<string | null> {
     if (this.waiter) throw new Error('LineQueue has one reader; a read is already waiting');
     if (this.head < this.lines.length) {
       const line = this.lines[this.head++]!;
@@ -49,23 +45,22 @@ export class LineQueue {
         this.lines.splice(0, this.head);
         this.head = 0;
       }
+      this.onTake?.(line);
       return Promise.resolve(line);
     }
-    if (this.ended) return Promise.resolve(null);
+    if (this.ended) {
+      this.onTake?.(null);
+      return Promise.resolve(null);
+    }
     return new Promise((resolve) => {
-      let disarm: () => void = () => {};
-      this.waiter = (line) => {
-        disarm();
-        resolve(line);
-      };
-      if (arm) {
-        disarm = arm(() => {
-          if (this.waiter) {
-            this.waiter = null;
-            resolve(null);
-          }
-        });
-      }
+      this.waiter = resolve;
     });
+  }
+
+  private hand(line: string | null): void {
+    const wake = this.waiter!;
+    this.waiter = null;
+    this.onTake?.(line);
+    wake(line);
   }
 }

@@ -77,7 +77,8 @@ test('a match keeps a transcript per seat with what the player received and sent
           io.write('PAPER\n');
           await io.readLine();
           io.write('LIZARD\n');
-          // returning closes bob's end before the game has read the bad gesture
+          // bob's end closes before the game has read the bad gesture
+          io.end();
         },
       },
     ],

@@ -70,6 +70,8 @@ export class SeatTranscript {
     if (this.full) return;
     let start = 0;
     let newline = text.indexOf('\n');
+    // The common case, one whole line: written as it is.
+    if (newline === text.length - 1 && this.pending[direction] === '') return this.line(`${this.stamp()} ${direction} ${text}`);
     if (newline === -1) {
       this.pending[direction] += text;
       if (this.pending[direction].length > TRANSCRIPT_LIMITS.maxPendingChars) {

@@ -107,10 +107,36 @@ test('a line that comes in time cancels the timeout; a read may set its own time
   await clock.advance(4_000);
   s.receive(Buffer.from('ROCK\n'));
   assert.equal(await first, 'ROCK');
-  assert.equal(clock.pending, 0, 'the timer of the answered read is gone');
+  await clock.advance(2_000);
+  assert.deepEqual(closed, [], 'the answered read has no deadline any more');
   const patient = s.readLine({ timeoutSeconds: 60 });
   await clock.advance(59_000);
   s.receive(Buffer.from('PAPER\n'));
   assert.equal(await patient, 'PAPER');
+  const hasty = s.readLine({ timeoutSeconds: 1 });
+  await clock.advance(999);
   assert.deepEqual(closed, []);
+  await clock.advance(1);
+  assert.equal(await hasty, null, 'a shorter deadline than the last one holds');
+  assert.deepEqual(closed, ['timeout']);
+  assert.equal(clock.pending, 0, 'a closed seat leaves no timer');
+});
+
+test('a read waits its whole timeout, however long the reads before it took', async () => {
+  const clock = new ManualClock();
+  const closed: SeatCloseReason[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(clock) });
+  s.attach({ send: () => {}, close: (r) => closed.push(r) });
+  for (const wait of [4_000, 10, 4_999]) {
+    const read = s.readLine();
+    await clock.advance(wait);
+    s.receive(Buffer.from('ROCK\n'));
+    assert.equal(await read, 'ROCK');
+  }
+  const last = s.readLine();
+  await clock.advance(4_999);
+  assert.deepEqual(closed, [], 'not before 5 s');
+  await clock.advance(1);
+  assert.equal(await last, null);
+  assert.deepEqual(closed, ['timeout']);
 });

@@ -73,7 +73,7 @@ export class Seat implements PlayerSeat {
   readonly index: number;
   readonly name: string;
   readonly isBot: boolean;
-  private readonly input = new LineQueue();
+  private readonly input = new LineQueue((line) => this.taken(line));
   private readonly splitter: LineSplitter | null;
   private readonly textDecoder: InstanceType<typeof TextDecoder> | null;
   private queuedBytes = 0;
@@ -93,6 +93,15 @@ export class Seat implements PlayerSeat {
   private inputEnded = false;
   /** Bytes sent by the game before a transport was attached. */
   private early: Uint8Array[] = [];
+  /** When the waiting read gives up (the clock's monotonic milliseconds); Infinity when none waits. */
+  private readDeadline = Infinity;
+  /**
+   * The timer behind `readDeadline`. It is armed by a read that waits and left running when the
+   * read is answered; when it fires before the deadline of the read then waiting, it is armed again
+   * for the rest. A player answering in time thus costs no timer per read.
+   */
+  private cancelDeadlineTimer: (() => void) | null = null;
+  private deadlineTimerAt = Infinity;
 
   constructor(options: SeatOptions) {
     this.index = options.index;
@@ -177,21 +186,46 @@ export class Seat implements PlayerSeat {
 
   readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
     if (this.reason && !this.keepsEarlierLines) return Promise.resolve(null);
-    const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
-    const read = this.input.next(
-      Number.isFinite(seconds) ? (expire) => this.clock.after(seconds * 1000, () => {
-        expire();
-        this.close('timeout');
-      }) : undefined,
-    );
-    return read.then((line) => {
-      if (line === null) {
-        if (!this.reason) this.close('disconnected');
-      } else {
-        this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line) - (this.splitter ? 1 : 0));
-        this.onRead?.();
+    const read = this.input.next();
+    if (this.input.waiting) {
+      const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
+      if (Number.isFinite(seconds)) this.waitAtMost(seconds * 1000);
+    }
+    return read;
+  }
+
+  /** The reader takes a line, or the end (null). */
+  private taken(line: string | null): void {
+    this.readDeadline = Infinity;
+    if (line === null) {
+      // After the reader has seen the end, as a program reading its input would.
+      if (!this.reason) {
+        queueMicrotask(() => {
+          if (!this.reason) this.close('disconnected');
+        });
       }
-      return line;
+      return;
+    }
+    this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line) - (this.splitter ? 1 : 0));
+    this.onRead?.();
+  }
+
+  private waitAtMost(ms: number): void {
+    this.readDeadline = this.clock.monotonic() + ms;
+    if (this.cancelDeadlineTimer !== null && this.deadlineTimerAt <= this.readDeadline) return;
+    this.cancelDeadlineTimer?.();
+    this.armDeadlineTimer(ms);
+  }
+
+  private armDeadlineTimer(ms: number): void {
+    this.deadlineTimerAt = this.clock.monotonic() + ms;
+    this.cancelDeadlineTimer = this.clock.after(ms, () => {
+      this.cancelDeadlineTimer = null;
+      if (this.readDeadline === Infinity) return;
+      const left = this.readDeadline - this.clock.monotonic();
+      if (left > 0) return this.armDeadlineTimer(left);
+      this.readDeadline = Infinity;
+      this.close('timeout');
     });
   }
 
@@ -218,8 +252,15 @@ export class Seat implements PlayerSeat {
     }
     this.reason = reason;
     this.transcript?.note(reason === 'match-over' ? 'the match is over' : `the seat was closed: ${reason}`);
+    this.stopDeadlineTimer();
     this.input.close();
     if (tellTransport) this.release();
+  }
+
+  private stopDeadlineTimer(): void {
+    this.readDeadline = Infinity;
+    this.cancelDeadlineTimer?.();
+    this.cancelDeadlineTimer = null;
   }
 
   /**
@@ -232,6 +273,7 @@ export class Seat implements PlayerSeat {
     this.keepsEarlierLines = true;
     this.reason = code;
     this.transcript?.note(`the seat was closed: ${code}`);
+    this.stopDeadlineTimer();
     this.input.end();
     this.release();
   }

@@ -1,6 +1,7 @@
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
 import { ByteLog } from '../util/byte-log.js';
-import { VisValidator, type VisError, type VisLimits } from '../protocol/vis-validate.js';
+import { VisValidator, type AcceptedVisEvent, type VisError, type VisLimits } from '../protocol/vis-validate.js';
+import type { Result } from '../util/result.js';
 
 export interface VisSink {
   event(event: VisEvent): void;
@@ -36,22 +37,34 @@ export class VisFeed {
 
   /** A built-in game's event; without `t` it is stamped with the match time. Null when accepted. */
   emit(input: VisEventInput): VisError | null {
-    return this.ended ? null : this.accept(this.validator.event(input, this.now()));
+    if (this.ended) return null;
+    // Without a live viewer the event is needed as text only, which costs less to check and write.
+    if (this.sinks.size > 0) return this.accept(this.validator.acceptEvent(input, this.now()));
+    const json = this.validator.acceptEventJson(input, this.now());
+    if (!json.ok) return this.reject(json.error);
+    this.append(json.value);
+    return null;
   }
 
   /** An external game server's `vis` line (the text after `vis `, JSON or Hjson, `t` required). */
   emitLine(body: string): VisError | null {
-    return this.ended ? null : this.accept(this.validator.line(body));
+    return this.ended ? null : this.accept(this.validator.acceptLine(body));
   }
 
-  private accept(result: ReturnType<VisValidator['line']>): VisError | null {
-    if (!result.ok) {
-      this.options.onReject?.(result.error);
-      return result.error;
-    }
-    this.log.append(this.log.length === 0 ? JSON.stringify(result.value) : `,${JSON.stringify(result.value)}`);
-    for (const sink of this.sinks) sink.event(result.value);
+  private accept(result: Result<AcceptedVisEvent, VisError>): VisError | null {
+    if (!result.ok) return this.reject(result.error);
+    this.append(result.value.json);
+    for (const sink of this.sinks) sink.event(result.value.event);
     return null;
+  }
+
+  private reject(error: VisError): VisError {
+    this.options.onReject?.(error);
+    return error;
+  }
+
+  private append(json: string): void {
+    this.log.append(this.log.length === 0 ? json : `,${json}`);
   }
 
   /** The events so far. */
@@ -61,7 +74,16 @@ export class VisFeed {
 
   /** The events so far as the text of one JSON array, as the record keeps them. */
   json(): string {
-    return `[${this.log.toBuffer().toString('utf8')}]`;
+    return this.jsonBytes().toString('utf8');
+  }
+
+  /** `json()` as UTF-8 bytes, in a buffer of its own (the record takes them as they are). */
+  jsonBytes(): Buffer {
+    const bytes = Buffer.allocUnsafeSlow(this.log.length + 2);
+    bytes[0] = 0x5b; // [
+    this.log.copyTo(bytes, 1);
+    bytes[bytes.length - 1] = 0x5d; // ]
+    return bytes;
   }
 
   subscribe(sink: VisSink): { history: readonly VisEvent[]; live: boolean; unsubscribe: () => void } {

@@ -1,3 +1,5 @@
+import type { PreparedShape } from './vis-validate.js';
+
 /**
  * Visualizer events, the one drawing path of the platform (notes/game-server-protocol.md).
  * Coordinates are in the unit square, (0,0) top left, y down; colours are RRGGBBAA.
@@ -50,6 +52,17 @@ export interface CreateBody {
   readonly geom: readonly Shape[];
 }
 
+/**
+ * A create as a game gives it: each shape as a value, or prepared once (`prepareShape` in
+ * vis-validate.ts) when the game draws it again and again.
+ */
+export interface CreateInput {
+  readonly id: number;
+  readonly p?: Vec2;
+  readonly z?: number;
+  readonly geom: readonly (Shape | PreparedShape)[];
+}
+
 export interface TransformBody {
   readonly id: number;
   readonly d?: number;
@@ -61,10 +74,17 @@ export interface TransformBody {
 
 /** An event as a game emits it; `t` (seconds since the match started) may be left to the runtime. */
 export type VisEventInput =
+  | { readonly t?: number; readonly create: CreateInput }
+  | { readonly t?: number; readonly destroy: { readonly id: number } }
+  | { readonly t?: number; readonly transform: TransformBody }
+  | { readonly t?: number; readonly log: { readonly line: string } };
+
+/** An event checked and normalized (only known fields, each shape a plain value); `t` may be absent. */
+export type NormalVisEvent =
   | { readonly t?: number; readonly create: CreateBody }
   | { readonly t?: number; readonly destroy: { readonly id: number } }
   | { readonly t?: number; readonly transform: TransformBody }
   | { readonly t?: number; readonly log: { readonly line: string } };
 
 /** An event as recorded and streamed: `t` is always present and never decreases. */
-export type VisEvent = VisEventInput & { readonly t: number };
+export type VisEvent = NormalVisEvent & { readonly t: number };

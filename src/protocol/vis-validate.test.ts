@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { checkVisEvent, VisValidator, type VisErrorCode } from './vis-validate.js';
+import { checkVisEvent, prepareShape, VisValidator, type PreparedShape, type VisErrorCode } from './vis-validate.js';
+import type { Shape, VisEventInput } from './vis-event.js';
 
 function accepts(validator: VisValidator, body: string): unknown {
   const result = validator.line(body);
@@ -223,4 +224,78 @@ test('the web fixture scene is a valid event sequence', () => {
     assert.ok(result.ok, result.ok ? '' : result.error.message);
   }
   assert.equal(v.acceptedEvents, events.length);
+});
+
+test('an event holding prepared shapes is the same event, with the same JSON text, as with the shapes themselves', () => {
+  const shapes: Shape[] = [
+    { text: { s: '1f2937ff', v: '2 : 1', t: 0.07, p: [0.5, 0.82] } },
+    { circle: { t: 0.006, p: [0.27, 0.5], r: 0.07, s: '2563ebff', f: '2563eb55' } },
+    { line: { s: 'dc2626ff', p1: [0.73 - 0.07, 0.5 - 0.07], p2: [0.73 + 0.07, 0.5 + 0.07], t: 0.012 } },
+    { poly: { vs: [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], t: 0.1, f: '00000000' } },
+  ];
+  const plain = new VisValidator();
+  const prepared = new VisValidator();
+  const events = (geom: readonly (Shape | PreparedShape)[]): VisEventInput[] => [
+    { create: { z: 2, geom, id: 1, p: [0.1, 0.3] } },
+    { t: 3, create: { geom, id: 2 } },
+    { t: 4, destroy: { id: 1 } },
+    { log: { line: 'round "1": é' } },
+  ];
+  const asPrepared = shapes.map((shape) => prepareShape(shape));
+  const [score, ...rest] = asPrepared;
+  const preparedEvents = events([score!.withText('2 : 1'), ...rest]);
+  events(shapes).forEach((event, i) => {
+    const a = plain.acceptEvent(event, 2.5);
+    const b = prepared.acceptEvent(preparedEvents[i], 2.5);
+    assert.ok(a.ok && b.ok);
+    assert.deepEqual(b.value.event, a.value.event);
+    assert.equal(a.value.json, JSON.stringify(a.value.event));
+    assert.equal(b.value.json, a.value.json);
+  });
+});
+
+test('an invalid prepared shape makes its event refused with the error it has unprepared', () => {
+  const bad: Shape = { circle: { f: 'red' } };
+  const plain = new VisValidator().event({ t: 0, create: { id: 1, geom: [{ circle: {} }, bad] } });
+  const prepared = new VisValidator().event({ t: 0, create: { id: 1, geom: [prepareShape({ circle: {} }), prepareShape(bad)] } });
+  assert.ok(!plain.ok && !prepared.ok);
+  assert.deepEqual(prepared.error, plain.error);
+  const long = new VisValidator({ maxTextLength: 3 }).event({ t: 0, create: { id: 1, geom: [prepareShape({ text: { v: 'abcd' } })] } });
+  assert.ok(!long.ok && long.error.code === 'vis/bad-text', 'checked again under the limits of the match');
+  const retexted = new VisValidator().event({ t: 0, create: { id: 1, geom: [prepareShape({ text: { v: 'a' } }).withText('x'.repeat(2000))] } });
+  assert.ok(!retexted.ok && retexted.error.code === 'vis/bad-text');
+});
+
+test('the text-only way of accepting an event gives the same verdicts, errors and text as the general way', () => {
+  const score = prepareShape({ text: { v: '0 : 0', p: [0.5, 0.82], t: 0.07, s: '1f2937ff' } });
+  const rock = prepareShape({ circle: { p: [0.27, 0.5], r: 0.07, f: '2563eb55', s: '2563ebff', t: 0.006 } });
+  const events: unknown[] = [
+    { t: 0, create: { id: 1, z: 2, p: [0.5, 0.25], geom: [score, rock] } },
+    { create: { id: 2, geom: [score.withText('1 : 0'), rock], z: null } },
+    { t: 1, destroy: { id: 1 } },
+    { t: 1, destroy: { id: 1 } },
+    { t: 1, create: { id: 1, geom: [rock] } },
+    { t: 0.5, log: { line: 'earlier' } },
+    { t: 2, log: { line: 'a "quoted" line, é' } },
+    { t: 2, log: { line: 'x'.repeat(2000) } },
+    { t: 2, create: { id: 3, geom: [prepareShape({ circle: { f: 'red' } })] } },
+    { t: 2, create: { id: 4, geom: [score.withText('y'.repeat(2000))] } },
+    { t: 2, create: { id: 5, p: [0, Number.NaN], geom: [] } },
+    { t: 2, create: { id: 6, z: 256, geom: [] } },
+    { t: 2, create: { id: 7, geom: [rock], extra: true }, also: 1 },
+    { t: 2, create: { id: 8, geom: [rock] }, log: { line: 'two kinds' } },
+    { t: -1, log: { line: 'negative' } },
+    { t: 3, transform: { id: 2, mv: [0.1, 0.2] } },
+    { t: 3, destroy: { id: 1.5 } },
+    { t: 4, create: { id: 9, geom: [{ text: { v: 'plain' } }, rock] } },
+  ];
+  const general = new VisValidator({ maxEvents: 10 });
+  const textOnly = new VisValidator({ maxEvents: 10 });
+  for (const event of events) {
+    const a = general.acceptEvent(event, 1.25);
+    const b = textOnly.acceptEventJson(event, 1.25);
+    assert.deepEqual(b, a.ok ? { ok: true, value: a.value.json } : a, JSON.stringify(event));
+  }
+  assert.equal(textOnly.acceptedEvents, general.acceptedEvents);
+  assert.ok(!textOnly.acceptEventJson({ log: { line: 'no time' } }).ok, 'without now, t is required');
 });

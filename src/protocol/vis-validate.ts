@@ -5,8 +5,10 @@ import {
   SHAPE_KINDS,
   VIS_EVENT_KINDS,
   type Color,
+  type VisEventKind,
   type CreateBody,
   type Easing,
+  type NormalVisEvent,
   type Shape,
   type TransformBody,
   type Vec2,
@@ -123,9 +125,102 @@ function field(record: Fields, key: string): unknown {
   return value === null ? undefined : value;
 }
 
+function isId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 /** Which of `kinds` are present in `record`. */
 function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
   return kinds.filter((kind) => field(record, kind) !== undefined);
+}
+
+type TextShape = Extract<Shape, { text: unknown }>;
+
+/**
+ * A shape checked once and kept with its JSON text. A game that draws the same shape in many
+ * events (a gesture, a piece, a label) prepares it once: an event holding it then costs neither a
+ * check nor a serialization of that shape, which is most of what an event costs (printing decimal
+ * coordinates). Made by `prepareShape`. An invalid shape is kept as given: the event holding it is
+ * refused with the error it would have had unprepared.
+ */
+export class PreparedShape {
+  private given: Shape | null;
+  private normal: Shape | null | undefined;
+
+  /** Use `prepareShape` (or `withText`). */
+  constructor(
+    given: Shape | null,
+    normal: Shape | null | undefined,
+    /** `JSON.stringify(shape)`, or null if the shape is invalid. */
+    readonly json: string | null,
+    /** The limits it was checked against. */
+    readonly limits: VisLimits,
+    /** For `withText`: the prepared text shape this one changes, and its new text. */
+    private readonly base: PreparedShape | null = null,
+    private readonly text = '',
+  ) {
+    this.given = given;
+    this.normal = normal;
+  }
+
+  /** The shape as the game gave it. */
+  get raw(): Shape {
+    return (this.given ??= { text: { ...(this.base!.raw as TextShape).text, v: this.text } });
+  }
+
+  /** The normalized shape (frozen), or null if it is invalid. */
+  get shape(): Shape | null {
+    if (this.normal === undefined) {
+      const text = this.json === null ? null : (this.base!.shape as TextShape).text;
+      this.normal = text && Object.freeze({ text: Object.freeze({ ...text, v: this.text }) });
+    }
+    return this.normal;
+  }
+
+  /**
+   * This text shape with another text `v`: a label whose words change (a score) costs a check of
+   * the text only, and its JSON is the prepared one with the text put in.
+   */
+  withText(v: string): PreparedShape {
+    if (!('text' in this.raw)) throw new Error('withText needs a prepared text shape');
+    if (this.json === null || typeof v !== 'string' || v.length > this.limits.maxTextLength) {
+      return new PreparedShape(null, null, null, this.limits, this, v);
+    }
+    // A normalized text shape's JSON starts with its text: `{"text":{"v":"...",...`.
+    const rest = this.json.slice(TEXT_JSON_HEAD.length + JSON.stringify((this.raw as TextShape).text.v).length);
+    return new PreparedShape(null, undefined, `${TEXT_JSON_HEAD}${JSON.stringify(v)}${rest}`, this.limits, this, v);
+  }
+
+  /** Whether the check under `limits` holds for `other` too (the limits that apply to one shape agree). */
+  checkedUnder(other: VisLimits): boolean {
+    return (
+      this.limits === other ||
+      (this.limits.maxPolygonVertices === other.maxPolygonVertices &&
+        this.limits.maxTextLength === other.maxTextLength &&
+        this.limits.maxMagnitude === other.maxMagnitude)
+    );
+  }
+}
+
+const TEXT_JSON_HEAD = '{"text":{"v":';
+
+/** Checks a shape once for use in many events (see PreparedShape). */
+export function prepareShape(shape: Shape, limits: VisLimits = DEFAULT_VIS_LIMITS): PreparedShape {
+  try {
+    const normal = deepFreeze(new EventChecker(limits).shapeAlone(shape));
+    return new PreparedShape(shape, normal, JSON.stringify(normal), limits);
+  } catch (e) {
+    if (e instanceof Invalid) return new PreparedShape(shape, null, null, limits);
+    throw e;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**
@@ -136,10 +231,21 @@ function kindsIn<K extends string>(record: Fields, kinds: readonly K[]): K[] {
  */
 class EventChecker {
   private readonly path: (string | number)[] = [];
+  /**
+   * The shapes of the last create checked that were prepared (null for the others), so that the
+   * event's text is put together from theirs.
+   */
+  prepared: (PreparedShape | null)[] = [];
 
   constructor(private readonly limits: VisLimits) {}
 
-  event(value: unknown, requireTime: boolean): VisEventInput {
+  /** One shape on its own (prepareShape). */
+  shapeAlone(value: unknown): Shape {
+    this.path.length = 0;
+    return this.shape(value);
+  }
+
+  event(value: unknown, requireTime: boolean): NormalVisEvent {
     this.path.length = 0;
     if (!isRecord(value)) this.fail('vis/bad-event', `an event must be an object, got ${show(value)}`);
     const kinds = kindsIn(value, VIS_EVENT_KINDS);
@@ -160,7 +266,7 @@ class EventChecker {
     const body = field(value, kind);
     this.path.push(kind);
     if (!isRecord(body)) this.fail('vis/bad-event', `must be an object, got ${show(body)}`);
-    let event: VisEventInput;
+    let event: NormalVisEvent;
     switch (kind) {
       case 'create':
         event = { create: this.create(body) };
@@ -192,10 +298,25 @@ class EventChecker {
     }
     this.path.push('geom', 0);
     const geom: Shape[] = [];
+    const prepared: (PreparedShape | null)[] = [];
     for (let i = 0; i < rawGeom.length; i++) {
       this.path[this.path.length - 1] = i;
-      geom.push(this.shape(rawGeom[i]));
+      const item: unknown = rawGeom[i];
+      if (item instanceof PreparedShape) {
+        if (item.shape !== null && item.checkedUnder(this.limits)) {
+          geom.push(item.shape);
+          prepared.push(item);
+        } else {
+          // Checked again here, for the error message with its place in the event (or other limits).
+          geom.push(this.shape(item.raw));
+          prepared.push(null);
+        }
+      } else {
+        geom.push(this.shape(item));
+        prepared.push(null);
+      }
     }
+    this.prepared = prepared;
     this.path.length -= 2;
     const create: { id: number; p?: Vec2; z?: number; geom: Shape[] } = { id, geom };
     if (p !== undefined) create.p = p;
@@ -379,7 +500,7 @@ export function parseVisBody(body: string, limits: VisLimits = DEFAULT_VIS_LIMIT
 export function checkVisEvent(
   value: unknown,
   options: { requireTime: boolean; limits?: VisLimits } = { requireTime: true },
-): Result<VisEventInput, VisError> {
+): Result<NormalVisEvent, VisError> {
   try {
     return ok(new EventChecker(options.limits ?? DEFAULT_VIS_LIMITS).event(value, options.requireTime));
   } catch (e) {
@@ -422,9 +543,7 @@ export class VisValidator {
 
   /** One `vis` line body from an external game server (JSON or Hjson; `t` is required). */
   line(body: string): Result<VisEvent, VisError> {
-    const parsed = parseVisBody(body, this.limits);
-    if (!parsed.ok) return parsed;
-    return this.commit(parsed.value, undefined);
+    return eventOf(this.acceptLine(body));
   }
 
   /**
@@ -432,46 +551,158 @@ export class VisValidator {
    * seconds), raised to the previous event's time so that the order holds.
    */
   event(input: VisEventInput | unknown, now?: number): Result<VisEvent, VisError> {
+    return eventOf(this.acceptEvent(input, now));
+  }
+
+  /** As `line`, with the event's JSON text. */
+  acceptLine(body: string): Result<AcceptedVisEvent, VisError> {
+    const parsed = parseVisBody(body, this.limits);
+    if (!parsed.ok) return parsed;
+    return this.commit(parsed.value, undefined);
+  }
+
+  /** As `event`, with the event's JSON text. */
+  acceptEvent(input: VisEventInput | unknown, now?: number): Result<AcceptedVisEvent, VisError> {
     return this.commit(input, now);
   }
 
-  private commit(value: unknown, now: number | undefined): Result<VisEvent, VisError> {
-    let input: VisEventInput;
+  /**
+   * As `acceptEvent`, for a caller that needs the JSON text only (no live viewer waits for the
+   * event as an object). The events of every round (a create whose shapes are all prepared, a
+   * destroy, a log line) are checked and written in one pass, without a normalized copy; any
+   * other event, and any that fails a check, goes the general way. Both give the same verdict, the
+   * same error and the same text.
+   */
+  acceptEventJson(input: VisEventInput | unknown, now?: number): Result<string, VisError> {
+    const body = this.quickBody(input, now);
+    if (body === null) {
+      const accepted = this.commit(input, now);
+      return accepted.ok ? ok(accepted.value.json) : accepted;
+    }
+    const kind = this.quick.kind;
+    const given = this.quick.t;
+    const t = this.sequence(kind, this.quick.id, given, now);
+    if (typeof t !== 'number') return err(t);
+    return ok(given !== undefined ? `{"t":${t},"${kind}":${body}}` : `{"${kind}":${body},"t":${t}}`);
+  }
+
+  /** What `quickBody` found besides the body's text. */
+  private readonly quick: { kind: VisEventKind; id: number | undefined; t: number | undefined } = { kind: 'log', id: undefined, t: undefined };
+
+  /**
+   * The JSON text of the body of an everyday event that passes every check of EventChecker, or
+   * null (any other event, or a check failed: the general way then says which).
+   */
+  private quickBody(value: unknown, now: number | undefined): string | null {
+    if (!isRecord(value)) return null;
+    let kind: VisEventKind | null = null;
+    for (const candidate of VIS_EVENT_KINDS) {
+      if (field(value, candidate) === undefined) continue;
+      if (kind !== null) return null;
+      kind = candidate;
+    }
+    const t = field(value, 't');
+    if (t === undefined ? now === undefined : typeof t !== 'number' || !Number.isFinite(t) || t < 0) return null;
+    const body = kind === null ? undefined : field(value, kind);
+    if (!isRecord(body)) return null;
+    this.quick.t = t as number | undefined;
+    this.quick.id = undefined;
+    switch (kind) {
+      case 'destroy': {
+        const id = field(body, 'id');
+        if (!isId(id)) return null;
+        this.quick.kind = kind;
+        this.quick.id = id;
+        return `{"id":${id}}`;
+      }
+      case 'log': {
+        const line = field(body, 'line');
+        if (typeof line !== 'string' || line.length > this.limits.maxTextLength) return null;
+        this.quick.kind = kind;
+        return `{"line":${JSON.stringify(line)}}`;
+      }
+      case 'create': {
+        const id = field(body, 'id');
+        if (!isId(id)) return null;
+        const p = field(body, 'p');
+        if (p !== undefined && !(Array.isArray(p) && p.length === 2 && this.isNumber(p[0]) && this.isNumber(p[1]))) return null;
+        const z = field(body, 'z');
+        if (z !== undefined && (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z > 255)) return null;
+        const geom = field(body, 'geom') ?? [];
+        if (!Array.isArray(geom) || geom.length > this.limits.maxShapesPerObject) return null;
+        let text = `{"id":${id},"geom":[`;
+        for (let i = 0; i < geom.length; i++) {
+          const shape: unknown = geom[i];
+          if (!(shape instanceof PreparedShape) || shape.json === null || !shape.checkedUnder(this.limits)) return null;
+          text += i === 0 ? shape.json : `,${shape.json}`;
+        }
+        text += ']';
+        if (p !== undefined) text += `,"p":[${p[0]},${p[1]}]`;
+        if (z !== undefined) text += `,"z":${z}`;
+        this.quick.kind = kind;
+        this.quick.id = id;
+        return `${text}}`;
+      }
+      default:
+        return null;
+    }
+  }
+
+  private isNumber(value: unknown): boolean {
+    return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= this.limits.maxMagnitude;
+  }
+
+  private commit(value: unknown, now: number | undefined): Result<AcceptedVisEvent, VisError> {
+    let input: NormalVisEvent;
     try {
       input = this.checker.event(value, now === undefined);
     } catch (e) {
       if (e instanceof Invalid) return err(e.detail);
       throw e;
     }
+    const kind = 'create' in input ? 'create' : 'destroy' in input ? 'destroy' : 'transform' in input ? 'transform' : 'log';
+    const id = 'create' in input ? input.create.id : 'destroy' in input ? input.destroy.id : 'transform' in input ? input.transform.id : undefined;
+    const t = this.sequence(kind, id, input.t, now);
+    if (typeof t !== 'number') return err(t);
+    // `t` comes first if the game gave it, last if the runtime stamped it, as in `{ ...input, t }`.
+    const timeFirst = input.t !== undefined;
+    const event = { ...input, t } as VisEvent;
+    return ok({ event, json: eventJson(event, 'create' in event ? this.checker.prepared : [], timeFirst) });
+  }
+
+  /**
+   * The sequence rules for an event whose fields passed: its time (`given`, or `now` raised to the
+   * last event's), or why it is refused. An accepted event is committed.
+   */
+  private sequence(kind: VisEventKind, id: number | undefined, given: number | undefined, now: number | undefined): number | VisError {
     if (this.count >= this.limits.maxEvents) {
-      return err({ code: 'vis/too-many-events', message: `more than ${this.limits.maxEvents} events in one match` });
+      return { code: 'vis/too-many-events', message: `more than ${this.limits.maxEvents} events in one match` };
     }
     let t: number;
-    if (input.t === undefined) {
+    if (given === undefined) {
       t = Math.max(this.lastT, Number.isFinite(now) && now! > 0 ? now! : 0);
     } else {
-      if (input.t < this.lastT) {
-        return err({ code: 'vis/t-decreasing', message: `t: ${input.t} is earlier than the previous event's ${this.lastT}` });
+      if (given < this.lastT) {
+        return { code: 'vis/t-decreasing', message: `t: ${given} is earlier than the previous event's ${this.lastT}` };
       }
-      t = input.t;
+      t = given;
     }
-    const sequenceError = this.checkSequence(input);
-    if (sequenceError) return err(sequenceError);
-    if ('create' in input) this.alive.add(input.create.id);
-    else if ('destroy' in input) {
-      this.alive.delete(input.destroy.id);
-      this.destroyed.set(input.destroy.id, t);
+    const sequenceError = this.checkSequence(kind, id);
+    if (sequenceError) return sequenceError;
+    if (kind === 'create') this.alive.add(id!);
+    else if (kind === 'destroy') {
+      this.alive.delete(id!);
+      this.destroyed.set(id!, t);
     }
     this.lastT = t;
     this.count++;
-    return ok({ ...input, t } as VisEvent);
+    return t;
   }
 
-  private checkSequence(input: VisEventInput): VisError | null {
-    if ('create' in input) {
-      const id = input.create.id;
-      if (this.alive.has(id)) return { code: 'vis/id-reused', message: `create.id: object ${id} already exists` };
-      const gone = this.destroyed.get(id);
+  private checkSequence(kind: VisEventKind, id: number | undefined): VisError | null {
+    if (kind === 'create') {
+      if (this.alive.has(id!)) return { code: 'vis/id-reused', message: `create.id: object ${id} already exists` };
+      const gone = this.destroyed.get(id!);
       if (gone !== undefined) {
         return { code: 'vis/id-reused', message: `create.id: object ${id} was destroyed at t=${gone}; ids are never reused` };
       }
@@ -480,13 +711,58 @@ export class VisValidator {
       }
       return null;
     }
-    const target = 'destroy' in input ? input.destroy.id : 'transform' in input ? input.transform.id : undefined;
-    if (target === undefined || this.alive.has(target)) return null;
-    const kind = 'destroy' in input ? 'destroy' : 'transform';
+    if (kind === 'log' || this.alive.has(id!)) return null;
+    const target = id!;
     const gone = this.destroyed.get(target);
     return {
       code: 'vis/unknown-id',
       message: `${kind}.id: object ${target} ${gone === undefined ? 'does not exist' : `was destroyed at t=${gone}`}`,
     };
   }
+}
+
+/** An event the validator accepted, with its JSON text (as `JSON.stringify(event)` writes it). */
+export interface AcceptedVisEvent {
+  readonly event: VisEvent;
+  readonly json: string;
+}
+
+function eventOf(result: Result<AcceptedVisEvent, VisError>): Result<VisEvent, VisError> {
+  return result.ok ? ok(result.value.event) : result;
+}
+
+/**
+ * `JSON.stringify(event)`, put together by hand for the events of every round (a create from the
+ * JSON of its prepared shapes). The fields are written in the order the normalized event has them
+ * (a create: id, geom, p, z); every number in a checked event is finite, for which JSON writes what
+ * `String` writes.
+ */
+function eventJson(event: VisEvent, prepared: readonly (PreparedShape | null)[], timeFirst: boolean): string {
+  let body: string;
+  let kind: string;
+  if ('create' in event) {
+    kind = 'create';
+    body = createJson(event.create, prepared);
+  } else if ('destroy' in event) {
+    kind = 'destroy';
+    body = `{"id":${event.destroy.id}}`;
+  } else if ('log' in event) {
+    kind = 'log';
+    body = `{"line":${JSON.stringify(event.log.line)}}`;
+  } else {
+    return JSON.stringify(event);
+  }
+  return timeFirst ? `{"t":${event.t},"${kind}":${body}}` : `{"${kind}":${body},"t":${event.t}}`;
+}
+
+function createJson(create: CreateBody, prepared: readonly (PreparedShape | null)[]): string {
+  let body = `{"id":${create.id},"geom":[`;
+  for (let i = 0; i < create.geom.length; i++) {
+    if (i > 0) body += ',';
+    body += prepared[i]?.json ?? JSON.stringify(create.geom[i]);
+  }
+  body += ']';
+  if (create.p !== undefined) body += `,"p":[${create.p[0]},${create.p[1]}]`;
+  if (create.z !== undefined) body += `,"z":${create.z}`;
+  return `${body}}`;
 }

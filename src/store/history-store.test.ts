@@ -68,6 +68,19 @@ function contract(name: string, open: (options?: HistoryStoreOptions) => Promise
     }
   }
 
+  test(`${name}: visualizer events given as the bytes of their JSON text come back as that text, counted at the same size`, async () => {
+    await using({}, async (store) => {
+      const text = '[{"t":0,"log":{"line":"héllo, 世界"}}]';
+      const asText = record('t', 'roshambo', ['alice', 'bob'], 1000);
+      const asBytes = { ...record('b', 'roshambo', ['alice', 'bob'], 2000), visJson: new Uint8Array(Buffer.from(text)) };
+      await store.record({ ...asText, visJson: text });
+      await store.record(asBytes);
+      assert.equal((await store.get('b'))!.visJson, text);
+      assert.equal((await store.get('t'))!.visJson, text);
+      assert.equal(storedSize(asBytes), storedSize({ ...asBytes, visJson: text }));
+    });
+  });
+
   test(`${name}: records come back whole, newest first, filtered by game and player`, async () => {
     const { store, cleanup } = await open();
     try {

@@ -27,6 +27,13 @@ export interface MatchRecord {
 
 export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'visJson' | 'artifacts'>;
 
+/**
+ * A record as it is written. Its visualizer events may come as the UTF-8 bytes of their JSON text:
+ * a match's events are its largest part, and bytes are stored as they are, while a string is
+ * encoded on the way (SQLite keeps UTF-8) at several nanoseconds a byte. They are read back as text.
+ */
+export type NewMatchRecord = Omit<MatchRecord, 'visJson'> & { readonly visJson: string | Uint8Array };
+
 export interface HistoryQuery {
   readonly game?: string;
   /** Matches where a seat has exactly this name. */
@@ -43,7 +50,7 @@ export interface HistoryQuery {
  * its players and artifacts.
  */
 export interface HistoryStore {
-  record(match: MatchRecord): Promise<void>;
+  record(match: NewMatchRecord): Promise<void>;
   /** Newest first. */
   list(query?: HistoryQuery): Promise<MatchSummary[]>;
   /** Every stored id, oldest first (the reference's HistoryMatchList). */
@@ -145,9 +152,9 @@ export function resolveRetention(retention: Partial<HistoryRetention> = {}): His
  * has to measure stored blobs again. The SQLite store's migration 3 computes the same sum in SQL
  * for rows written before it: the two must change together.
  */
-export function storedSize(match: MatchRecord): number {
-  let size = match.spectatorStream.byteLength;
-  for (const text of [match.id, match.game, match.name, JSON.stringify(match.args), match.reason, match.seed, match.visJson, ...match.players]) {
+export function storedSize(match: NewMatchRecord): number {
+  let size = match.spectatorStream.byteLength + (typeof match.visJson === 'string' ? Buffer.byteLength(match.visJson) : match.visJson.byteLength);
+  for (const text of [match.id, match.game, match.name, JSON.stringify(match.args), match.reason, match.seed, ...match.players]) {
     size += Buffer.byteLength(text);
   }
   if (match.scores) size += Buffer.byteLength(JSON.stringify(match.scores));

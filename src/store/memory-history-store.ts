@@ -11,6 +11,7 @@ import {
   type HistoryStoreOptions,
   type MatchRecord,
   type MatchSummary,
+  type NewMatchRecord,
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
@@ -53,11 +54,13 @@ export class MemoryHistoryStore implements HistoryStore {
     return 0;
   }
 
-  async record(match: MatchRecord): Promise<void> {
+  async record(given: NewMatchRecord): Promise<void> {
+    const { visJson } = given;
+    const match: MatchRecord = typeof visJson === 'string' ? { ...given, visJson } : { ...given, visJson: Buffer.from(visJson.buffer, visJson.byteOffset, visJson.byteLength).toString('utf8') };
     const previous = this.byId.get(match.id);
     if (previous) this.remove(previous);
     if (!this.rated.has(match.id)) this.rate(match);
-    const entry: Entry = { record: match, endedAt: match.endedAt, size: storedSize(match) };
+    const entry: Entry = { record: match, endedAt: match.endedAt, size: storedSize(given) };
     this.byEnd.splice(this.insertionPoint(entry.endedAt), 0, entry);
     this.byId.set(match.id, entry);
     this.totalBytes += entry.size;

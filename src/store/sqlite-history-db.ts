@@ -9,6 +9,7 @@ import {
   type HistoryQuery,
   type HistoryRetention,
   type MatchRecord,
+  type NewMatchRecord,
   type MatchSummary,
   type PlayerRating,
   type RatingPoint,
@@ -128,7 +129,7 @@ export class SqliteHistoryDb {
   private readonly oldestFirst: Database.Statement;
   private readonly deleteMatch: Database.Statement;
   private readonly ratings: SqliteRatings;
-  private readonly recordAll: (records: readonly MatchRecord[], now: number) => void;
+  private readonly recordAll: (records: readonly NewMatchRecord[], now: number) => void;
   private readonly pruneAll: (now: number) => number;
   private readonly retention: HistoryRetention;
   /** The sum of match_sizes, kept as records come and go so that retention never has to add it up. */
@@ -165,7 +166,7 @@ export class SqliteHistoryDb {
     // Players, artifacts and the size go with it (ON DELETE CASCADE).
     this.deleteMatch = this.db.prepare('DELETE FROM matches WHERE id = ?');
     this.ratings = new SqliteRatings(this.db);
-    this.recordAll = this.db.transaction((records: readonly MatchRecord[], now: number) => {
+    this.recordAll = this.db.transaction((records: readonly NewMatchRecord[], now: number) => {
       for (const match of records) this.insert(match);
       // In the same transaction: one commit for the records and what they push out.
       this.removeExpired(now);
@@ -202,7 +203,7 @@ export class SqliteHistoryDb {
    * Writes the records in one transaction: all of them or, on an error, none; then applies the
    * retention in the same transaction, with `now` (unix ms) as the time for the age limit.
    */
-  record(records: readonly MatchRecord[], now: number): void {
+  record(records: readonly NewMatchRecord[], now: number): void {
     this.reconcilingTotal(() => this.recordAll(records, now));
   }
 
@@ -232,7 +233,7 @@ export class SqliteHistoryDb {
     return expired.length;
   }
 
-  private insert(match: MatchRecord): void {
+  private insert(match: NewMatchRecord): void {
     const size = storedSize(match);
     this.total += size - ((this.selectSize.get(match.id) as number | undefined) ?? 0);
     this.deletePlayers.run(match.id);
@@ -297,13 +298,14 @@ export class SqliteHistoryDb {
   get(id: string): MatchRecord | null {
     const row = this.db
       .prepare(`SELECT ${SUMMARY_COLUMNS}, m.spectator_stream, m.vis FROM matches m WHERE m.id = ?`)
-      .get(id) as (MatchRow & { spectator_stream: Buffer; vis: string }) | undefined;
+      .get(id) as (MatchRow & { spectator_stream: Buffer; vis: string | Buffer }) | undefined;
     if (!row) return null;
     const artifacts = this.db.prepare('SELECT name, content FROM match_artifacts WHERE match_id = ? ORDER BY name').all(id) as { name: string; content: string }[];
     return {
       ...toSummary(row),
       spectatorStream: row.spectator_stream,
-      visJson: row.vis,
+      // Kept as a blob when it came as bytes (NewMatchRecord), as text from older servers.
+      visJson: typeof row.vis === 'string' ? row.vis : row.vis.toString('utf8'),
       artifacts: Object.fromEntries(artifacts.map((a) => [a.name, a.content])),
     };
   }

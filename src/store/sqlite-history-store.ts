@@ -6,6 +6,7 @@ import {
   type HistoryStoreOptions,
   type MatchRecord,
   type MatchSummary,
+  type NewMatchRecord,
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
@@ -67,7 +68,7 @@ export class SqliteHistoryStore implements HistoryStore {
     return this.pending.size;
   }
 
-  async record(match: MatchRecord): Promise<void> {
+  async record(match: NewMatchRecord): Promise<void> {
     await this.request({ op: 'record', record: match, now: this.now() });
   }
 

@@ -1,4 +1,4 @@
-import type { HistoryQuery, HistoryRetention, MatchRecord, RatingQuery } from './history-store.js';
+import type { HistoryQuery, HistoryRetention, NewMatchRecord, RatingQuery } from './history-store.js';
 
 /**
  * A structured clone turns a Buffer into a plain Uint8Array; this views it as a Buffer again
@@ -23,7 +23,7 @@ export interface StoreWorkerData {
 /** What SqliteHistoryStore asks its worker thread (sqlite-store-worker.ts). */
 export type StoreRequest =
   /** `now`: unix ms when the record was sent, for the age limit applied when it is written. */
-  | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord; readonly now: number }
+  | { readonly id: number; readonly op: 'record'; readonly record: NewMatchRecord; readonly now: number }
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }

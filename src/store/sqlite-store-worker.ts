@@ -5,7 +5,7 @@
  * first writes what is pending, so it sees every record sent before it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MatchRecord } from './history-store.js';
+import type { NewMatchRecord } from './history-store.js';
 import { SqliteHistoryDb } from './sqlite-history-db.js';
 import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
 
@@ -22,7 +22,7 @@ try {
   process.exit(0);
 }
 
-let pending: { id: number; record: MatchRecord; now: number }[] = [];
+let pending: { id: number; record: NewMatchRecord; now: number }[] = [];
 let flushScheduled = false;
 
 function flush(): void {
@@ -50,7 +50,8 @@ function flush(): void {
 
 port.on('message', (request: StoreRequest) => {
   if (request.op === 'record') {
-    const record = { ...request.record, spectatorStream: asBuffer(request.record.spectatorStream) };
+    const { spectatorStream, visJson } = request.record;
+    const record = { ...request.record, spectatorStream: asBuffer(spectatorStream), visJson: typeof visJson === 'string' ? visJson : asBuffer(visJson) };
     pending.push({ id: request.id, record, now: request.now });
     if (!flushScheduled) {
       flushScheduled = true;

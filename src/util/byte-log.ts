@@ -32,6 +32,11 @@ export class ByteLog {
         return;
       }
       data = Buffer.from(data, 'utf8');
+    } else if (data.length <= this.chunk.length - this.used) {
+      this.chunk.set(data, this.used);
+      this.used += data.length;
+      this.bytes += data.length;
+      return;
     }
     let offset = 0;
     while (offset < data.length) {
@@ -47,10 +52,19 @@ export class ByteLog {
   /** Everything appended so far, as one new buffer. */
   toBuffer(): Buffer {
     const whole = Buffer.allocUnsafe(this.bytes);
-    let offset = 0;
-    for (const chunk of this.full) offset += chunk.copy(whole, offset);
-    this.chunk.copy(whole, offset, 0, this.used);
+    this.copyTo(whole, 0);
     return whole;
+  }
+
+  /** Copies everything appended so far into `target` at `offset`; returns the bytes copied. */
+  copyTo(target: Uint8Array, offset: number): number {
+    let at = offset;
+    for (const chunk of this.full) {
+      target.set(chunk, at);
+      at += chunk.length;
+    }
+    target.set(this.chunk.subarray(0, this.used), at);
+    return at + this.used - offset;
   }
 
   private seal(): void {

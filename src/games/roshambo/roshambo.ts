@@ -26,7 +26,12 @@ const ARGS = {
   pace: paceArgSpec(1),
 };
 
-const RETIRE = 'RETIRE';
+/** What a player is sent for its opponent's gesture (or retirement), as a line. */
+function line(gesture: Gesture | null): string {
+  return gesture === null ? 'RETIRE\n' : LINES[gesture];
+}
+
+const LINES: Readonly<Record<Gesture, string>> = { ROCK: 'ROCK\n', PAPER: 'PAPER\n', SCISSORS: 'SCISSORS\n' };
 
 async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchResult> {
   const [first, second] = ctx.seats as [PlayerSeat, PlayerSeat];
@@ -36,16 +41,21 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   const vis = new RoshamboVis((event) => ctx.vis(event));
   vis.start([first.name, second.name], config.rounds);
   const points: [number, number] = [0, 0];
+  const readFirst = gestureReader(first);
+  const readSecond = gestureReader(second);
   for (let round = 1; round <= config.rounds; round++) {
     // As the reference: a round starts when the previous result (or the header) went out, and its
     // result goes out no earlier than `pace` after that, the first round's included.
-    const roundStart = ctx.elapsed();
-    const moves = await Promise.all([readGesture(first), readGesture(second)]);
-    await ctx.sleep(config.pace - (ctx.elapsed() - roundStart));
-    const [a, b] = moves;
-    first.write(`${b ?? RETIRE}\n`);
-    second.write(`${a ?? RETIRE}\n`);
-    ctx.spectators.write(`${a ?? RETIRE}\n${b ?? RETIRE}\n`);
+    const roundStart = config.pace > 0 ? ctx.elapsed() : 0;
+    // Both players are read at once; each read retires its player as soon as its line is bad.
+    const firstMove = readFirst();
+    const secondMove = readSecond();
+    const a = await firstMove;
+    const b = await secondMove;
+    if (config.pace > 0) await ctx.sleep(config.pace - (ctx.elapsed() - roundStart));
+    first.write(line(b));
+    second.write(line(a));
+    ctx.spectators.write(line(a) + line(b));
     if (a === null || b === null) {
       const gone = [a === null ? first.name : null, b === null ? second.name : null].filter(Boolean).join(' and ');
       vis.round(round, [a, b], points, `round ${round}: ${gone} retired`);
@@ -62,13 +72,15 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   return { scores: points, reason: `${verdict} ${Math.max(p0, p1)}-${Math.min(p0, p1)} after ${config.rounds} rounds` };
 }
 
-/** Reads one gesture; anything else (or nothing) retires the player. */
-async function readGesture(seat: PlayerSeat): Promise<Gesture | null> {
-  const line = await seat.readLine();
-  if (line === null) return null;
-  const gesture = parseGesture(line);
-  if (!gesture) seat.close('removed');
-  return gesture;
+/** Reads gestures from one seat; anything else (or nothing) retires the player. */
+function gestureReader(seat: PlayerSeat): () => Promise<Gesture | null> {
+  const gestureOf = (text: string | null): Gesture | null => {
+    if (text === null) return null;
+    const gesture = parseGesture(text);
+    if (!gesture) seat.close('removed');
+    return gesture;
+  };
+  return () => seat.readLine().then(gestureOf);
 }
 
 export const roshambo: GameDefinition<RoshamboConfig> = {

@@ -1,5 +1,6 @@
 import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
-import type { Gesture } from './rules.js';
+import { prepareShape, type PreparedShape } from '../../protocol/vis-validate.js';
+import { GESTURES, type Gesture } from './rules.js';
 
 /** Seconds of replay per round (logical time, whatever the pace). */
 const ROUND_SECONDS = 1;
@@ -26,6 +27,23 @@ function drawing(gesture: Gesture | null, color: string, at: readonly [number, n
 }
 
 const SEAT_X = [0.27, 0.73] as const;
+
+const SCORE = prepareShape({ text: { v: '0 : 0', p: [0.5, 0.82], t: 0.07, s: INK } });
+
+/**
+ * What a seat's gesture (or its retirement) looks like: the same few pictures every round, so they
+ * are checked and turned into JSON once.
+ */
+const PICTURES: readonly ReadonlyMap<Gesture | null, readonly PreparedShape[]>[] = SEAT_X.map(
+  (x, seat) =>
+    new Map(
+      [...GESTURES, null].map((gesture) => {
+        const shapes = drawing(gesture, COLORS[seat]!, [x, 0.5]);
+        if (gesture) shapes.push({ text: { v: gesture, p: [x, 0.63], t: 0.035, s: INK } });
+        return [gesture, shapes.map((shape) => prepareShape(shape))];
+      }),
+    ),
+);
 
 /**
  * Draws a roshambo match: the two players, and per round one object holding both gestures and the
@@ -57,12 +75,11 @@ export class RoshamboVis {
   private show(t: number, gestures: readonly (Gesture | null)[], points: readonly [number, number]): void {
     if (this.shown) this.emit({ t, destroy: { id: this.shown } });
     this.shown = this.nextId++;
-    const geom: Shape[] = [{ text: { v: `${points[0]} : ${points[1]}`, p: [0.5, 0.82], t: 0.07, s: INK } }];
+    const geom: PreparedShape[] = [SCORE.withText(`${points[0]} : ${points[1]}`)];
     if (t > 0) {
-      gestures.forEach((gesture, seat) => {
-        geom.push(...drawing(gesture, COLORS[seat]!, [SEAT_X[seat]!, 0.5]));
-        if (gesture) geom.push({ text: { v: gesture, p: [SEAT_X[seat]!, 0.63], t: 0.035, s: INK } });
-      });
+      for (let seat = 0; seat < gestures.length; seat++) {
+        for (const shape of PICTURES[seat]!.get(gestures[seat]!)!) geom.push(shape);
+      }
     }
     this.emit({ t, create: { id: this.shown, z: 2, geom } });
   }
