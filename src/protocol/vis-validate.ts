@@ -1,4 +1,5 @@
 import { err, ok, type Result } from '../util/result.js';
+import { utf8Length } from './utf8-length.js';
 import { parseHjson } from './hjson-lite.js';
 import {
   EASINGS,
@@ -486,7 +487,7 @@ class EventChecker {
 
 /** Parses the text after `vis ` into a plain value, without checking it is an event. */
 export function parseVisBody(body: string, limits: VisLimits = DEFAULT_VIS_LIMITS): Result<unknown, VisError> {
-  const bytes = Buffer.byteLength(body, 'utf8');
+  const bytes = utf8Length(body);
   if (bytes > limits.maxLineBytes) {
     return err({ code: 'vis/too-large', message: `the event is ${bytes} bytes, at most ${limits.maxLineBytes}` });
   }
