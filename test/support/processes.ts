@@ -20,7 +20,8 @@ process.once('SIGTERM', () => {
   process.exit(143);
 });
 
-function track(child: ChildProcess): void {
+/** Kills `child` if the test file is stopped before it exits (see `living`). */
+export function trackChild(child: ChildProcess): void {
   living.add(child);
   child.once('exit', () => living.delete(child));
 }
@@ -54,7 +55,7 @@ export async function startServer(extraArgs: readonly string[] = [], databaseFil
   const child = spawn(process.execPath, [COCOD, '-p', '0', '-d', database, '-v', 'master', ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  track(child);
+  trackChild(child);
   let log = '';
   let raw = '';
   let partial = '';
@@ -133,7 +134,7 @@ export interface RunningCoco {
 /** Runs `coco -s URL ARGS...` as a child process. */
 export function startCoco(url: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): RunningCoco {
   const child = spawn(process.execPath, [COCO, '-s', url, ...args], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  track(child);
+  trackChild(child);
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
@@ -196,7 +197,7 @@ export async function newMatch(url: string, args: readonly string[]): Promise<st
 /** Runs `cocod ARGS...` to its end (for its refusals: a busy port, a bad option). */
 export function runCocod(args: readonly string[]): Promise<Finished> {
   const child = spawn(process.execPath, [COCOD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  track(child);
+  trackChild(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
