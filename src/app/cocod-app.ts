@@ -9,6 +9,11 @@ import { BUILT_IN_GAMES } from '../games/registry.js';
 import { applyBotsFor, loadExternalCatalog } from '../games/external/registry-loader.js';
 import { ClusterLobby } from '../cluster/cluster-lobby.js';
 import type { ClusterLink } from '../cluster/seams.js';
+import { recordLost } from '../cluster/node-failure.js';
+import { RedisLink } from '../cluster/redis-link.js';
+import { maskRedisUrl } from '../cluster/redis-url.js';
+import { uniqueNodeName } from '../cluster/node-name.js';
+import { nodeMatchId } from '../lobby/match-id.js';
 import { Lobby, type LobbyPort } from '../lobby/lobby.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
@@ -47,9 +52,16 @@ export interface CocodOptions {
   readonly log: Log;
   /**
    * This server is one node of several (`cocod --nodes N`): it shares the lobby through `link`
-   * and records into `store` (the primary's) instead of opening `database` itself.
+   * (else through `redis` when given) and records into `store` (the primary's) instead of opening
+   * `database` itself.
    */
-  readonly cluster?: { readonly link: ClusterLink; readonly store: HistoryStore };
+  readonly cluster?: { readonly link?: ClusterLink; readonly store?: HistoryStore };
+  /** Redis URL of a cluster of nodes on several machines (docs/deployment.md): this server is one node. */
+  readonly redis?: string;
+  /** This node's name in the Redis cluster; made unique from the host, the pid and a random part by default. */
+  readonly nodeName?: string;
+  /** Another node declared this one dead while it could not reach Redis: whoever started it stops it. */
+  readonly onEvicted?: () => void;
 }
 
 export interface RunningCocod {
@@ -105,8 +117,25 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const storeOptions = { retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] }, clock };
   const store: HistoryStore =
     options.cluster?.store ?? (options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions));
+  let link = options.cluster?.link ?? null;
+  let redisLink: RedisLink | null = null;
+  if (!link && options.redis !== undefined) {
+    redisLink = await RedisLink.connect({
+      url: options.redis,
+      node: options.nodeName ?? uniqueNodeName(),
+      leaseMs: limits['redis-lease-seconds'] * 1000,
+      refreshMs: limits['redis-lease-refresh-seconds'] * 1000,
+      offlineBufferBytes: limits['redis-offline-buffer-bytes'],
+      log,
+      recordLost: (entries) => recordLost(store, entries, log, clock),
+      onEvicted: () => options.onEvicted?.(),
+    });
+    link = redisLink;
+    log.info(`node ${redisLink.bus.node} joined the cluster through Redis at ${maskRedisUrl(options.redis)}`);
+  }
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
+    ...(redisLink && { matchIds: () => nodeMatchId(redisLink.nodeNumber) }),
     games,
     store,
     compute,
@@ -122,8 +151,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   // The WebSocket door sees every node's matches; the TCP game ports pair their own clients and
   // keep per-port rooms, so they stay with this node's lobby (only one node serves them).
-  const shared: LobbyPort = options.cluster
-    ? new ClusterLobby(lobby, options.cluster.link, { maxMatches: limits['max-matches'], maxWaitingPerOwner: limits['waiting-matches-per-address'], log })
+  const shared: LobbyPort = link
+    ? new ClusterLobby(lobby, link, { maxMatches: limits['max-matches'], maxWaitingPerOwner: limits['waiting-matches-per-address'], log })
     : lobby;
   let clobber: ClobberTcpGateway | null = null;
   let socha: SochaTcpGateway | null = null;
@@ -186,6 +215,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       clobber?.stopAccepting();
       socha?.stopAccepting();
       await shared.shutdown();
+      await redisLink?.closed;
       await server.close();
       await clobber?.close();
       await socha?.close();

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { CocodOptions } from '../app/cocod-app.js';
 import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';
 import { resolveLimits } from '../gateways/server-limits.js';
+import { checkRedisUrl } from '../cluster/redis-url.js';
 import { err, ok, type Result } from '../util/result.js';
 
 export const COCOD_HELP = `cocod: the Code Colosseum server
@@ -34,6 +35,9 @@ Options:
       --nodes N                     run N node processes sharing the ports, one lobby and
                                     one history ('auto': one per core; default 1); see
                                     docs/nodes.md
+      --redis URL                   join a cluster of nodes on several machines sharing one
+                                    lobby through Redis (redis://[:PASSWORD@]HOST[:PORT][/DB],
+                                    or COCOD_REDIS in the environment); see docs/deployment.md
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
@@ -57,6 +61,7 @@ const OPTIONS = {
   'socha-hard-timeout': { type: 'string' },
   games: { type: 'string' },
   nodes: { type: 'string' },
+  redis: { type: 'string' },
   limit: { type: 'string', multiple: true },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -131,6 +136,15 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   const games = option('games');
   const nodes = parseNodes(option('nodes'), sources.cores ?? 1);
   if (!nodes.ok) return nodes;
+  const redisText = option('redis') ?? sources.env['COCOD_REDIS'];
+  const redis = redisText === undefined || redisText === '' ? undefined : redisText;
+  if (redis !== undefined) {
+    const wrong = checkRedisUrl(redis);
+    if (wrong) return err(wrong);
+  }
+  if (limits.value['redis-lease-refresh-seconds'] >= limits.value['redis-lease-seconds']) {
+    return err(`limit "redis-lease-refresh-seconds" must be less than "redis-lease-seconds" (a lease must be refreshed before it runs out)`);
+  }
   return ok({
     kind: 'run',
     nodes: nodes.value,
@@ -138,6 +152,7 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
       ...(clobberPort !== undefined && { clobberPort }),
       ...(sochaPort !== undefined && { sochaPort, sochaPassword: sochaPassword.value, sochaSoftTimeout: soft.value, sochaHardTimeout: hard.value }),
       ...(games !== undefined && { gamesDir: games }),
+      ...(redis !== undefined && { redis }),
       bindAddress: option('bind-address') ?? '127.0.0.1',
       port: port.value,
       verificationPassword: verification.value,

@@ -8,6 +8,9 @@ import { BridgeClient } from './bridge-client.js';
 import { BridgeHost } from './bridge-host.js';
 import type { ClusterLink, DirectoryEntry } from './seams.js';
 
+/** The refusal of a new match (or a seat on another node) while the cluster's Redis cannot be reached. */
+export const CLUSTER_UNAVAILABLE = 'The cluster is unavailable (its Redis cannot be reached): no new matches for now, try again later';
+
 export interface ClusterLobbyOptions {
   /** The cluster-wide limits (the same options as the local lobby's). */
   readonly maxMatches?: number;
@@ -38,6 +41,7 @@ export class ClusterLobby implements LobbyPort {
   ) {
     this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
     this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
+    local.admitWith((requester) => this.admission(requester));
     const { bus, directory } = link;
     this.client = new BridgeClient(bus);
     this.host = new BridgeHost(local, bus, options.log);
@@ -121,24 +125,34 @@ export class ClusterLobby implements LobbyPort {
     };
   }
 
-  /** Matches are made on the node asked; the limits count every node's. */
+  /** Matches are made on the node asked (the local lobby asks admission() first). */
   create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
+    return this.local.create(request, origin, requester);
+  }
+
+  /**
+   * Whether a new match may be made, whichever front door asks: the limits count every node's
+   * matches, and none is made while the cluster cannot be reached (it could not be listed).
+   */
+  private admission(requester: Requester | undefined): string | null {
+    if (this.link.available && !this.link.available()) return CLUSTER_UNAVAILABLE;
     const here = this.local.counts();
-    if (here.waiting + here.running + this.remote.size >= this.maxMatches) return err('Server is at maximum capacity');
+    if (here.waiting + here.running + this.remote.size >= this.maxMatches) return 'Server is at maximum capacity';
     if (requester) {
       let waiting = 0;
       for (const entry of this.remote.values()) if (!entry.info.running && entry.owner === requester.owner) waiting++;
       // The local lobby counts its own against the same limit, so only the other nodes' are added.
       if (waiting > 0 && waiting + this.local.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
-        return err(`Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`);
+        return `Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`;
       }
     }
-    return this.local.create(request, origin, requester);
+    return null;
   }
 
   join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>> {
     const entry = this.remoteEntry(id);
     if (!entry) return this.local.join(id, name, password, member, requester);
+    if (this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
     if (entry.info.password) {
       const refusal = requester?.passwords?.refusal();
       if (refusal) return err(refusal);
@@ -156,6 +170,7 @@ export class ClusterLobby implements LobbyPort {
 
   spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>> {
     const entry = this.remoteEntry(id);
+    if (entry && this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
     return entry ? this.client.spectate(entry.node, entry.info.id, watcher) : this.local.spectate(id, watcher);
   }
 

@@ -10,10 +10,9 @@ import type { Log } from '../util/log.js';
 import { ClusterHub, type HubEvent, type HubRequest } from './hub.js';
 import { ipcChannel } from './ipc-channel.js';
 import { serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from './remote-store.js';
-import type { DirectoryEntry } from './seams.js';
+import { recordLost } from './node-failure.js';
 
-/** The reason recorded for a running match whose node died. */
-export const NODE_FAILURE_REASON = 'node failure';
+export { NODE_FAILURE_REASON } from './node-failure.js';
 
 /** What the primary gives each node process (as JSON in its environment). */
 export interface NodeConfig {
@@ -135,36 +134,4 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
       await store.close();
     },
   };
-}
-
-/** Running matches of a dead node go into the history as ended by its failure; waiting ones just go. */
-async function recordLost(store: HistoryStore, lost: readonly DirectoryEntry[], log: Log): Promise<void> {
-  const now = Date.now();
-  for (const entry of lost) {
-    const { info } = entry;
-    if (!info.running) continue;
-    try {
-      await store.record({
-        id: info.id,
-        game: info.game,
-        name: info.name,
-        args: info.args,
-        players: entry.seats ?? info.connected,
-        bots: info.bots,
-        scores: null,
-        reason: NODE_FAILURE_REASON,
-        error: null,
-        seed: '',
-        verified: info.verified,
-        startedAt: entry.startedAt ?? info.time * 1000,
-        endedAt: now,
-        spectatorStream: Buffer.alloc(0),
-        visJson: '[]',
-        artifacts: {},
-      });
-      log.info(`match ${info.id} recorded as ended by ${NODE_FAILURE_REASON}`);
-    } catch (error) {
-      log.error(`match ${info.id} could not be recorded: ${String(error)}`);
-    }
-  }
 }

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel } from 'node:worker_threads';
 import type { MatchInfo } from '../protocol/coco/messages.js';
@@ -6,13 +6,17 @@ import { ClusterHub, HubLink, type HubEvent, type HubRequest } from './hub.js';
 import { ipcChannel, portEnd } from './ipc-channel.js';
 import { MemoryHub } from './memory-hub.js';
 import type { BridgeMessage, ClusterLink, DirectoryEntry } from './seams.js';
+import { RedisLink } from './redis-link.js';
+import { ManualClock } from '../util/clock.js';
+import { startRedis, type RedisServer } from '../../test/support/services.js';
 
 /** A set of nodes sharing one cluster; `stop` releases what the implementation holds. */
 interface Cluster {
-  node(name: string): ClusterLink;
-  /** The node's process died: the cluster notices (the primary sees a worker exit). */
-  kill(name: string): void;
-  stop(): void;
+  /** A node that has joined (Redis: connected, subscribed and leased). */
+  node(name: string): ClusterLink | Promise<ClusterLink>;
+  /** The node's process died: the cluster notices (the primary sees a worker exit; a lease runs out). */
+  kill(name: string): void | Promise<void>;
+  stop(): void | Promise<void>;
 }
 
 function info(id: string, overrides: Partial<MatchInfo> = {}): MatchInfo {
@@ -23,11 +27,15 @@ function entry(node: string, id: string, overrides: Partial<MatchInfo> = {}): Di
   return { node, info: info(id, overrides), origin: 'coco', owner: null };
 }
 
-/** Waits until `check` holds, turning the event loop (messages cross microtasks, ports, IPC). */
+/**
+ * Waits until `check` holds, turning the event loop (messages cross microtasks, ports, IPC, a
+ * socket to Redis). Past the first turns it waits for timers too, so that a round trip to a
+ * server on a busy machine is waited for; the bound only turns a lost message into a failure.
+ */
 async function until(check: () => boolean): Promise<void> {
   for (let turn = 0; !check(); turn++) {
-    if (turn > 1000) throw new Error('the condition never held');
-    await new Promise((resolve) => setImmediate(resolve));
+    if (turn > 5000) throw new Error('the condition never held');
+    await new Promise((resolve) => (turn < 1000 ? setImmediate(resolve) : setTimeout(resolve, 2)));
   }
 }
 
@@ -38,14 +46,14 @@ function contract(name: string, open: () => Cluster): void {
     try {
       await body(cluster);
     } finally {
-      cluster.stop();
+      await cluster.stop();
     }
   }
 
   test(`${name}: a match one node publishes is listed and watched by every node, in order`, () =>
     using(async (cluster) => {
-      const a = cluster.node('a');
-      const b = cluster.node('b');
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
       const seen: string[] = [];
       b.directory.watch({ put: (e) => void seen.push(`put ${e.node} ${e.info.id} ${e.info.connected.join(',')}`), removed: (id, node) => void seen.push(`removed ${node} ${id}`) });
       await a.directory.put(entry('a', 'm1'));
@@ -60,8 +68,8 @@ function contract(name: string, open: () => Cluster): void {
 
   test(`${name}: a node cannot publish for another node nor take its ids; removing an unknown id is nothing`, () =>
     using(async (cluster) => {
-      const a = cluster.node('a');
-      const b = cluster.node('b');
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
       await a.directory.put(entry('a', 'm1'));
       await b.directory.put(entry('a', 'forged'));
       await b.directory.put(entry('b', 'm1', { name: 'taken over' }));
@@ -74,10 +82,13 @@ function contract(name: string, open: () => Cluster): void {
 
   test(`${name}: a node that joins later is given what was published before`, () =>
     using(async (cluster) => {
-      const a = cluster.node('a');
+      const a = await cluster.node('a');
       await a.directory.put(entry('a', 'early'));
       await a.directory.list(); // the hub has it
-      const late = cluster.node('late');
+      // Not awaited when already there: the hubs tell a node's watchers of the earlier matches in
+      // the turn it connects, Redis tells each watcher when it starts watching.
+      const joining = cluster.node('late');
+      const late = joining instanceof Promise ? await joining : joining;
       const seen: string[] = [];
       late.directory.watch({ put: (e) => void seen.push(e.info.id), removed: () => {} });
       assert.deepEqual((await late.directory.list()).map((e) => e.info.id), ['early']);
@@ -87,8 +98,8 @@ function contract(name: string, open: () => Cluster): void {
 
   test(`${name}: messages between two nodes arrive in order with their bytes intact; to a gone node they are dropped`, () =>
     using(async (cluster) => {
-      const a = cluster.node('a');
-      const b = cluster.node('b');
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
       const got: BridgeMessage[] = [];
       const from: string[] = [];
       b.bus.listen((sender, message) => {
@@ -108,9 +119,9 @@ function contract(name: string, open: () => Cluster): void {
 
   test(`${name}: when a node goes down, its matches leave the directory and the others are told`, () =>
     using(async (cluster) => {
-      const a = cluster.node('a');
-      const b = cluster.node('b');
-      const c = cluster.node('c');
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      const c = await cluster.node('c');
       await a.directory.put(entry('a', 'on-a'));
       await b.directory.put(entry('b', 'on-b'));
       const removed: string[] = [];
@@ -119,7 +130,7 @@ function contract(name: string, open: () => Cluster): void {
       c.bus.onNodeDown((node) => void down.push(node));
       b.bus.onNodeDown((node) => void down.push(`b saw ${node}`));
       await c.directory.list();
-      cluster.kill('a');
+      await cluster.kill('a');
       await until(() => down.length === 2);
       assert.deepEqual(removed, ['a on-a']);
       assert.deepEqual(down.sort(), ['a', 'b saw a']);
@@ -128,8 +139,8 @@ function contract(name: string, open: () => Cluster): void {
 
   test(`${name}: a node that leaves is seen going down like one that died`, () =>
     using(async (cluster) => {
-      const a = cluster.node('a');
-      const b = cluster.node('b');
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
       await a.directory.put(entry('a', 'm'));
       const down: string[] = [];
       b.bus.onNodeDown((node) => void down.push(node));
@@ -165,6 +176,41 @@ contract('hub over IPC channels', () => {
         pipe.port1.close();
         pipe.port2.close();
       }
+    },
+  };
+});
+
+// The Redis implementation on a real redis-server: each test its own key prefix, the nodes' leases
+// timed by one manual clock, so a killed node's lease runs out when the test says.
+let redis: RedisServer;
+before(async () => {
+  redis = await startRedis();
+});
+after(async () => {
+  await redis?.stop();
+});
+
+let clusters = 0;
+export const TEST_LEASE_MS = 10_000;
+contract('Redis', () => {
+  const prefix = `contract${clusters++}:`;
+  const clock = new ManualClock();
+  const links = new Map<string, RedisLink>();
+  return {
+    node: async (name) => {
+      const link = await RedisLink.connect({ url: redis.url, node: name, prefix, clock, useClockTime: true, leaseMs: TEST_LEASE_MS, refreshMs: TEST_LEASE_MS / 5, offlineBufferBytes: 1 << 20 });
+      links.set(name, link);
+      return link;
+    },
+    kill: async (name) => {
+      links.get(name)!.crash();
+      links.delete(name);
+      clock.advance(TEST_LEASE_MS + 1);
+      for (const link of links.values()) await link.beat();
+    },
+    stop: async () => {
+      for (const link of links.values()) link.close();
+      await Promise.all([...links.values()].map((link) => link.closed));
     },
   };
 });

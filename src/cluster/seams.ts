@@ -86,4 +86,9 @@ export interface ClusterLink {
   readonly bus: NodeBus;
   /** Leaves the cluster: the other nodes see this node go down. */
   close(): void;
+  /**
+   * False while the cluster cannot be reached (Redis down): the node refuses new matches and seats
+   * on other nodes, and its running matches go on. Absent: always reachable (in-process, IPC).
+   */
+  available?(): boolean;
 }

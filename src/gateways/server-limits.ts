@@ -28,6 +28,9 @@ export const LIMIT_SPECS = {
   'history-max-age-days': { default: 0, min: 0, doc: 'matches that ended longer ago are removed (0: kept forever)' },
   'shutdown-seconds': { default: 10, min: 1, doc: 'on SIGTERM or SIGINT, the time to end and record the running matches and close every connection before the process exits anyway' },
   'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits; the idlest are forgotten first' },
+  'redis-lease-seconds': { default: 10, min: 1, doc: 'with --redis: a node that has not refreshed its lease in Redis for this long is dead; another node records its running matches as ended by node failure' },
+  'redis-lease-refresh-seconds': { default: 2, min: 0.1, doc: 'with --redis: how often a node refreshes its lease and looks for dead nodes (less than redis-lease-seconds)' },
+  'redis-offline-buffer-bytes': { default: 4 << 20, min: 0, doc: 'with --redis: bytes of messages between nodes held while Redis is unreachable, sent when it is back; past it they are dropped' },
 } as const satisfies Record<string, { readonly default: number; readonly min: number; readonly doc: string }>;
 
 export type LimitName = keyof typeof LIMIT_SPECS;

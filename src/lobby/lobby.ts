@@ -48,6 +48,8 @@ export interface LobbyOptions {
   readonly clock?: Clock;
   /** Told each time a game reads a line a player sent (for /metrics). */
   readonly onMove?: () => void;
+  /** Ids of new matches; random by default (a node of a cluster: nodeMatchId, unique across nodes). */
+  readonly matchIds?: () => string;
 }
 
 /** A GameNew request, plus what front doors other than coco may ask for. */
@@ -199,6 +201,17 @@ export class Lobby implements LobbyPort {
   private readonly verificationDigest: Buffer;
   private readonly clock: Clock;
 
+  /**
+   * A check of every new match before the lobby's own, from whatever this lobby is part of (a
+   * cluster: its limits count the other nodes' matches, and no match is made while the cluster
+   * cannot be reached). Every front door creates through here, so each refuses in its protocol.
+   */
+  admitWith(check: (requester: Requester | undefined) => string | null): void {
+    this.admission = check;
+  }
+
+  private admission: ((requester: Requester | undefined) => string | null) | null = null;
+
   constructor(options: LobbyOptions) {
     this.options = options;
     this.clock = options.clock ?? systemClock;
@@ -252,6 +265,8 @@ export class Lobby implements LobbyPort {
    * of our own (waiting matches per requester, password back-off, argument count) where they fit.
    */
   create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
+    const refusal = this.admission?.(requester);
+    if (refusal) return err(refusal);
     if (this.matches.size >= this.maxMatches) return err('Server is at maximum capacity');
     if (requester && this.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
       return err(`Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`);
@@ -281,8 +296,9 @@ export class Lobby implements LobbyPort {
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
       return err(`Timeout ${settings.timeout} out of allowed range [${LOBBY_DEFAULTS.minTimeout}; ${LOBBY_DEFAULTS.maxTimeout}]`);
     }
-    let id = randomMatchId();
-    while (this.matches.has(id)) id = randomMatchId();
+    const newId = this.options.matchIds ?? randomMatchId;
+    let id = newId();
+    while (this.matches.has(id)) id = newId();
     const match: LobbyMatch = {
       id,
       origin,

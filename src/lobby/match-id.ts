@@ -30,6 +30,18 @@ export function randomMatchId(): string {
 }
 
 /**
+ * An id of a match made by node number `node` of a cluster: its first 16 bits are the node's
+ * number and the other 48 random, so two nodes never make the same id (however many matches) and
+ * the id still has the reference's form. The first three characters tell the node apart.
+ */
+export function nodeMatchId(node: number): string {
+  const bytes = randomBytes(8);
+  bytes[0] = (node >>> 8) & 0xff;
+  bytes[1] = node & 0xff;
+  return encodeMatchId(bytes);
+}
+
+/**
  * The canonical (lower-case) form of an id, or why it is not one, in the reference's words: its
  * base32 decoder first refuses a length no byte string encodes to (`invalid length at N`, N the
  * longest decodable prefix), then a symbol outside the alphabet, then non-zero padding bits; a

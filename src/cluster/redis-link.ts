@@ -1,0 +1,343 @@
+import { Redis } from 'ioredis';
+import { systemClock, type Clock } from '../util/clock.js';
+import { silentLog, type Log } from '../util/log.js';
+import { decodeBatch, encodeBatch } from './redis-bus-codec.js';
+import { DirectoryView, parseChange } from './redis-directory-view.js';
+import { Liveness } from './redis-liveness.js';
+import { defineScripts, redisKeys, runScript, type RedisKeys } from './redis-scripts.js';
+import { maskRedisUrl } from './redis-url.js';
+import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
+
+/** Keys of one cluster start with this (several clusters may share one Redis with other prefixes). */
+export const DEFAULT_REDIS_PREFIX = 'cocod:';
+
+export interface RedisLinkOptions {
+  /** redis://[:PASSWORD@]HOST[:PORT][/DB]; its password is never logged. */
+  readonly url: string;
+  /** This node's name, unique in the cluster (hostname, pid and a random part: nodeName()). */
+  readonly node: string;
+  readonly prefix?: string;
+  /** The node's clock: lease beats. With `useClockTime` the leases are timed by it too (tests). */
+  readonly clock?: Clock;
+  readonly useClockTime?: boolean;
+  /** A node that has not refreshed its lease for this long is dead (the limit redis-lease-seconds). */
+  readonly leaseMs: number;
+  /** How often a node refreshes its lease and looks for dead ones (redis-lease-refresh-seconds). */
+  readonly refreshMs: number;
+  /** Bus bytes held while Redis is unreachable, sent when it is back (redis-offline-buffer-bytes). */
+  readonly offlineBufferBytes: number;
+  readonly log?: Log;
+  /** Records the matches of a dead node (this node cleans up after it), before the others are told. */
+  readonly recordLost?: (entries: readonly DirectoryEntry[]) => Promise<void>;
+  /** Another node declared this one dead while it could not reach Redis: it must stop. */
+  readonly onEvicted?: () => void;
+}
+
+/**
+ * A node's ends of both seams through Redis (redis-scripts.ts has the layout): the directory is a
+ * hash changed by scripts that publish each change numbered; the bus is one pub/sub channel per
+ * node, which keeps the order of one sender's messages; a node is alive while it refreshes its lease.
+ *
+ * While Redis is unreachable the node keeps running: its own directory entries are kept here and
+ * published again when Redis is back (a restarted Redis has lost them), bus messages wait in a
+ * bounded buffer, and `available()` is false, so the lobby refuses new matches meanwhile.
+ */
+export class RedisLink implements ClusterLink {
+  readonly directory: LobbyDirectory;
+  readonly bus: NodeBus;
+  /** This node's number in the cluster (for match ids that no other node makes). */
+  nodeNumber = 0;
+  /** Settles when close() has left the cluster and disconnected. */
+  closed: Promise<void> = Promise.resolve();
+
+  private readonly keys: RedisKeys;
+  private readonly log: Log;
+  private readonly view: DirectoryView;
+  private readonly liveness: Liveness;
+  /** This node's own entries, in the order it published them. */
+  private readonly mine = new Map<string, DirectoryEntry>();
+  private readonly handlers = new Set<(from: string, message: BridgeMessage) => void>();
+  private readonly downHandlers = new Set<(node: string) => void>();
+  /** Messages of this turn of the event loop, by destination: one PUBLISH each. */
+  private outgoing = new Map<string, BridgeMessage[]>();
+  /** Batches held while Redis is unreachable, in order. */
+  private offline: { channel: string; payload: Buffer }[] = [];
+  private offlineBytes = 0;
+  private droppedOffline = 0;
+  private started = false;
+  private leaving = false;
+  private evicted = false;
+  private outage = false;
+
+  private constructor(
+    private readonly options: RedisLinkOptions,
+    private readonly cmd: Redis,
+    private readonly sub: Redis,
+  ) {
+    this.keys = redisKeys(options.prefix ?? DEFAULT_REDIS_PREFIX);
+    this.log = options.log ?? silentLog;
+    const node = options.node;
+    this.view = new DirectoryView(
+      () => this.snapshot(),
+      (down) => this.nodeDown(down),
+      (error) => this.warn(error),
+    );
+    this.liveness = new Liveness({
+      node,
+      redis: cmd,
+      keys: this.keys,
+      clock: options.clock ?? systemClock,
+      useClockTime: options.useClockTime ?? false,
+      leaseMs: options.leaseMs,
+      refreshMs: options.refreshMs,
+      log: this.log,
+      reap: (victim) => this.reap(victim),
+      evicted: () => this.onEvicted(),
+    });
+    this.directory = {
+      put: (entry) => this.put(entry),
+      remove: (id) => this.remove(id),
+      list: () => (this.available() ? this.snapshot().then((s) => s.entries, () => this.view.list()) : Promise.resolve(this.view.list())),
+      watch: (listener) => this.watch(listener),
+    };
+    this.bus = {
+      node,
+      send: (to, message) => this.send(to, message),
+      listen: (handler) => {
+        this.handlers.add(handler);
+        return () => this.handlers.delete(handler);
+      },
+      onNodeDown: (handler) => {
+        this.downHandlers.add(handler);
+        return () => this.downHandlers.delete(handler);
+      },
+    };
+  }
+
+  /** Joins the cluster: connected, subscribed, leased and with the directory read. Fails when Redis cannot be reached. */
+  static async connect(options: RedisLinkOptions): Promise<RedisLink> {
+    const connection = {
+      lazyConnect: true,
+      // What cannot be sent now fails at once: the link keeps its own state and sends it again
+      // when Redis is back, rather than ioredis queueing commands without bound.
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+    };
+    const cmd = new Redis(options.url, connection);
+    // The subscriber's own queue holds only its (re)subscriptions.
+    const sub = new Redis(options.url, { lazyConnect: true });
+    defineScripts(cmd);
+    const link = new RedisLink(options, cmd, sub);
+    try {
+      await link.start();
+    } catch (error) {
+      cmd.disconnect();
+      sub.disconnect();
+      throw new Error(`cannot join the cluster through Redis at ${maskRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return link;
+  }
+
+  /** True while Redis is reachable and this node is a member: new matches may be made. */
+  available(): boolean {
+    return this.started && !this.leaving && !this.evicted && this.cmd.status === 'ready' && this.sub.status === 'ready';
+  }
+
+  close(): void {
+    if (this.leaving) return;
+    this.leaving = true;
+    this.liveness.stop();
+    this.flush();
+    const wasAvailable = this.cmd.status === 'ready' && !this.evicted;
+    this.closed = (async () => {
+      try {
+        if (wasAvailable) await runScript(this.cmd, 'nodeDown', this.downKeys(), [this.options.node, this.keys.dirChannel]);
+      } catch (error) {
+        this.warn(error);
+      }
+      await Promise.all([this.cmd.quit().catch(() => this.cmd.disconnect()), this.sub.quit().catch(() => this.sub.disconnect())]);
+    })();
+  }
+
+  /** Drops the connections as a killed process would: no leaving, the lease just runs out. For tests. */
+  crash(): void {
+    this.leaving = true;
+    this.liveness.stop();
+    this.cmd.disconnect();
+    this.sub.disconnect();
+  }
+
+  /** One lease beat now (the clock's timer does it every refresh interval). For tests. */
+  beat(): Promise<void> {
+    return this.liveness.beat();
+  }
+
+  private async start(): Promise<void> {
+    for (const connection of [this.cmd, this.sub]) connection.on('error', (error: unknown) => this.warn(error));
+    await this.cmd.connect();
+    await this.sub.connect();
+    this.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString('utf8'), message));
+    await this.sub.subscribe(this.keys.bus(this.options.node), this.keys.dirChannel);
+    this.nodeNumber = Number(await this.cmd.incr(this.keys.nodeNumber));
+    if (!(await this.liveness.connected())) throw new Error(`the node name ${this.options.node} was declared dead`);
+    await this.view.resync();
+    this.cmd.on('ready', () => void this.reconnected());
+    this.sub.on('ready', () => void this.view.resync());
+    for (const connection of [this.cmd, this.sub]) connection.on('close', () => this.lost());
+    this.started = true;
+  }
+
+  private lost(): void {
+    if (this.outage || this.leaving) return;
+    this.outage = true;
+    this.log.error('Redis is unreachable: no new matches until it is back; running matches go on');
+  }
+
+  /** Redis is back (perhaps a new one, empty): lease, held messages, this node's matches, the directory. */
+  private async reconnected(): Promise<void> {
+    if (this.leaving || this.evicted) return;
+    try {
+      if (!(await this.liveness.connected())) return;
+      const held = this.offline;
+      this.offline = [];
+      this.offlineBytes = 0;
+      for (const { channel, payload } of held) void this.cmd.publish(channel, payload).catch((error: unknown) => this.warn(error));
+      if (this.droppedOffline > 0) this.log.error(`${this.droppedOffline} bus messages were dropped while Redis was unreachable (redis-offline-buffer-bytes)`);
+      this.droppedOffline = 0;
+      const { entries } = await this.snapshot();
+      for (const entry of entries) {
+        if (entry.node === this.options.node && !this.mine.has(entry.info.id)) await this.publishRemove(entry.info.id);
+      }
+      for (const entry of [...this.mine.values()]) await this.publishPut(entry);
+      await this.view.resync();
+      if (this.outage) this.log.info(`Redis is back: ${this.mine.size} matches of this node published again`);
+      this.outage = false;
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
+  private async put(entry: DirectoryEntry): Promise<void> {
+    // A node publishes only its own matches.
+    if (entry.node !== this.options.node || this.leaving) return;
+    this.mine.set(entry.info.id, entry);
+    if (this.available()) await this.publishPut(entry).catch((error: unknown) => this.warn(error));
+  }
+
+  private async remove(id: string): Promise<void> {
+    if (!this.mine.delete(id) || this.leaving) return;
+    if (this.available()) await this.publishRemove(id).catch((error: unknown) => this.warn(error));
+  }
+
+  private async publishPut(entry: DirectoryEntry): Promise<void> {
+    const { entries, owners, order, seq, dirChannel } = this.keys;
+    const done = Number(await runScript(this.cmd, 'dirPut', [entries, owners, order, seq, this.keys.gone(this.options.node)], [entry.info.id, this.options.node, JSON.stringify(entry), dirChannel]));
+    if (done === 0) this.log.error(`match ${entry.info.id} is another node's: not published`);
+    if (done === -1) this.onEvicted();
+  }
+
+  private async publishRemove(id: string): Promise<void> {
+    const { entries, owners, order, seq, dirChannel } = this.keys;
+    await runScript(this.cmd, 'dirRemove', [entries, owners, order, seq], [id, this.options.node, dirChannel]);
+  }
+
+  private async snapshot(): Promise<{ seq: number; entries: DirectoryEntry[] }> {
+    const reply = (await runScript(this.cmd, 'dirSnapshot', [this.keys.entries, this.keys.order, this.keys.seq], [])) as string[];
+    const [seq, ...entries] = reply;
+    return { seq: Number(seq), entries: entries.map((text) => JSON.parse(text) as DirectoryEntry) };
+  }
+
+  private watch(listener: DirectoryListener): () => void {
+    const stop = this.view.watch(listener);
+    let watching = true;
+    // What was published before, as the hub's connect delivers it: told before any later change.
+    const known = this.view.list();
+    queueMicrotask(() => {
+      if (watching) for (const entry of known) listener.put(entry);
+    });
+    return () => {
+      watching = false;
+      stop();
+    };
+  }
+
+  private send(to: string, message: BridgeMessage): void {
+    if (this.leaving) return;
+    let batch = this.outgoing.get(to);
+    if (!batch) {
+      if (this.outgoing.size === 0) setImmediate(() => this.flush());
+      batch = [];
+      this.outgoing.set(to, batch);
+    }
+    batch.push(message);
+  }
+
+  /** One PUBLISH per destination and turn: a busy node relays many small seat messages a turn. */
+  private flush(): void {
+    const outgoing = this.outgoing;
+    this.outgoing = new Map();
+    for (const [to, messages] of outgoing) {
+      const channel = this.keys.bus(to);
+      const payload = encodeBatch(this.options.node, messages);
+      if (this.cmd.status === 'ready' && this.offline.length === 0) {
+        this.cmd.publish(channel, payload).catch((error: unknown) => this.warn(error));
+      } else if (this.offlineBytes + payload.length <= this.options.offlineBufferBytes) {
+        this.offline.push({ channel, payload });
+        this.offlineBytes += payload.length;
+      } else {
+        this.droppedOffline += messages.length;
+      }
+    }
+  }
+
+  private onMessage(channel: string, payload: Buffer): void {
+    if (this.leaving) return;
+    if (channel === this.keys.dirChannel) {
+      const change = parseChange(payload.toString('utf8'));
+      if (change) this.view.receive(change);
+      return;
+    }
+    const batch = decodeBatch(payload);
+    if (!batch) return this.log.warn(`an unreadable bus message on ${channel}`);
+    for (const message of batch.messages) for (const handler of this.handlers) handler(batch.from, message);
+  }
+
+  private nodeDown(node: string): void {
+    if (node === this.options.node) {
+      if (!this.leaving) this.onEvicted();
+      return;
+    }
+    for (const handler of this.downHandlers) handler(node);
+  }
+
+  /** Cleans up after a dead node: its running matches recorded first, then it leaves the directory and everyone is told. */
+  private async reap(victim: string): Promise<void> {
+    const { entries } = await this.snapshot();
+    const lost = entries.filter((entry) => entry.node === victim);
+    await this.options.recordLost?.(lost);
+    await runScript(this.cmd, 'nodeDown', this.downKeys(), [victim, this.keys.dirChannel]);
+  }
+
+  private downKeys(): string[] {
+    const { entries, owners, order, seq, leases, reaping } = this.keys;
+    return [entries, owners, order, seq, leases, reaping];
+  }
+
+  private onEvicted(): void {
+    if (this.evicted) return;
+    this.evicted = true;
+    this.liveness.stop();
+    this.log.error(`node ${this.options.node} was declared dead by another node while it could not reach Redis: it must stop`);
+    this.options.onEvicted?.();
+  }
+
+  private warned = '';
+  private warn(error: unknown): void {
+    const text = error instanceof Error ? error.message : String(error);
+    // A refused reconnection repeats every few hundred ms: said once until something else happens.
+    if (text === this.warned) return;
+    this.warned = text;
+    this.log.warn(`Redis: ${text}`);
+  }
+}

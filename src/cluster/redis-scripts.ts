@@ -1,0 +1,170 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The cluster's data in Redis and the Lua scripts that change it. Each change of the directory is
+ * one script: it checks who owns the match, changes the keys, takes the next number of the change
+ * counter and publishes the change with that number, all atomically, so every node receives every
+ * change in the one order Redis ran them, and a node that sees a number skipped knows it missed
+ * something (a reconnection, a restarted Redis) and reads the whole directory again.
+ *
+ * Keys (after the prefix, `cocod:` by default):
+ *   entries        hash  match id -> DirectoryEntry as JSON
+ *   owners         hash  match id -> node name (who may change or remove it)
+ *   order          zset  match id, scored by the change number that first published it (list order)
+ *   seq            the change counter
+ *   dir            the channel of directory changes: {"s":N,"k":"put"|"removed"|"down",...}
+ *   bus:NODE       each node's channel of bridge messages (redis-bus-codec.ts)
+ *   leases         zset  node -> the time (ms) its lease runs out
+ *   reaping        zset  node whose lease ran out -> the time the claim on its clean-up runs out
+ *   gone:NODE      a node declared dead: it may neither refresh its lease nor publish (one day)
+ *   node-number    counter giving each node a number for its match ids
+ */
+export interface RedisKeys {
+  readonly entries: string;
+  readonly owners: string;
+  readonly order: string;
+  readonly seq: string;
+  readonly dirChannel: string;
+  readonly leases: string;
+  readonly reaping: string;
+  readonly nodeNumber: string;
+  readonly prefix: string;
+  bus(node: string): string;
+  gone(node: string): string;
+}
+
+export function redisKeys(prefix: string): RedisKeys {
+  return {
+    prefix,
+    entries: `${prefix}entries`,
+    owners: `${prefix}owners`,
+    order: `${prefix}order`,
+    seq: `${prefix}seq`,
+    dirChannel: `${prefix}dir`,
+    leases: `${prefix}leases`,
+    reaping: `${prefix}reaping`,
+    nodeNumber: `${prefix}node-number`,
+    bus: (node) => `${prefix}bus:${node}`,
+    gone: (node) => `${prefix}gone:${node}`,
+  };
+}
+
+/** The time in the scripts: the caller's clock when it gives one (tests), else Redis's own (no skew between machines). */
+const NOW = `
+local now = tonumber(ARGV[#ARGV])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end`;
+
+/** How long a node stays declared dead (its name is not reused: it carries a random part). */
+const GONE_MS = 24 * 3600 * 1000;
+
+const SCRIPTS = {
+  // KEYS entries owners order seq gone(node); ARGV id node entryJson channel
+  // 1: published; 0: the id is another node's; -1: this node was declared dead.
+  dirPut: {
+    numberOfKeys: 5,
+    lua: `
+if redis.call('EXISTS', KEYS[5]) == 1 then return -1 end
+local owner = redis.call('HGET', KEYS[2], ARGV[1])
+if owner and owner ~= ARGV[2] then return 0 end
+local seq = redis.call('INCR', KEYS[4])
+if not owner then
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+  redis.call('ZADD', KEYS[3], seq, ARGV[1])
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PUBLISH', ARGV[4], '{"s":' .. seq .. ',"k":"put","e":' .. ARGV[3] .. '}')
+return 1`,
+  },
+  // KEYS entries owners order seq; ARGV id node channel
+  dirRemove: {
+    numberOfKeys: 4,
+    lua: `
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+local seq = redis.call('INCR', KEYS[4])
+redis.call('PUBLISH', ARGV[3], cjson.encode({s = seq, k = 'removed', id = ARGV[1], node = ARGV[2]}))
+return 1`,
+  },
+  // KEYS entries order seq: the change number, then every entry in first-published order.
+  dirSnapshot: {
+    numberOfKeys: 3,
+    lua: `
+local out = { redis.call('GET', KEYS[3]) or '0' }
+for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  local entry = redis.call('HGET', KEYS[1], id)
+  if entry then table.insert(out, entry) end
+end
+return out`,
+  },
+  // A node is down (it left, or its clean-up is done): its matches leave, then the node.
+  // KEYS entries owners order seq leases reaping; ARGV node channel
+  nodeDown: {
+    numberOfKeys: 6,
+    lua: `
+local owners = redis.call('HGETALL', KEYS[2])
+for i = 1, #owners, 2 do
+  if owners[i + 1] == ARGV[1] then
+    redis.call('HDEL', KEYS[1], owners[i])
+    redis.call('HDEL', KEYS[2], owners[i])
+    redis.call('ZREM', KEYS[3], owners[i])
+    local seq = redis.call('INCR', KEYS[4])
+    redis.call('PUBLISH', ARGV[2], cjson.encode({s = seq, k = 'removed', id = owners[i], node = ARGV[1]}))
+  end
+end
+redis.call('ZREM', KEYS[5], ARGV[1])
+redis.call('ZREM', KEYS[6], ARGV[1])
+local seq = redis.call('INCR', KEYS[4])
+redis.call('PUBLISH', ARGV[2], cjson.encode({s = seq, k = 'down', node = ARGV[1]}))
+return 1`,
+  },
+  // KEYS leases gone(node); ARGV node leaseMs [now]. The lease's end, or -1: declared dead.
+  leaseRefresh: {
+    numberOfKeys: 2,
+    lua: `${NOW}
+if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+return now + tonumber(ARGV[2])`,
+  },
+  // Claims the clean-up of one node whose lease ran out (or whose claimer died before it was done):
+  // the lease leaves the set in the same script that claims it, so exactly one node gets it.
+  // KEYS leases reaping; ARGV me claimMs goneMs prefix [now]. The node claimed, or false.
+  leaseClaim: {
+    numberOfKeys: 2,
+    lua: `${NOW}
+local victim = nil
+for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do
+  if node ~= ARGV[1] then victim = node break end
+end
+if victim then
+  redis.call('ZREM', KEYS[1], victim)
+else
+  for _, node in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
+    if node ~= ARGV[1] then victim = node break end
+  end
+end
+if not victim then return false end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), victim)
+redis.call('SET', ARGV[4] .. 'gone:' .. victim, ARGV[1], 'PX', tonumber(ARGV[3]))
+return victim`,
+  },
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;
+
+/** The scripts as commands of `redis` (EVALSHA, loaded again by ioredis after a restart). */
+export function defineScripts(redis: Redis): void {
+  for (const [name, script] of Object.entries(SCRIPTS)) redis.defineCommand(name, script);
+}
+
+/** Runs one of the scripts. */
+export function runScript(redis: Redis, name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  const command = (redis as unknown as Record<ScriptName, (...params: (string | number)[]) => Promise<unknown>>)[name];
+  return command.call(redis, ...keys, ...args);
+}
+
+export { GONE_MS };
