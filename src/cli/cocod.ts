@@ -32,9 +32,15 @@ async function main(): Promise<void> {
     return;
   }
   const { options, nodes } = command.value;
-  const server = nodes > 1 ? await startPrimary(options, nodes, log) : await startCocod({ ...options, log });
   let stopping = false;
-  const stop = (signal: string): void => {
+  // Declared dead by the other nodes (Redis was out of reach longer than a lease): its running
+  // matches are already recorded as lost; it stops, and whoever supervises it starts a new node.
+  const evicted = (): void => {
+    process.exitCode = 1;
+    stop('declared dead by the cluster');
+  };
+  const server = nodes > 1 ? await startPrimary(options, nodes, log) : await startCocod({ ...options, log, onEvicted: evicted });
+  function stop(signal: string): void {
     if (stopping) return;
     stopping = true;
     const seconds = (options.limits ?? DEFAULT_LIMITS)['shutdown-seconds'];
@@ -47,14 +53,14 @@ async function main(): Promise<void> {
     server.stop().then(
       () => {
         log.info('stopped');
-        process.exit(0);
+        process.exit(process.exitCode ?? 0);
       },
       (error: unknown) => {
         log.error(`error while stopping: ${String(error)}`);
         process.exit(1);
       },
     );
-  };
+  }
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 }

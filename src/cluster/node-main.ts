@@ -15,7 +15,9 @@ if (!config || !process.send) {
 }
 const toPrimary: IpcEnd = { send: (message) => process.send!(message), on: (event, listener) => process.on(event, listener) };
 const log = prefixedLog(pinoLog(), `${config.node}: `);
-const link = new HubLink(config.node, ipcChannel<HubEvent, HubRequest>(toPrimary, 'hub'));
+// With --redis each node is a node of the Redis cluster itself (startCocod joins it); the primary
+// only supervises and serves the history file.
+const link = config.options.redis === undefined ? new HubLink(config.node, ipcChannel<HubEvent, HubRequest>(toPrimary, 'hub')) : undefined;
 const store = new RemoteHistoryStore(ipcChannel<RemoteStoreReply, RemoteStoreRequest>(toPrimary, 'store'));
 const { clobberPort, sochaPort, ...shared } = config.options;
 const server = await startCocod({
@@ -23,7 +25,8 @@ const server = await startCocod({
   ...(config.tcpPorts && clobberPort !== undefined && { clobberPort }),
   ...(config.tcpPorts && sochaPort !== undefined && { sochaPort }),
   log,
-  cluster: { link, store },
+  cluster: { ...(link && { link }), store },
+  onEvicted: () => stop('declared dead by the cluster'),
 });
 const ready: NodeReady = { url: server.url, port: server.port, clobberPort: server.clobberPort, sochaPort: server.sochaPort };
 process.send({ cocod: 'ready', body: ready });

@@ -97,6 +97,16 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     });
     worker.once('exit', (code, signal) => {
       if (stopping) return void hub.down(name);
+      if (options.redis !== undefined) {
+        // A Redis node: a surviving node (on this machine or another) records its running
+        // matches once its lease runs out; the primary only replaces it.
+        log.error(`node ${name} exited (${signal ?? `code ${code}`}): the cluster cleans up after it when its lease runs out`);
+        fork(slot).then(
+          () => log.info(`node ${slot.name} replaces ${name}`),
+          (error: unknown) => log.error(`node ${slot.name} could not start: ${String(error)}`),
+        );
+        return;
+      }
       const lost = hub.entriesOf(name);
       log.error(`node ${name} exited (${signal ?? `code ${code}`}): ${lost.length} of its matches are gone`);
       // Recorded before the other nodes are told: a player who hears its match ended can read why.

@@ -205,7 +205,7 @@ contract('Redis', () => {
     kill: async (name) => {
       links.get(name)!.crash();
       links.delete(name);
-      clock.advance(TEST_LEASE_MS + 1);
+      await clock.advance(TEST_LEASE_MS + 1);
       for (const link of links.values()) await link.beat();
     },
     stop: async () => {
