@@ -8,6 +8,9 @@ import { defineScripts, redisKeys, runScript, type RedisKeys } from './redis-scr
 import { maskRedisUrl } from './redis-url.js';
 import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
 
+/** How soon a batch held during an outage is sent again when its destination has not resubscribed yet. */
+const HELD_RETRY_MS = 50;
+
 /** Keys of one cluster start with this (several clusters may share one Redis with other prefixes). */
 export const DEFAULT_REDIS_PREFIX = 'cocod:';
 
@@ -60,9 +63,10 @@ export class RedisLink implements ClusterLink {
   private readonly downHandlers = new Set<(node: string) => void>();
   /** Messages of this turn of the event loop, by destination: one PUBLISH each. */
   private outgoing = new Map<string, BridgeMessage[]>();
-  /** Batches held while Redis is unreachable, in order. */
-  private offline: { channel: string; payload: Buffer }[] = [];
-  private offlineBytes = 0;
+  /** Batches held while Redis is unreachable (or their destination's subscription is), in order, by destination. */
+  private readonly held = new Map<string, { payloads: Buffer[]; since: number | null }>();
+  private readonly pumping = new Set<string>();
+  private heldBytes = 0;
   private droppedOffline = 0;
   private started = false;
   private leaving = false;
@@ -197,12 +201,9 @@ export class RedisLink implements ClusterLink {
   /** Redis is back (perhaps a new one, empty): lease, held messages, this node's matches, the directory. */
   private async reconnected(): Promise<void> {
     if (this.leaving || this.evicted) return;
+    for (const to of this.held.keys()) void this.pump(to);
     try {
       if (!(await this.liveness.connected())) return;
-      const held = this.offline;
-      this.offline = [];
-      this.offlineBytes = 0;
-      for (const { channel, payload } of held) void this.cmd.publish(channel, payload).catch((error: unknown) => this.warn(error));
       if (this.droppedOffline > 0) this.log.error(`${this.droppedOffline} bus messages were dropped while Redis was unreachable (redis-offline-buffer-bytes)`);
       this.droppedOffline = 0;
       const { entries } = await this.snapshot();
@@ -278,17 +279,58 @@ export class RedisLink implements ClusterLink {
     const outgoing = this.outgoing;
     this.outgoing = new Map();
     for (const [to, messages] of outgoing) {
-      const channel = this.keys.bus(to);
       const payload = encodeBatch(this.options.node, messages);
-      if (this.cmd.status === 'ready' && this.offline.length === 0) {
-        this.cmd.publish(channel, payload).catch((error: unknown) => this.warn(error));
-      } else if (this.offlineBytes + payload.length <= this.options.offlineBufferBytes) {
-        this.offline.push({ channel, payload });
-        this.offlineBytes += payload.length;
+      if (this.cmd.status === 'ready' && !this.held.has(to)) {
+        // To a node that is gone nobody listens: Redis drops it, as the contract says.
+        this.cmd.publish(this.keys.bus(to), payload).catch((error: unknown) => this.warn(error));
+      } else if (this.heldBytes + payload.length <= this.options.offlineBufferBytes) {
+        const queue = this.held.get(to) ?? { payloads: [], since: null };
+        queue.payloads.push(payload);
+        this.held.set(to, queue);
+        this.heldBytes += payload.length;
       } else {
         this.droppedOffline += messages.length;
       }
     }
+  }
+
+  /**
+   * Sends what was held for `to` during an outage, in order, one at a time: pub/sub keeps nothing,
+   * so a batch is sent again until Redis says `to` received it (its subscription may come back
+   * after this node's connection). A destination that does not come back within a lease of this
+   * node's reconnection is gone, and what was held for it is dropped.
+   */
+  private async pump(to: string): Promise<void> {
+    const queue = this.held.get(to);
+    if (!queue || this.pumping.has(to)) return;
+    this.pumping.add(to);
+    try {
+      const clock = this.options.clock ?? systemClock;
+      queue.since ??= clock.monotonic();
+      while (queue.payloads.length > 0 && this.cmd.status === 'ready' && this.held.get(to) === queue) {
+        const received = await this.cmd.publish(this.keys.bus(to), queue.payloads[0]!);
+        if (received > 0) {
+          this.heldBytes -= queue.payloads.shift()!.length;
+          continue;
+        }
+        if (clock.monotonic() - queue.since > this.options.leaseMs) return this.dropHeld(to);
+        setTimeout(() => void this.pump(to), HELD_RETRY_MS).unref();
+        return;
+      }
+      if (queue.payloads.length === 0 && this.held.get(to) === queue) this.held.delete(to);
+    } catch (error) {
+      this.warn(error);
+    } finally {
+      this.pumping.delete(to);
+    }
+  }
+
+  private dropHeld(to: string, say = true): void {
+    const queue = this.held.get(to);
+    if (!queue) return;
+    this.held.delete(to);
+    for (const payload of queue.payloads) this.heldBytes -= payload.length;
+    if (say) this.log.warn(`messages held for node ${to} dropped: it did not come back`);
   }
 
   private onMessage(channel: string, payload: Buffer): void {
@@ -308,6 +350,7 @@ export class RedisLink implements ClusterLink {
       if (!this.leaving) this.onEvicted();
       return;
     }
+    this.dropHeld(node, false);
     for (const handler of this.downHandlers) handler(node);
   }
 
