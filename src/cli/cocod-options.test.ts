@@ -79,3 +79,35 @@ test('--nodes: a count from 1 to 64 or auto (the cores), from the flag or the co
   assert.equal(nodes(['--nodes', '65']), 'invalid --nodes "65" (a number from 1 to 64, or auto)');
   assert.equal(nodes(['--nodes', 'two']), 'invalid --nodes "two" (a number from 1 to 64, or auto)');
 });
+
+/** The options of a command line that must be accepted. */
+function accepted(argv: string[], from = sources()) {
+  const options = run(argv, from);
+  return 'error' in options ? assert.fail(options.error) : options;
+}
+
+/** The error of a command line that must be refused. */
+function refusal(argv: string[], from = sources()): string {
+  const options = run(argv, from);
+  return 'error' in options ? options.error : assert.fail('accepted');
+}
+
+test('--redis: a redis:// or rediss:// URL from the flag, the config file or COCOD_REDIS; errors never show its password', () => {
+  assert.equal(accepted([]).redis, undefined);
+  assert.equal(accepted(['--redis', 'redis://10.0.0.5:6379']).redis, 'redis://10.0.0.5:6379');
+  assert.equal(accepted(['--config', 'c.json'], sources({ 'c.json': '{"redis": "rediss://cache.example:6380/2"}' })).redis, 'rediss://cache.example:6380/2');
+  assert.equal(accepted([], sources({}, { COCOD_REDIS: 'redis://:s3cret@10.0.0.5' })).redis, 'redis://:s3cret@10.0.0.5');
+  assert.equal(accepted(['--redis', 'redis://flag:6379'], sources({}, { COCOD_REDIS: 'redis://env:6379' })).redis, 'redis://flag:6379', 'the flag wins');
+  const wrong = refusal(['--redis', 'http://:s3cret@10.0.0.5']);
+  assert.match(wrong, /invalid --redis URL/);
+  assert.doesNotMatch(wrong, /s3cret/);
+  assert.match(refusal(['--redis', 'not a url :s3cret@']), /^invalid --redis URL \(an unreadable Redis URL\)/);
+});
+
+test('the Redis lease limits: a refresh interval shorter than the lease, else refused', () => {
+  assert.equal(accepted(['--limit', 'redis-lease-seconds=4', '--limit', 'redis-lease-refresh-seconds=1']).limits?.['redis-lease-seconds'], 4);
+  assert.equal(accepted([]).limits?.['redis-lease-seconds'], 10);
+  assert.equal(accepted([]).limits?.['redis-lease-refresh-seconds'], 2);
+  assert.equal(accepted([]).limits?.['redis-offline-buffer-bytes'], 4 << 20);
+  assert.match(refusal(['--limit', 'redis-lease-seconds=2', '--limit', 'redis-lease-refresh-seconds=2']), /must be less than "redis-lease-seconds"/);
+});

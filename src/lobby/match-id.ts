@@ -29,15 +29,20 @@ export function randomMatchId(): string {
   return encodeMatchId(randomBytes(8));
 }
 
+/** Nodes whose match ids differ in their first characters (15 bits: three base32 characters). */
+export const NODE_ID_SPACE = 1 << 15;
+
 /**
- * An id of a match made by node number `node` of a cluster: its first 16 bits are the node's
- * number and the other 48 random, so two nodes never make the same id (however many matches) and
- * the id still has the reference's form. The first three characters tell the node apart.
+ * An id of a match made by node number `node` of a cluster: its first 15 bits (its first three
+ * characters) are the node's number, modulo NODE_ID_SPACE, the other 49 random. Two nodes whose
+ * numbers differ in those bits never make the same id, however many matches they make; a reader
+ * of the logs tells the node from the id; the id keeps the reference's form.
  */
 export function nodeMatchId(node: number): string {
   const bytes = randomBytes(8);
-  bytes[0] = (node >>> 8) & 0xff;
-  bytes[1] = node & 0xff;
+  const prefix = node % NODE_ID_SPACE;
+  bytes[0] = (prefix >>> 7) & 0xff;
+  bytes[1] = ((prefix & 0x7f) << 1) | (bytes[1]! & 1);
   return encodeMatchId(bytes);
 }
 

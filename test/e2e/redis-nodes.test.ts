@@ -1,0 +1,116 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { startRedis, type RedisServer } from '../support/services.js';
+
+// Three real cocod processes, each a node of one cluster through a real redis-server on loopback,
+// each on its own port as on three machines. A client picks its node by URL, so a player or
+// spectator on another node than the match's is bridged for sure. Short leases (2 s, refreshed
+// every 0.5 s) so a killed node is noticed soon; the tests wait for what the nodes log, not for time.
+const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
+const LEASE = ['--limit', 'redis-lease-seconds=2', '--limit', 'redis-lease-refresh-seconds=0.5'];
+let redis: RedisServer;
+let nodes: ServerProcess[] = [];
+
+async function startNode(): Promise<ServerProcess> {
+  const node = await startServer(['--redis', redis.url, ...LEASE]);
+  await node.waitForLog(/node \S+ joined the cluster through Redis at redis:\/\/127\.0\.0\.1:\d+/);
+  return node;
+}
+
+before(async () => {
+  redis = await startRedis();
+  nodes = [await startNode(), await startNode(), await startNode()];
+});
+after(async () => {
+  await Promise.all(nodes.map((node) => node.stop()));
+  await redis.stop();
+});
+
+/** `coco lobby` of a node lists the match (every node's lobby shows every node's matches). */
+async function listedOn(node: ServerProcess, id: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await coco(node.url, ['lobby'])).stdout.includes(id)) return;
+  }
+  assert.fail(`match ${id} never listed on ${node.url}`);
+}
+
+test('a match on node 1, its players on nodes 2 and 3, a spectator on node 3: right result, whole stream, one record', async () => {
+  const [one, two, three] = nodes as [ServerProcess, ServerProcess, ServerProcess];
+  const id = await newMatch(one.url, ['roshambo', '-a', 'rounds=5', '-a', 'pace=0']);
+  await listedOn(two, id);
+  await listedOn(three, id);
+  const spectator = startCoco(three.url, ['connect', '-s', id]);
+  await spectator.waitForOutput(/> spectating/);
+  const alice = startCoco(two.url, ['connect', id, '-n', 'alice', '--', 'python3', BOT, 'ROCK']);
+  await alice.waitForOutput(/> joined/);
+  const bob = await coco(three.url, ['connect', id, '-n', 'bob', '--', 'python3', BOT, 'PAPER']);
+  assert.equal(bob.code, 0, bob.stderr);
+  assert.match(bob.stdout, /> match ended: you won 5-0 /);
+  const a = await alice.done;
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /> match ended: you lost 0-5 /);
+  assert.match(one.log(), new RegExp(`alice joined match ${id} through node `), 'alice was bridged');
+  await one.recorded(id);
+  const recorded = (await coco(one.url, ['history', id])).stdout;
+  const watched = await spectator.done;
+  assert.equal(watched.code, 0);
+  assert.equal(watched.stdout.split('> reached current status\n')[1]!.split('> match ended')[0], recorded, 'the spectator saw the recorded stream, byte for byte');
+  assert.equal(recorded.trim().split('\n').length, 3 + 10);
+});
+
+test('match ids are unique across the nodes: each node has its own first characters', async () => {
+  const ids = [];
+  for (const node of nodes) ids.push(await newMatch(node.url, ['roshambo']));
+  assert.equal(new Set(ids.map((id) => id.slice(0, 3))).size, 3, ids.join(' '));
+});
+
+test('Redis halted mid-match: new matches are refused with a clear error, the running match finishes; when Redis is back, matches are made again', async () => {
+  const [one, two] = nodes as [ServerProcess, ServerProcess];
+  const id = await newMatch(one.url, ['roshambo', '-a', 'rounds=20', '-a', 'pace=0.1']);
+  await listedOn(two, id);
+  const alice = startCoco(one.url, ['connect', id, '-n', 'alice', '--', 'python3', BOT, 'ROCK']);
+  await alice.waitForOutput(/> joined/);
+  const bob = startCoco(one.url, ['connect', id, '-n', 'bob', '--', 'python3', BOT, 'PAPER']);
+  await bob.waitForOutput(/> match started/);
+  await redis.halt();
+  await one.waitForLog(/Redis is unreachable: no new matches until it is back/);
+  const refused = await coco(one.url, ['new', 'roshambo']);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /The cluster is unavailable \(its Redis cannot be reached\)/);
+  await redis.start();
+  const [a, b] = await Promise.all([alice.done, bob.done]);
+  assert.match(a.stdout, /> match ended: you lost 0-20 /);
+  assert.match(b.stdout, /> match ended: you won 20-0 /);
+  await one.waitForLog(/Redis is back/);
+  const again = await newMatch(two.url, ['roshambo']);
+  await listedOn(one, again);
+});
+
+test('a node killed (kill -9) mid-match: a survivor records its match as ended by node failure, players on the other nodes are told, other matches go on', async () => {
+  const [one, two, three] = nodes as [ServerProcess, ServerProcess, ServerProcess];
+  const id = await newMatch(one.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
+  const other = await newMatch(two.url, ['roshambo', '-a', 'rounds=3', '-a', 'pace=0.5']);
+  await listedOn(two, id);
+  await listedOn(three, id);
+  const players = [startCoco(two.url, ['connect', id, '-n', 'carol', '--', 'python3', BOT, 'ROCK']), startCoco(three.url, ['connect', id, '-n', 'dave', '--', 'python3', BOT, 'ROCK'])];
+  for (const player of players) await player.waitForOutput(/> match started/);
+  const erin = startCoco(three.url, ['connect', other, '-n', 'erin', '--', 'python3', BOT, 'SCISSORS']);
+  await erin.waitForOutput(/> joined/);
+  const frank = startCoco(two.url, ['connect', other, '-n', 'frank', '--', 'python3', BOT, 'PAPER']);
+  await frank.waitForOutput(/> match started/);
+  one.kill('SIGKILL');
+  await one.exited;
+  const lost = new RegExp(`match ${id} recorded as ended by node failure`);
+  const survivor = await Promise.race([two.waitForLog(lost).then(() => 'two'), three.waitForLog(lost).then(() => 'three')]);
+  const ended = await Promise.all(players.map((player) => player.done));
+  for (const finished of ended) assert.match(finished.stdout, /> match ended/, JSON.stringify(finished));
+  const recorder = survivor === 'two' ? two : three;
+  assert.match((await coco(recorder.url, ['history'])).stdout, new RegExp(`${id}\\s.*no result \\(node failure\\)`));
+  assert.ok(!(survivor === 'two' ? three : two).log().includes(`match ${id} recorded as ended by node failure`), 'exactly one survivor recorded it');
+  const [e, f] = await Promise.all([erin.done, frank.done]);
+  assert.match(e.stdout, /> match ended: you won 3-0 /);
+  assert.match(f.stdout, /> match ended: you lost 0-3 /);
+  nodes = [two, three];
+});
