@@ -12,6 +12,7 @@ import type { Result } from '../util/result.js';
 import { startRedis, type RedisServer } from '../../test/support/services.js';
 import { CLUSTER_UNAVAILABLE, ClusterLobby } from './cluster-lobby.js';
 import { NODE_FAILURE_REASON, recordLost } from './node-failure.js';
+import { Redis } from 'ioredis';
 import { RedisLink } from './redis-link.js';
 
 /**
@@ -309,3 +310,37 @@ test('Redis cluster: Redis restarted mid-match: new matches are refused meanwhil
     await nodes.stop();
   }
 });
+
+test('Redis cluster: a node declared dead while it was cut off learns so, stops publishing and is told to stop', async () => {
+  const prefix = `evicted${clusters++}:`;
+  const clock = new ManualClock();
+  let evicted = 0;
+  const options = { url: redis.url, prefix, clock, useClockTime: true, leaseMs: LEASE_MS, refreshMs: LEASE_MS / 5, offlineBufferBytes: 1 << 20 };
+  const a = await RedisLink.connect({ ...options, node: 'a', onEvicted: () => void evicted++ });
+  const lost: string[] = [];
+  const b = await RedisLink.connect({ ...options, node: 'b', recordLost: async (entries) => void lost.push(...entries.map((entry) => entry.info.id)) });
+  const raw = new Redis(redis.url);
+  try {
+    await a.directory.put({ node: 'a', info: { ...runningInfo('m1') }, origin: 'coco', owner: null });
+    // Past the grace after b joined (in which nobody is declared dead), with no beat of a under way.
+    await clock.advance(LEASE_MS + 1);
+    await a.beat();
+    // As if a had missed its refreshes: its lease ran out a while ago.
+    await raw.zadd(`${prefix}leases`, 0, 'a');
+    await b.beat();
+    await until(() => evicted === 1);
+    assert.deepEqual(lost, ['m1'], 'b cleaned up after a');
+    assert.equal(a.available(), false);
+    await a.directory.put({ node: 'a', info: runningInfo('m2'), origin: 'coco', owner: null });
+    assert.deepEqual((await b.directory.list()).map((entry) => entry.info.id), [], 'a dead node publishes nothing');
+  } finally {
+    raw.disconnect();
+    a.close();
+    b.close();
+    await Promise.all([a.closed, b.closed]);
+  }
+});
+
+function runningInfo(id: string) {
+  return { players: 2, bots: 0, timeout: 30, args: {}, id, name: id, game: 'roshambo', running: true, time: 0, connected: ['x', 'y'], spectators: 0, password: false, verified: false };
+}
