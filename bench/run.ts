@@ -9,6 +9,9 @@
  *   BENCH_RUNS       runs of each server in each mode (default 3)
  *   BENCH_SERVER     relay | cocod | both (default both)
  *   BENCH_NODES      e.g. 1,2: cocod once per value, with `--nodes N` (not passed when unset)
+ *   BENCH_REDIS=1    each cocod also with `--redis` (a redis-server on loopback, started here): with
+ *                    `--nodes N` each process is a Redis node, and a seat whose connection lands on
+ *                    another node than its match's is bridged through Redis
  *   BENCH_JSON=1     print one JSON document instead of the tables
  *   BENCH_NODE_FLAGS more Node.js flags for the servers (e.g. --trace-gc)
  *   BENCH_PROFILE    DIR: a CPU profile of every server process into DIR
@@ -26,6 +29,7 @@ import { MEMORY_COLUMNS, memoryRun, type MemoryRun } from './memory.js';
 import { OPEN_COLUMNS, openRoundsPerMatch, openRun, type OpenRun } from './open-loop.js';
 import { groupRows, markdownTable, ratioSummary, type Column, type Labelled } from './report.js';
 import { serverLabel, type ServerSetup, type ServerSpec } from './server.js';
+import { startRedis } from '../test/support/services.js';
 
 const env = process.env;
 
@@ -56,9 +60,11 @@ const runs = integer('BENCH_RUNS', 3);
 const side = env['BENCH_SERVER'] ?? 'both';
 if (!['relay', 'cocod', 'both'].includes(side)) throw new Error(`BENCH_SERVER must be relay, cocod or both, not "${side}"`);
 const nodes = env['BENCH_NODES'] ? integers('BENCH_NODES', []) : null;
+const redis = env['BENCH_REDIS'] === '1' ? await startRedis() : null;
+const cocods: ServerSpec[] = nodes ? nodes.map((n) => ({ kind: 'cocod', nodes: n }) as const) : [{ kind: 'cocod' } as const];
 const servers: ServerSpec[] = [
   ...(side !== 'cocod' ? [{ kind: 'relay' } as const] : []),
-  ...(side !== 'relay' ? (nodes ? nodes.map((n) => ({ kind: 'cocod', nodes: n }) as const) : [{ kind: 'cocod' } as const]) : []),
+  ...(side !== 'relay' ? cocods.flatMap((spec) => (redis ? [spec, { ...spec, redis: redis.url }] : [spec])) : []),
 ];
 const json = env['BENCH_JSON'] === '1';
 const nodeFlags = (env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
@@ -142,4 +148,5 @@ if (modes.includes('memory')) {
   sections.push(`## Memory: ${connections.toLocaleString('en-US')} idle connections, then ${waiting.toLocaleString('en-US')} waiting matches (cocod only)\n\n${table(MEMORY_COLUMNS, done)}`);
 }
 
+await redis?.stop();
 process.stdout.write(json ? `${JSON.stringify(results, null, 2)}\n` : `${sections.join('\n\n')}\n`);

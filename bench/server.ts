@@ -16,10 +16,13 @@ export const here = fileURLToPath(new URL('.', import.meta.url));
 export interface ServerSpec {
   readonly kind: 'relay' | 'cocod';
   readonly nodes?: number;
+  /** cocod with `--redis URL`: each node is a node of a Redis cluster (BENCH_REDIS). */
+  readonly redis?: string;
 }
 
 export function serverLabel(spec: ServerSpec): string {
-  return spec.kind === 'relay' ? 'relay' : spec.nodes === undefined ? 'cocod' : `cocod --nodes ${spec.nodes}`;
+  if (spec.kind === 'relay') return 'relay';
+  return `${spec.nodes === undefined ? 'cocod' : `cocod --nodes ${spec.nodes}`}${spec.redis === undefined ? '' : ' --redis'}`;
 }
 
 /** How every server of an invocation is started. */
@@ -82,7 +85,7 @@ export async function startServer(spec: ServerSpec, setup: ServerSetup, options:
   const serverArgs =
     spec.kind === 'relay'
       ? [join(here, 'relay.js'), String(options.relayRounds ?? 0)]
-      : [setup.cocodScript ?? join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench', ...limitArgs, ...(spec.nodes === undefined ? [] : ['--nodes', String(spec.nodes)])];
+      : [setup.cocodScript ?? join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench', ...limitArgs, ...(spec.nodes === undefined ? [] : ['--nodes', String(spec.nodes)]), ...(spec.redis === undefined ? [] : ['--redis', spec.redis])];
   const child = spawnWithFileLimit([process.execPath, ...nodeFlags, ...serverArgs], ['ignore', 'inherit', 'pipe']);
   let log = '';
   const url = await new Promise<string>((resolve, reject) => {
