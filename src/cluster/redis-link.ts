@@ -160,7 +160,9 @@ export class RedisLink implements ClusterLink {
       } catch (error) {
         this.warn(error);
       }
-      await Promise.all([this.cmd.quit().catch(() => this.cmd.disconnect()), this.sub.quit().catch(() => this.sub.disconnect())]);
+      // quit() waits for the replies; on a connection that is down it would wait for Redis to return.
+      const bye = (connection: Redis): Promise<unknown> => (connection.status === 'ready' ? connection.quit().catch(() => connection.disconnect()) : Promise.resolve(connection.disconnect()));
+      await Promise.all([bye(this.cmd), bye(this.sub)]);
     })();
   }
 

@@ -114,3 +114,24 @@ test('a node killed (kill -9) mid-match: a survivor records its match as ended b
   assert.match(f.stdout, /> match ended: you lost 0-3 /);
   nodes = [two, three];
 });
+
+test('cocod --nodes 2 --redis: each local process is a node of the cluster by itself', async () => {
+  const machine = await startServer(['--nodes', '2', '--redis', redis.url, ...LEASE]);
+  try {
+    await machine.waitForLog(/listening on \S+ \(2 nodes/);
+    const joined = await machine.waitForLog(/node-1\.1: node (\S+) joined the cluster[\s\S]*node-2\.1: node (\S+) joined the cluster|node-2\.1: node (\S+) joined the cluster[\s\S]*node-1\.1: node (\S+) joined the cluster/);
+    const names = joined.slice(1).filter(Boolean);
+    assert.equal(new Set(names).size, 2, `two Redis nodes: ${names.join(', ')}`);
+    const elsewhere = nodes[nodes.length - 1]!;
+    const id = await newMatch(machine.url, ['roshambo', '-a', 'rounds=2', '-a', 'pace=0']);
+    await listedOn(elsewhere, id);
+    // Played from the other machine: both seats bridged to whichever local process has it.
+    const first = startCoco(elsewhere.url, ['connect', id, '-n', 'gina', '--', 'python3', BOT, 'ROCK']);
+    await first.waitForOutput(/> joined/);
+    const second = await coco(elsewhere.url, ['connect', id, '-n', 'hal', '--', 'python3', BOT, 'SCISSORS']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal((await first.done).code, 0);
+  } finally {
+    await machine.stop();
+  }
+});
