@@ -28,6 +28,7 @@ export class DirectoryView {
   private lastSeq = 0;
   /** Changes received while a snapshot is on its way; null when none is. */
   private held: DirectoryChange[] | null = null;
+  private syncing: Promise<void> | null = null;
 
   constructor(
     /** Reads the change number and every entry, atomically. */
@@ -53,11 +54,11 @@ export class DirectoryView {
     this.apply(change);
   }
 
-  /** Reads the whole directory again (on connection, and after a gap). */
+  /** Reads the whole directory again (on connection, and after a gap); settles when the view has it. */
   resync(): Promise<void> {
-    if (this.held) return Promise.resolve();
+    if (this.syncing) return this.syncing;
     this.held = [];
-    return this.snapshot().then(
+    this.syncing = this.snapshot().then(
       ({ seq, entries }) => {
         const held = this.held ?? [];
         this.held = null;
@@ -69,6 +70,7 @@ export class DirectoryView {
         }
         for (const entry of entries) this.set(entry);
         this.lastSeq = seq;
+        this.syncing = null;
         for (const change of held) {
           if (change.s <= seq) continue;
           this.receive(change);
@@ -77,9 +79,11 @@ export class DirectoryView {
       (error: unknown) => {
         // Redis went away meanwhile: the next connection resyncs.
         this.held = null;
+        this.syncing = null;
         this.onError(error);
       },
     );
+    return this.syncing;
   }
 
   private apply(change: DirectoryChange): void {
