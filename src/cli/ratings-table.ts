@@ -38,3 +38,8 @@ export function formatRatingsTable(rows: readonly RatingRow[]): string {
     values.map((value, i) => (RIGHT[i] ? value.padStart(widths[i]!) : value.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(HEADERS), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
+
+/** What `coco ratings GAME` says when nobody is rated yet, so that an empty board explains itself. */
+export function noRatingsText(game: string): string {
+  return `no ratings for ${game} yet: only verified matches are rated (created with the server's password, coco new -v PASSWORD)`;
+}
