@@ -1,15 +1,7 @@
+import type { RatingRow } from '../protocol/ratings-json.js';
 import { getJson, type Lookup } from './match-record.js';
 
-/** One leaderboard row as `GET /api/ratings/GAME` gives it. */
-export interface RatingRow {
-  readonly rank: number;
-  readonly player: string;
-  /** mu - 3 sigma, what the board is sorted by. */
-  readonly rating: number;
-  readonly mu: number;
-  readonly sigma: number;
-  readonly games: number;
-}
+export type { RatingRow };
 
 function isRow(value: unknown): value is RatingRow {
   if (typeof value !== 'object' || value === null) return false;
