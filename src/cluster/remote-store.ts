@@ -1,10 +1,11 @@
-import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary, PlayerRating, RatingPoint, RatingQuery } from '../store/history-store.js';
+import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary, NewMatchRecord, PlayerRating, RatingPoint, RatingQuery } from '../store/history-store.js';
+import { ownBytes } from '../util/own-bytes.js';
 import { asBuffer } from '../store/sqlite-store-messages.js';
 import type { Channel } from './hub.js';
 
 /** What a node asks the store's owner. */
 export type RemoteStoreRequest =
-  | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord }
+  | { readonly id: number; readonly op: 'record'; readonly record: NewMatchRecord }
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery | undefined }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
@@ -33,7 +34,7 @@ export class RemoteHistoryStore implements HistoryStore {
     });
   }
 
-  record(record: MatchRecord): Promise<void> {
+  record(record: NewMatchRecord): Promise<void> {
     return this.ask({ op: 'record', record }) as Promise<void>;
   }
 
@@ -93,7 +94,9 @@ export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteSt
     };
     switch (request.op) {
       case 'record':
-        return answer(store.record({ ...request.record, spectatorStream: asBuffer(request.record.spectatorStream) }));
+        // The record's bytes are views into the IPC message they came in: kept as they are, they
+        // would keep the whole message (a batch) alive.
+        return answer(store.record({ ...request.record, spectatorStream: ownBytes(request.record.spectatorStream), visJson: typeof request.record.visJson === 'string' ? request.record.visJson : ownBytes(request.record.visJson) }));
       case 'list':
         return answer(store.list(request.query));
       case 'ids':
