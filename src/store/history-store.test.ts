@@ -347,6 +347,25 @@ contract('postgres', async (options) => {
   return { store: await PostgresHistoryStore.open(url, options), cleanup: () => {} };
 });
 
+// `cocod --nodes N --postgres URL`: the primary owns the PostgreSQL store and the nodes record
+// through it, as above for SQLite.
+contract('remote (a PostgreSQL store behind a channel)', async (options) => {
+  postgres ??= startPostgres();
+  const url = await (await postgres).createDatabase(`contract_${++databases}`);
+  const owned = await PostgresHistoryStore.open(url, options);
+  const pipe = new MessageChannel();
+  serveHistoryStore(owned, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(portEnd(pipe.port1), 'store'));
+  const store = new RemoteHistoryStore(ipcChannel<RemoteStoreReply, RemoteStoreRequest>(portEnd(pipe.port2), 'store'));
+  return {
+    store,
+    cleanup: () => {
+      pipe.port1.close();
+      pipe.port2.close();
+      void owned.close();
+    },
+  };
+});
+
 /** Runs `body` with a fresh folder for history files, removed afterwards. */
 async function inTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
