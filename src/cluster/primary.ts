@@ -82,7 +82,8 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     slot.generation++;
     slot.name = `node-${slot.index + 1}.${slot.generation}`;
     const config: NodeConfig = { node: slot.name, tcpPorts: slot.index === 0, options: nodeOptions };
-    const worker = cluster.fork({ [NODE_CONFIG_ENV]: JSON.stringify(config) });
+    // COCOD_POSTGRES emptied: a node needs no database URL, and its environment is one more place a password could be read.
+    const worker = cluster.fork({ [NODE_CONFIG_ENV]: JSON.stringify(config), COCOD_POSTGRES: '' });
     slot.worker = worker;
     log.info(`node ${slot.name} started (pid ${worker.process.pid})`);
     const name = slot.name;

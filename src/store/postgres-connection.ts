@@ -35,20 +35,24 @@ export function maskedUrl(text: string): string {
 
 /**
  * SQLSTATE classes and codes after which the same statement may succeed later: connection
- * exceptions (08), insufficient resources (53: too many connections, disk full), operator
- * intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now), and the
- * transaction conflicts PostgreSQL asks clients to retry (40001 serialization, 40P01 deadlock).
+ * exceptions (08, but 08P01, a protocol violation, is the client's own bug), insufficient
+ * resources (53: too many connections, disk full), operator intervention (57P01 admin shutdown,
+ * 57P02 crash shutdown, 57P03 cannot connect now), and the transaction conflicts PostgreSQL asks
+ * clients to retry (40001 serialization, 40P01 deadlock).
  */
-const TRANSIENT_SQLSTATE = /^(08|53|57P0[123]|40001|40P01)/;
+const TRANSIENT_SQLSTATE = /^(08(?!P01)|53|57P0[123]|40001|40P01)/;
 
 /**
  * True when the error says the database could not be reached or went away: a socket error
- * (refused, reset, unknown host, timed out) or one of TRANSIENT_SQLSTATE. Any other error with a
- * SQLSTATE is the statement's own fault (a NUL in a text value, a constraint) and is final.
+ * (refused, reset, unknown host, timed out), the pg client's own connection errors, or one of
+ * TRANSIENT_SQLSTATE. Any other error with a SQLSTATE is the statement's own fault (a NUL in a
+ * text value, a constraint) and is final, as is a TypeError or RangeError (a value the client
+ * could not send): retrying those would keep a record in the backlog for ever.
  */
 export function isTransientPostgresError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return TRANSIENT_SQLSTATE.test(code);
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError) return false;
   // Without a SQLSTATE the failure is the connection's: a socket error (ECONNREFUSED...), or pg's
   // own "Connection terminated unexpectedly" and "timeout exceeded when trying to connect".
   return error instanceof Error;

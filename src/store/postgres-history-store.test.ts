@@ -275,6 +275,7 @@ test('an error is transient when the connection failed, final when the statement
   assert.ok(isTransientPostgresError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })));
   assert.ok(isTransientPostgresError(new Error('Connection terminated unexpectedly')));
   for (const code of ['08006', '57P01', '57P03', '53300', '40001', '40P01']) assert.ok(isTransientPostgresError(Object.assign(new Error(code), { code })), code);
-  for (const code of ['22021', '23502', '42P01']) assert.ok(!isTransientPostgresError(Object.assign(new Error(code), { code })), code);
+  for (const code of ['22021', '23502', '42P01', '08P01']) assert.ok(!isTransientPostgresError(Object.assign(new Error(code), { code })), code);
+  assert.ok(!isTransientPostgresError(new TypeError('Do not know how to serialize a BigInt')));
   assert.equal(errorText(new AggregateError([new Error('connect ECONNREFUSED ::1:5432'), new Error('connect ECONNREFUSED 127.0.0.1:5432')])), 'connect ECONNREFUSED ::1:5432; connect ECONNREFUSED 127.0.0.1:5432');
 });
