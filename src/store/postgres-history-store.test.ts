@@ -1,11 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { storedSize, type MatchRecord } from './history-store.js';
+import { HistoryUnavailableError, storedSize, type MatchRecord } from './history-store.js';
 import { errorText, isTransientPostgresError, isPostgresUrl, maskedUrl } from './postgres-connection.js';
 import { PostgresHistoryDb } from './postgres-history-db.js';
 import { BACKLOG_RETRY_FIRST_MS, BACKLOG_RETRY_MAX_MS, PostgresHistoryStore } from './postgres-history-store.js';
-import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
+import { POSTGRES_MIGRATIONS, migratePostgres } from './postgres-schema.js';
+import { INITIAL_SKILL, rateMatch } from '../ratings/rating.js';
 import { ManualClock } from '../util/clock.js';
 import { lineLog } from '../util/log.js';
 import { startPostgres, type PostgresServer } from '../../test/support/services.js';
@@ -93,7 +94,7 @@ test('the database unreachable: record() keeps the matches in memory, reads fail
     assert.equal(store.backlogBytes, storedSize(match('during1', 2000)) + storedSize(match('during2', 3000, { verified: false })));
     assert.ok(lines.some((line) => /^warn: history database postgres:\/\/coco@127\.0\.0\.1:\d+\/pgstore_\d+ unreachable \(.*\): records wait in memory \(up to 67108864 bytes/.test(line)), lines.join('\n'));
     await assert.rejects(store.list(), /the history database postgres:\/\/.* is unreachable: .*\(2 matches wait to be recorded\)/);
-    await assert.rejects(store.ratings('roshambo'), /unreachable/);
+    await assert.rejects(store.ratings('roshambo'), HistoryUnavailableError);
     // The first try after the outage began was armed; the failed read moved the next one later.
     await clock.timerSet(BACKLOG_RETRY_FIRST_MS);
     await postgres.start();
@@ -211,7 +212,6 @@ test('a database at schema version 1 is upgraded to 2 in place, its matches kept
   const url = await fresh();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { migratePostgres } = await import('./postgres-schema.js');
   await migratePostgres(client, POSTGRES_MIGRATIONS.slice(0, 1));
   await client.query(
     `INSERT INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis, size)
@@ -278,4 +278,32 @@ test('an error is transient when the connection failed, final when the statement
   for (const code of ['22021', '23502', '42P01', '08P01']) assert.ok(!isTransientPostgresError(Object.assign(new Error(code), { code })), code);
   assert.ok(!isTransientPostgresError(new TypeError('Do not know how to serialize a BigInt')));
   assert.equal(errorText(new AggregateError([new Error('connect ECONNREFUSED ::1:5432'), new Error('connect ECONNREFUSED 127.0.0.1:5432')])), 'connect ECONNREFUSED ::1:5432; connect ECONNREFUSED 127.0.0.1:5432');
+});
+
+test('servers on two machines recording into one database at once: each match rated once, in turn, and the stored total exact', async () => {
+  const url = await fresh();
+  const [one, two] = await Promise.all([PostgresHistoryStore.open(url), PostgresHistoryStore.open(url)]);
+  try {
+    const matches = Array.from({ length: 40 }, (_, i) => match(`m${i}`, 1000 + i));
+    // Interleaved: both stores' transactions are in flight together.
+    await Promise.all(matches.map((m, i) => (i % 2 ? one : two).record(m)));
+    const board = await one.ratings('roshambo');
+    assert.deepEqual(board.map((r) => [r.player, r.games]), [['alice', 40], ['bob', 40]]);
+    // Every match is alice 2, bob 1: whatever order they committed in, 40 updates one after the
+    // other give one result; an update lost to a concurrent read would leave alice lower.
+    let alice = INITIAL_SKILL;
+    let bob = INITIAL_SKILL;
+    for (let i = 0; i < 40; i++) [alice, bob] = rateMatch([{ player: 'alice', score: 2 }, { player: 'bob', score: 1 }], (p) => (p === 'alice' ? alice : bob)) as [typeof alice, typeof bob];
+    assert.ok(Math.abs(board[0]!.mu - alice.mu) < 1e-9 && Math.abs(board[0]!.sigma - alice.sigma) < 1e-9, `${JSON.stringify(board[0])} vs ${JSON.stringify(alice)}`);
+    assert.equal((await one.ratingHistory('roshambo', 'alice', { limit: 1000 })).length, 40);
+    const db = await PostgresHistoryDb.open(url);
+    try {
+      assert.equal(await db.storedBytes(), matches.reduce((sum, m) => sum + storedSize(m), 0));
+    } finally {
+      await db.close();
+    }
+  } finally {
+    await one.close();
+    await two.close();
+  }
 });

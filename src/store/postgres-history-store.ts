@@ -1,4 +1,5 @@
 import {
+  HistoryUnavailableError,
   resolveRetention,
   type HistoryQuery,
   type HistoryStore,
@@ -47,7 +48,7 @@ export interface PostgresHistoryStoreOptions extends HistoryStoreOptions {
  * database answers again; tries are spaced from BACKLOG_RETRY_FIRST_MS doubling to
  * BACKLOG_RETRY_MAX_MS on the clock given. So a match that ends during an outage ends normally
  * for its players. Reads first write the backlog, so they see every record sent before them;
- * during an outage they fail with an error that says the database is unreachable.
+ * during an outage they fail with a HistoryUnavailableError that says the database is unreachable.
  */
 export class PostgresHistoryStore implements HistoryStore {
   private readonly backlog: RecordBacklog;
@@ -177,7 +178,7 @@ export class PostgresHistoryStore implements HistoryStore {
       return await query();
     } catch (error) {
       if (!isTransientPostgresError(error)) throw error;
-      throw new Error(`the history database ${this.masked} is unreachable: ${errorText(error)}${this.backlog.count ? ` (${this.backlog.count} matches wait to be recorded)` : ''}`);
+      throw new HistoryUnavailableError(`the history database ${this.masked} is unreachable: ${errorText(error)}${this.backlog.count ? ` (${this.backlog.count} matches wait to be recorded)` : ''}`);
     }
   }
 

@@ -103,6 +103,40 @@ test('cocod --nodes 2 --postgres URL: the primary owns the PostgreSQL store, and
   assert.doesNotMatch(server.rawLog(), new RegExp(PASSWORD));
 });
 
+test('cocod --postgres with the database down mid-run: the match ends normally, reads fail clearly, and once it is back the match is in the history', async () => {
+  const url = await database('outage');
+  const server = await startServer(['--postgres', url], null);
+  try {
+    const before = await playVerified(server, 'hana');
+    await postgres.halt();
+    let during: string;
+    try {
+      // Its players hear the result as usual; the record waits in the server's memory.
+      during = await playVerified(server, 'ivan');
+      await server.waitForLog(/history database postgres:\/\/coco:\*\*\*@\S+ unreachable \(.*\): records wait in memory \(up to 67108864 bytes, history-backlog-max-bytes\)/);
+      // "Try again later" in each front door's terms, not a server error.
+      const refused = await fetch(`http://127.0.0.1:${server.port}/api/history`);
+      assert.equal(refused.status, 503);
+      assert.deepEqual(await refused.json(), { error: 'the match history is unavailable for now; try again later' });
+      const failed = await coco(server.url, ['history']);
+      assert.notEqual(failed.code, 0);
+      assert.match(failed.stderr, /\(1013\): history unavailable, try again later/);
+      assert.match(server.log(), /the history database postgres:\/\/coco:\*\*\*@\S+ is unreachable: .*\(1 matches wait to be recorded\)/);
+    } finally {
+      await postgres.start();
+    }
+    // A read writes the backlog first: no waiting for the retry timer.
+    assert.deepEqual((await apiHistory(server)).map((m) => m.id), [during, before]);
+    assert.deepEqual(await matchIds(url), [before, during]);
+    await server.waitForLog(/reachable again after \d+ s: 1 matches recorded from the backlog/);
+    const ratings = JSON.parse((await coco(server.url, ['ratings', 'roshambo', '--json'])).stdout) as { player: string }[];
+    assert.deepEqual(ratings.map((row) => row.player).sort(), ['ServerBot', 'hana', 'ivan']);
+  } finally {
+    await server.stop();
+  }
+  assert.doesNotMatch(server.rawLog(), new RegExp(PASSWORD));
+});
+
 test('cocod --postgres with the database unreachable at start: one line naming it with the password masked, status 1 (one node and --nodes 2)', async () => {
   const port = await freePort();
   const url = `postgres://coco:${PASSWORD}@127.0.0.1:${port}/history`;
