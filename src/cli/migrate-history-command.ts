@@ -9,8 +9,8 @@ Usage: cocod migrate-history --from FILE.sqlite --to postgres://USER[:PASSWORD]@
 
 Options:
       --from FILE       the SQLite history file (cocod --database FILE)
-      --to URL          the PostgreSQL database (created tables if empty; or COCOD_POSTGRES
-                        in the environment)
+      --to URL          the PostgreSQL database (its tables are made if it has none); or
+                        COCOD_POSTGRES in the environment, out of the process list
       --batch N         matches per transaction (default ${DEFAULT_MIGRATE_BATCH})
   -h, --help            this text
 
