@@ -307,3 +307,22 @@ test('servers on two machines recording into one database at once: each match ra
     await two.close();
   }
 });
+
+test('a server whose database user may read and write the tables but not create any starts on a migrated database', async () => {
+  const url = await fresh();
+  await (await PostgresHistoryDb.open(url)).close();
+  const name = new URL(url).pathname.slice(1);
+  await query(url, `CREATE ROLE writer LOGIN; REVOKE CREATE ON SCHEMA public FROM PUBLIC; REVOKE ALL ON DATABASE ${name} FROM PUBLIC;
+    GRANT CONNECT ON DATABASE ${name} TO writer; GRANT USAGE ON SCHEMA public TO writer;
+    GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO writer; GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO writer`);
+  const asWriter = new URL(url);
+  asWriter.username = 'writer';
+  const store = await PostgresHistoryStore.open(asWriter.toString());
+  try {
+    await store.record(match('w', 1000));
+    assert.deepEqual(await store.ids(), ['w']);
+    await assert.rejects(query(asWriter.toString(), 'CREATE TABLE t (x integer)'), /permission denied/);
+  } finally {
+    await store.close();
+  }
+});

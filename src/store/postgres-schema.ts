@@ -94,10 +94,15 @@ export const MIGRATION_LOCK_KEY = 0x636f_636f_0001n;
 export async function migratePostgres(client: pg.ClientBase, migrations: readonly string[] = POSTGRES_MIGRATIONS): Promise<number> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
   try {
-    await client.query(`CREATE TABLE IF NOT EXISTS history_schema (
-       version INTEGER PRIMARY KEY,
-       applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-     )`);
+    // Looked up first: CREATE TABLE IF NOT EXISTS needs the right to create tables even when the
+    // table is there, and a server may run as a user that can only read and write them.
+    const { rows: found } = await client.query<{ table: string | null }>(`SELECT to_regclass('history_schema')::text AS table`);
+    if (found[0]?.table === null) {
+      await client.query(`CREATE TABLE history_schema (
+         version INTEGER PRIMARY KEY,
+         applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+       )`);
+    }
     const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM history_schema');
     const applied = rows[0]?.version ?? 0;
     if (applied > migrations.length) {
