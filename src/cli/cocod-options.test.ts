@@ -79,3 +79,20 @@ test('--nodes: a count from 1 to 64 or auto (the cores), from the flag or the co
   assert.equal(nodes(['--nodes', '65']), 'invalid --nodes "65" (a number from 1 to 64, or auto)');
   assert.equal(nodes(['--nodes', 'two']), 'invalid --nodes "two" (a number from 1 to 64, or auto)');
 });
+
+test('--postgres URL comes from the flag, the config file or COCOD_POSTGRES, in that order; absent, the history stays in SQLite', () => {
+  const files = { '/etc/cocod.json': JSON.stringify({ postgres: 'postgres://coco@config-host/history' }) };
+  const env = { COCOD_POSTGRES: 'postgres://coco:pw@env-host/history' };
+  const postgresOf = (argv: string[], from: OptionSources) => (run(argv, from) as { postgres?: string }).postgres;
+  assert.equal(postgresOf(['--postgres', 'postgresql://flag-host/h', '--config', '/etc/cocod.json'], sources(files, env)), 'postgresql://flag-host/h');
+  assert.equal(postgresOf(['--config', '/etc/cocod.json'], sources(files, env)), 'postgres://coco@config-host/history');
+  assert.equal(postgresOf([], sources({}, env)), 'postgres://coco:pw@env-host/history');
+  assert.equal(postgresOf([], sources()), undefined);
+  assert.equal(postgresOf([], sources({}, { COCOD_POSTGRES: '' })), undefined);
+});
+
+test('a --postgres value that is not a PostgreSQL URL is refused without echoing it; --database with --postgres is refused', () => {
+  const refused = run(['--postgres', 'mysql://root:topsecret@db/h']);
+  assert.deepEqual(refused, { error: 'invalid --postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)' });
+  assert.deepEqual(run(['--postgres', 'postgres://db/h', '-d', 'h.sqlite']), { error: 'give --database or --postgres, not both' });
+});

@@ -2,11 +2,13 @@ import { parseArgs } from 'node:util';
 import type { CocodOptions } from '../app/cocod-app.js';
 import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';
 import { resolveLimits } from '../gateways/server-limits.js';
+import { isPostgresUrl } from '../store/postgres-connection.js';
 import { err, ok, type Result } from '../util/result.js';
 
 export const COCOD_HELP = `cocod: the Code Colosseum server
 
 Usage: cocod [options]
+       cocod migrate-history --from FILE.sqlite --to postgres://...   (docs/postgres.md)
 
 Options:
   -b, --bind-address ADDR           address to listen on (default 127.0.0.1)
@@ -18,6 +20,10 @@ Options:
                                     COCOD_VERIFICATION_PASSWORD in the environment
   -d, --database FILE               SQLite file of the match history (default cocod.sqlite;
                                     ':memory:' keeps none)
+      --postgres URL                keep the history in PostgreSQL instead (postgres://USER
+                                    [:PASSWORD]@HOST[:PORT]/DATABASE; or COCOD_POSTGRES in
+                                    the environment, which keeps a password out of the
+                                    process list); see docs/postgres.md
       --expiry SECONDS              lifetime of a waiting match (default 600; the same as
                                     --limit match-expiry-seconds=SECONDS)
       --games DIR                   register the external games (and bot programs) in
@@ -48,6 +54,7 @@ const OPTIONS = {
   'verification-password': { type: 'string', short: 'v' },
   'verification-password-file': { type: 'string' },
   database: { type: 'string', short: 'd' },
+  postgres: { type: 'string' },
   expiry: { type: 'string' },
   'clobber-port': { type: 'string' },
   'socha-port': { type: 'string' },
@@ -128,6 +135,10 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   if (!soft.ok) return soft;
   const hard = parseSeconds('--socha-hard-timeout', option('socha-hard-timeout'), DEFAULT_HARD_TIMEOUT, 0.1, 600);
   if (!hard.ok) return hard;
+  const postgres = option('postgres') ?? (sources.env['COCOD_POSTGRES'] || undefined);
+  // The URL may hold a password: an error names the option, never echoes its value.
+  if (postgres !== undefined && !isPostgresUrl(postgres)) return err('invalid --postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)');
+  if (postgres !== undefined && option('database') !== undefined) return err('give --database or --postgres, not both');
   const games = option('games');
   const nodes = parseNodes(option('nodes'), sources.cores ?? 1);
   if (!nodes.ok) return nodes;
@@ -142,6 +153,7 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
       port: port.value,
       verificationPassword: verification.value,
       database: option('database') ?? 'cocod.sqlite',
+      ...(postgres !== undefined && { postgres }),
       limits: limits.value,
     },
   });
