@@ -4,11 +4,10 @@
  * result. Throughput and latency are each other's mirror here (Little's law): the players wait
  * for the server, so a slow round delays the next one instead of piling up.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { machineLoad, machineTicks, ProcessTreeMonitor } from './proc-stats.js';
 import { percentiles, round2, type Column, type Percentiles } from './report.js';
-import { benchLimits, createMatches, here, relayMatchIds, startServer, type ServerSetup, type ServerSpec } from './server.js';
+import { benchLimits, createMatches, here, relayMatchIds, spawnBenchChild, startServer, type ServerSetup, type ServerSpec } from './server.js';
 
 export interface ClosedRun {
   readonly matches: number;
@@ -44,7 +43,7 @@ export async function closedRun(spec: ServerSpec, matches: number, rounds: numbe
     const monitor = new ProcessTreeMonitor(server.pid);
     monitor.start();
     const machineBefore = machineTicks();
-    const players = spawn(process.execPath, [join(here, 'players.js'), server.url, ids.join(','), String(rounds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const players = spawnBenchChild(process.execPath, [join(here, 'players.js'), server.url, ids.join(','), String(rounds)], ['ignore', 'pipe', 'inherit']);
     let output = '';
     players.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     // 'close', not 'exit': the process may exit before its last output has been read.

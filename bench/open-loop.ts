@@ -5,11 +5,11 @@
  * closed loop, a server slower than the offered rate makes rounds queue up, and the latency shows
  * it; see bench/open-loop-players.ts for what exactly is measured.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { machineLoad, machineTicks, ProcessTreeMonitor } from './proc-stats.js';
 import { percentiles, round2, type Column, type Percentiles } from './report.js';
-import { benchLimits, createMatches, here, relayMatchIds, startServer, type ServerSetup, type ServerSpec } from './server.js';
+import { benchLimits, createMatches, here, relayMatchIds, spawnBenchChild, startServer, type ServerSetup, type ServerSpec } from './server.js';
 
 /** Roshambo's largest number of rounds. */
 const MAX_ROUNDS = 9999;
@@ -59,7 +59,7 @@ export async function openRun(spec: ServerSpec, rate: number, matches: number, s
     const count = Math.min(processes, matches);
     const shares = Array.from({ length: count }, (_, p) => ids.filter((_, i) => i % count === p));
     const outputs = shares.map((share) => {
-      const child = spawn(process.execPath, [join(here, 'open-loop-players.js'), server.url, share.join(','), String(rounds), String((rate * share.length) / matches)], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawnBenchChild(process.execPath, [join(here, 'open-loop-players.js'), server.url, share.join(','), String(rounds), String((rate * share.length) / matches)], ['pipe', 'pipe', 'inherit']);
       children.push(child);
       let output = '';
       const ready = new Promise<void>((resolve, reject) => {

@@ -75,7 +75,32 @@ function startFlags(): string[] {
  */
 export function spawnWithFileLimit(argv: readonly string[], stdio: Parameters<typeof spawn>[2]['stdio']): ChildProcess {
   const script = 'ulimit -n 1048576 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
-  return spawn('/bin/sh', ['-c', script, 'sh', ...argv], { stdio });
+  return spawnBenchChild('/bin/sh', ['-c', script, 'sh', ...argv], stdio);
+}
+
+/**
+ * Every process the benchmark started that has not exited. A benchmark stopped by Ctrl-C or
+ * SIGTERM ends them first (a server is told with SIGTERM, so that its own nodes stop with it):
+ * nothing it started is left running.
+ */
+const children = new Set<ChildProcess>();
+let stopsChildrenOnSignal = false;
+
+/** spawn(), with the child ended when the benchmark is interrupted. */
+export function spawnBenchChild(command: string, args: readonly string[], stdio: Parameters<typeof spawn>[2]['stdio']): ChildProcess {
+  const child = spawn(command, args, { stdio });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  if (!stopsChildrenOnSignal) {
+    stopsChildrenOnSignal = true;
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        for (const running of children) running.kill('SIGTERM');
+        process.exit(signal === 'SIGINT' ? 130 : 143);
+      });
+    }
+  }
+  return child;
 }
 
 export async function startServer(spec: ServerSpec, setup: ServerSetup, options: StartOptions = {}): Promise<RunningServer> {

@@ -1,3 +1,4 @@
+import { readGamesJson, type GameArgsJson } from '../src/protocol/games-json.js';
 import { readHistoryMatch, readHistorySummary, type HistoryMatch, type HistorySummary } from './wire.js';
 
 /** The server's HTTP history API: GET /api/history and GET /api/history/<id>. */
@@ -62,72 +63,7 @@ export async function fetchHistoryMatch(id: string): Promise<HistoryMatch> {
   return readHistoryMatch(await getJson(`/api/history/${encodeURIComponent(id)}`));
 }
 
-/** Bounds of a numeric game argument (GET /api/games). */
-export interface ArgRange {
-  readonly min: number;
-  readonly max: number;
-  readonly integer: boolean;
-  readonly odd: boolean;
-}
-
-/** A game argument described for people, as GET /api/games gives it (src/protocol/games-api.ts). */
-export interface GameArgHelp {
-  readonly name: string;
-  readonly description: string;
-  readonly regex: string;
-  /** "seconds to wait between moves, 0 to 30" */
-  readonly hint: string;
-  /** The error in words: "pace must be a number from 0 to 30 (for example 1.5)". */
-  readonly problem: string;
-  readonly example: string;
-  readonly default: string | null;
-  /** Without a fixed default, what happens when the argument is not given ("the match timeout"). */
-  readonly defaultNote: string | null;
-  readonly range: ArgRange | null;
-}
-
-export interface GameHelp {
-  readonly name: string;
-  readonly args: readonly GameArgHelp[];
-}
-
-type Loose = Record<string, unknown>;
-const looseRecord = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
-const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-function readRange(value: unknown): ArgRange | null {
-  const r = looseRecord(value);
-  return finite(r['min']) && finite(r['max']) ? { min: r['min'], max: r['max'], integer: r['integer'] === true, odd: r['odd'] === true } : null;
-}
-
-/** Reads a GET /api/games body field by field: a missing or mistyped field becomes a harmless default. */
-export function readGamesHelp(body: unknown): GameHelp[] {
-  const games = looseRecord(body)['games'];
-  if (!Array.isArray(games)) return [];
-  return games
-    .map((game): GameHelp => {
-      const g = looseRecord(game);
-      const args = (Array.isArray(g['args']) ? g['args'] : []).map((arg): GameArgHelp => {
-        const a = looseRecord(arg);
-        return {
-          name: textOf(a['name']),
-          description: textOf(a['description']),
-          regex: textOf(a['regex']),
-          hint: textOf(a['hint']),
-          problem: textOf(a['problem']),
-          example: textOf(a['example']),
-          default: typeof a['default'] === 'string' ? a['default'] : null,
-          defaultNote: typeof a['default_note'] === 'string' ? a['default_note'] : null,
-          range: readRange(a['range']),
-        };
-      });
-      return { name: textOf(g['name']), args: args.filter((arg) => arg.name !== '') };
-    })
-    .filter((game) => game.name !== '');
-}
-
 /** The games with their arguments described for people: what the new-match form shows. */
-export async function fetchGamesHelp(): Promise<GameHelp[]> {
-  return readGamesHelp(await getJson('/api/games'));
+export async function fetchGamesHelp(): Promise<readonly GameArgsJson[]> {
+  return readGamesJson(await getJson('/api/games'))?.games ?? [];
 }

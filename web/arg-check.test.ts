@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readGamesHelp, type GameArgHelp } from './api.js';
+import { readGamesJson, type ArgJson } from '../src/protocol/games-json.js';
 import { argValueFits } from '../src/games/arg-value.js';
 import { argHintText, argValueError } from './arg-check.js';
 
@@ -18,7 +18,7 @@ const PACE_JSON = {
   range: { min: 0, max: 30, integer: false, odd: false },
 };
 
-const pace = (): GameArgHelp => readGamesHelp({ games: [{ name: 'roshambo', args: [PACE_JSON] }] })[0]!.args[0]!;
+const pace = (): ArgJson => readGamesJson({ games: [{ name: 'roshambo', args: [PACE_JSON] }] })!.games[0]!.args[0]!;
 
 test('GET /api/games is read field by field; junk becomes harmless defaults', () => {
   assert.deepEqual(pace(), {
@@ -26,16 +26,17 @@ test('GET /api/games is read field by field; junk becomes harmless defaults', ()
     description: PACE_JSON.description,
     regex: PACE_JSON.regex,
     hint: PACE_JSON.hint,
+    expects: PACE_JSON.expects,
     problem: PACE_JSON.problem,
     example: '1.5',
     default: '1',
-    defaultNote: null,
+    default_note: null,
     range: { min: 0, max: 30, integer: false, odd: false },
   });
-  assert.deepEqual(readGamesHelp(null), []);
-  assert.deepEqual(readGamesHelp({ games: [{ name: 'g', args: [{ name: 'a', default: 3, range: { min: 'x' } }, { hint: 'no name' }] }, { args: [] }] }), [
-    { name: 'g', args: [{ name: 'a', description: '', regex: '', hint: '', problem: '', example: '', default: null, defaultNote: null, range: null }] },
-  ]);
+  assert.equal(readGamesJson(null), null);
+  assert.deepEqual(readGamesJson({ games: [{ name: 'g', args: [{ name: 'a', default: 3, range: { min: 'x' } }, { hint: 'no name' }] }, { args: [] }] }), { games: [
+    { name: 'g', args: [{ name: 'a', description: '', regex: '', hint: '', expects: '', problem: '', example: '', default: null, default_note: null, range: null }] },
+  ] });
 });
 
 test('a value out of range or off the pattern gets the error in words, never the regex', () => {
@@ -55,12 +56,12 @@ test('ranges check whole and odd numbers; an unreadable regex leaves the check t
 });
 
 test('without a problem text from the server, the error is made from the hint and the example', () => {
-  const arg: GameArgHelp = { ...pace(), problem: '' };
+  const arg: ArgJson = { ...pace(), problem: '' };
   assert.equal(argValueError(arg, '99'), 'pace is not valid: seconds to wait between moves, 0 to 30 (for example 1.5)');
 });
 
 test("the hint under a field is a sentence with the default, or what happens without a value", () => {
   assert.equal(argHintText(pace()), 'Seconds to wait between moves, 0 to 30. Default: 1.');
-  assert.equal(argHintText({ ...pace(), hint: 'the room id players see', default: null, defaultNote: 'a fresh UUID' }), 'The room id players see. Default: a fresh UUID.');
+  assert.equal(argHintText({ ...pace(), hint: 'the room id players see', default: null, default_note: 'a fresh UUID' }), 'The room id players see. Default: a fresh UUID.');
   assert.equal(argHintText({ ...pace(), default: null }), 'Seconds to wait between moves, 0 to 30.');
 });

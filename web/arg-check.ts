@@ -1,5 +1,5 @@
 import { argValueFits } from '../src/games/arg-value.js';
-import type { GameArgHelp } from './api.js';
+import type { ArgJson } from '../src/protocol/games-json.js';
 
 /**
  * The new-match form's words for a game argument and its own check of a value, before the
@@ -8,15 +8,15 @@ import type { GameArgHelp } from './api.js';
  */
 
 /** The line under an argument's field: its hint and its default ("Seconds to wait between moves, 0 to 30. Default: 1."). */
-export function argHintText(arg: GameArgHelp): string {
+export function argHintText(arg: ArgJson): string {
   const hint = arg.hint || arg.description;
   const sentence = hint === '' ? '' : `${hint.charAt(0).toUpperCase()}${hint.slice(1)}.`;
-  const fallback = arg.default === null || arg.default === '' ? arg.defaultNote : arg.default;
+  const fallback = arg.default === null || arg.default === '' ? arg.default_note : arg.default;
   return fallback === null ? sentence : `${sentence} Default: ${fallback}.`;
 }
 
 /** The error in words for a value the argument refuses, or null when it fits. Never the regex. */
-export function argValueError(arg: GameArgHelp, value: string): string | null {
+export function argValueError(arg: ArgJson, value: string): string | null {
   if (argValueFits(arg, value)) return null;
   if (arg.problem !== '') return arg.problem;
   const what = arg.hint || arg.description;

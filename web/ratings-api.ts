@@ -1,15 +1,7 @@
+import type { RatingRow } from '../src/protocol/ratings-json.js';
 import { readHistorySummary, type HistorySummary } from './wire.js';
 
-/** One leaderboard row (GET /api/ratings/GAME). */
-export interface RatingRow {
-  readonly rank: number;
-  readonly player: string;
-  /** mu - 3 sigma: what the board shows and sorts by. */
-  readonly rating: number;
-  readonly mu: number;
-  readonly sigma: number;
-  readonly games: number;
-}
+export type { RatingRow };
 
 /** A player's rating right after one match (GET /api/ratings/GAME/PLAYER). */
 export interface RatingPoint {

@@ -22,8 +22,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
-import { MemoryHistoryStore } from '../store/memory-history-store.js';
-import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
+import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from './metrics.js';
 
 export interface CocodOptions {
@@ -31,8 +30,10 @@ export interface CocodOptions {
   readonly port: number;
   /** Master password for verified matches; a random one is made and logged when absent. */
   readonly verificationPassword: string | null;
-  /** SQLite file of the history, or ':memory:' for none kept. */
+  /** SQLite file of the history, or ':memory:' for none kept; unused when `postgres` is given. */
   readonly database: string;
+  /** A PostgreSQL URL: the history is kept there instead (docs/postgres.md). */
+  readonly postgres?: string;
   /** The limits on peers (server-limits.ts); the defaults where absent. */
   readonly limits?: ServerLimits;
   /** Where the server's time comes from; the system clock by default. */
@@ -114,9 +115,14 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // directory the game registers them in.
   const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
   if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
-  const storeOptions = { retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] }, clock };
   const store: HistoryStore =
-    options.cluster?.store ?? (options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions));
+    options.cluster?.store ??
+    (await openHistoryStore(options, {
+      retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] },
+      backlogMaxBytes: limits['history-backlog-max-bytes'],
+      clock,
+      log,
+    }));
   let link = options.cluster?.link ?? null;
   let redisLink: RedisLink | null = null;
   if (!link && options.redis !== undefined) {
@@ -161,7 +167,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     connections: () => ({ ...server.connections(), clobber: clobber?.connections ?? 0, socha: socha?.connections ?? 0 }),
     matches: () => lobby.counts(),
     outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
-    storeQueueDepth: () => (store instanceof SqliteHistoryStore ? store.queueDepth : 0),
+    storeQueueDepth: () => ('queueDepth' in store && typeof store.queueDepth === 'number' ? store.queueDepth : 0),
   });
   const server: CocoServer = new CocoServer({
     lobby: shared,
@@ -202,7 +208,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `ws://${host}:${address.port}/`;
-  log.info(`listening on ${url} (history: ${options.database})`);
+  log.info(`listening on ${url} (history: ${historyLabel(options)})`);
   return {
     url,
     port: address.port,

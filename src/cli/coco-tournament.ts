@@ -30,8 +30,9 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
       --seed TEXT            swiss: breaks ties between equal scores (default "coco")
       --sprt [elo0=0 elo1=5 alpha=0.05 beta=0.05]
                              2 players: stop once the SPRT decides between elo0 and elo1
-                         The server seats each match's players in its own random order;
-                         the results file records the seats they had.
+                         Every pairing plays each seat order equally often (the reference
+                         server seats players its own way: there, by chance); the results
+                         file records the seats each game had.
 `;
 
 interface TournamentSettings {

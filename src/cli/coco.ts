@@ -11,7 +11,7 @@ import { formatLobbyTable } from './lobby-table.js';
 import { parseGameArgs } from './game-args.js';
 import { fetchGameArgs, formatArgUsage, usageJson } from './game-usage.js';
 import { fetchHistory } from './match-record.js';
-import { fetchRatings, formatRatingsTable } from './ratings-table.js';
+import { fetchRatings, formatRatingsTable, noRatingsText } from './ratings-table.js';
 import { noSuchGame, noSuchMatch, refused } from './refusals.js';
 import { packageVersion } from './version.js';
 import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
@@ -287,7 +287,8 @@ async function ratings(url: string, args: string[]): Promise<void> {
   const found = await fetchRatings(url, game, limit);
   if (found.kind === 'missing') throw noSuchGame(game);
   if (found.kind === 'no-api') throw new CliError('this server has no ratings (its HTTP API has no /api/ratings/)', EXIT.error);
-  process.stdout.write(values.json ? `${JSON.stringify(found.value, null, 2)}\n` : `${formatRatingsTable(found.value)}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(found.value, null, 2)}\n`);
+  else process.stdout.write(`${found.value.length === 0 ? noRatingsText(game) : formatRatingsTable(found.value)}\n`);
 }
 
 /** What `-s` may be: the WebSocket client also takes http(s) addresses and upgrades them. */

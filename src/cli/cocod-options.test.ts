@@ -2,6 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveCocodOptions, type OptionSources } from './cocod-options.js';
 
+function sourcesOf(files: Record<string, string> = {}, env: Record<string, string> = {}): OptionSources {
+  return sources(files, env);
+}
+
 function sources(files: Record<string, string> = {}, env: Record<string, string> = {}): OptionSources {
   return {
     env,
@@ -80,6 +84,23 @@ test('--nodes: a count from 1 to 64 or auto (the cores), from the flag or the co
   assert.equal(nodes(['--nodes', 'two']), 'invalid --nodes "two" (a number from 1 to 64, or auto)');
 });
 
+test('--postgres URL comes from the flag, the config file or COCOD_POSTGRES, in that order; absent, the history stays in SQLite', () => {
+  const files = { '/etc/cocod.json': JSON.stringify({ postgres: 'postgres://coco@config-host/history' }) };
+  const env = { COCOD_POSTGRES: 'postgres://coco:pw@env-host/history' };
+  const postgresOf = (argv: string[], from: OptionSources) => (run(argv, from) as { postgres?: string }).postgres;
+  assert.equal(postgresOf(['--postgres', 'postgresql://flag-host/h', '--config', '/etc/cocod.json'], sources(files, env)), 'postgresql://flag-host/h');
+  assert.equal(postgresOf(['--config', '/etc/cocod.json'], sources(files, env)), 'postgres://coco@config-host/history');
+  assert.equal(postgresOf([], sources({}, env)), 'postgres://coco:pw@env-host/history');
+  assert.equal(postgresOf([], sources()), undefined);
+  assert.equal(postgresOf([], sources({}, { COCOD_POSTGRES: '' })), undefined);
+});
+
+test('a --postgres value that is not a PostgreSQL URL is refused without echoing it; --database with --postgres is refused', () => {
+  const refused = run(['--postgres', 'mysql://root:topsecret@db/h']);
+  assert.deepEqual(refused, { error: 'invalid --postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)' });
+  assert.deepEqual(run(['--postgres', 'postgres://db/h', '-d', 'h.sqlite']), { error: 'give --database or --postgres, not both' });
+});
+
 /** The options of a command line that must be accepted. */
 function accepted(argv: string[], from = sources()) {
   const options = run(argv, from);
@@ -92,16 +113,19 @@ function refusal(argv: string[], from = sources()): string {
   return 'error' in options ? options.error : assert.fail('accepted');
 }
 
-test('--redis: a redis:// or rediss:// URL from the flag, the config file or COCOD_REDIS; errors never show its password', () => {
+test('--redis: a redis:// or rediss:// URL from the flag, the config file or COCOD_REDIS; errors never show its password; it needs --postgres', () => {
+  const pg = { COCOD_POSTGRES: 'postgres://coco@db/coco' };
+  const sources = (files: Record<string, string> = {}, env: Record<string, string> = {}) => sourcesOf(files, { ...pg, ...env });
   assert.equal(accepted([]).redis, undefined);
-  assert.equal(accepted(['--redis', 'redis://10.0.0.5:6379']).redis, 'redis://10.0.0.5:6379');
+  assert.equal(refusal(['--redis', 'redis://10.0.0.5:6379'], sourcesOf()), '--redis needs --postgres URL: the nodes of a cluster share one history (docs/deployment.md)');
+  assert.equal(accepted(['--redis', 'redis://10.0.0.5:6379'], sources()).redis, 'redis://10.0.0.5:6379');
   assert.equal(accepted(['--config', 'c.json'], sources({ 'c.json': '{"redis": "rediss://cache.example:6380/2"}' })).redis, 'rediss://cache.example:6380/2');
   assert.equal(accepted([], sources({}, { COCOD_REDIS: 'redis://:s3cret@10.0.0.5' })).redis, 'redis://:s3cret@10.0.0.5');
   assert.equal(accepted(['--redis', 'redis://flag:6379'], sources({}, { COCOD_REDIS: 'redis://env:6379' })).redis, 'redis://flag:6379', 'the flag wins');
-  const wrong = refusal(['--redis', 'http://:s3cret@10.0.0.5']);
+  const wrong = refusal(['--redis', 'http://:s3cret@10.0.0.5'], sources());
   assert.match(wrong, /invalid --redis URL/);
   assert.doesNotMatch(wrong, /s3cret/);
-  assert.match(refusal(['--redis', 'not a url :s3cret@']), /^invalid --redis URL \(an unreadable Redis URL\)/);
+  assert.match(refusal(['--redis', 'not a url :s3cret@'], sources()), /^invalid --redis URL \(an unreadable Redis URL\)/);
 });
 
 test('the Redis lease limits: a refresh interval shorter than the lease, else refused', () => {

@@ -3,11 +3,13 @@ import type { CocodOptions } from '../app/cocod-app.js';
 import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';
 import { resolveLimits } from '../gateways/server-limits.js';
 import { checkRedisUrl } from '../cluster/redis-url.js';
+import { isPostgresUrl } from '../store/postgres-connection.js';
 import { err, ok, type Result } from '../util/result.js';
 
 export const COCOD_HELP = `cocod: the Code Colosseum server
 
 Usage: cocod [options]
+       cocod migrate-history --from FILE.sqlite --to postgres://...   (docs/postgres.md)
 
 Options:
   -b, --bind-address ADDR           address to listen on (default 127.0.0.1)
@@ -19,6 +21,10 @@ Options:
                                     COCOD_VERIFICATION_PASSWORD in the environment
   -d, --database FILE               SQLite file of the match history (default cocod.sqlite;
                                     ':memory:' keeps none)
+      --postgres URL                keep the history in PostgreSQL instead (postgres://USER
+                                    [:PASSWORD]@HOST[:PORT]/DATABASE; or COCOD_POSTGRES in
+                                    the environment, which keeps a password out of the
+                                    process list); see docs/postgres.md
       --expiry SECONDS              lifetime of a waiting match (default 600; the same as
                                     --limit match-expiry-seconds=SECONDS)
       --games DIR                   register the external games (and bot programs) in
@@ -52,6 +58,7 @@ const OPTIONS = {
   'verification-password': { type: 'string', short: 'v' },
   'verification-password-file': { type: 'string' },
   database: { type: 'string', short: 'd' },
+  postgres: { type: 'string' },
   expiry: { type: 'string' },
   'clobber-port': { type: 'string' },
   'socha-port': { type: 'string' },
@@ -133,6 +140,10 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   if (!soft.ok) return soft;
   const hard = parseSeconds('--socha-hard-timeout', option('socha-hard-timeout'), DEFAULT_HARD_TIMEOUT, 0.1, 600);
   if (!hard.ok) return hard;
+  const postgres = option('postgres') ?? (sources.env['COCOD_POSTGRES'] || undefined);
+  // The URL may hold a password: an error names the option, never echoes its value.
+  if (postgres !== undefined && !isPostgresUrl(postgres)) return err('invalid --postgres URL (postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)');
+  if (postgres !== undefined && option('database') !== undefined) return err('give --database or --postgres, not both');
   const games = option('games');
   const nodes = parseNodes(option('nodes'), sources.cores ?? 1);
   if (!nodes.ok) return nodes;
@@ -142,6 +153,9 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
     const wrong = checkRedisUrl(redis);
     if (wrong) return err(wrong);
   }
+  // Nodes on several machines must record into one history: a dead node's matches are recorded by
+  // a survivor, and a player's result is read from whichever node it is connected to.
+  if (redis !== undefined && postgres === undefined) return err('--redis needs --postgres URL: the nodes of a cluster share one history (docs/deployment.md)');
   if (limits.value['redis-lease-refresh-seconds'] >= limits.value['redis-lease-seconds']) {
     return err(`limit "redis-lease-refresh-seconds" must be less than "redis-lease-seconds" (a lease must be refreshed before it runs out)`);
   }
@@ -157,6 +171,7 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
       port: port.value,
       verificationPassword: verification.value,
       database: option('database') ?? 'cocod.sqlite',
+      ...(postgres !== undefined && { postgres }),
       limits: limits.value,
     },
   });

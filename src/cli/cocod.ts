@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
 import { startCocod } from '../app/cocod-app.js';
 import { pinoLog } from '../util/log.js';
 import { COCOD_HELP, resolveCocodOptions } from './cocod-options.js';
+import { runMigrateHistory } from './migrate-history-command.js';
 import { startFailure } from './start-failure.js';
 import { packageVersion } from './version.js';
 
@@ -21,6 +22,10 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'migrate-history') {
+    const status = await runMigrateHistory(process.argv.slice(3), process.env, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
+    process.exit(status);
+  }
   const command = resolveCocodOptions(process.argv.slice(2), { env: process.env, readFile: (path) => readFileSync(path, 'utf8'), cores: availableParallelism() });
   if (!command.ok) fail(command.error);
   if (command.value.kind === 'help') {

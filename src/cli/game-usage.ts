@@ -1,5 +1,5 @@
 import type { GameListEntry } from '../protocol/coco/messages.js';
-import { readGamesJson, type ArgJson, type GameArgsJson } from '../protocol/games-api.js';
+import { readGamesJson, type ArgJson, type GameArgsJson } from '../protocol/games-json.js';
 import { getJson } from './match-record.js';
 
 /**

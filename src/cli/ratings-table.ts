@@ -1,15 +1,7 @@
+import type { RatingRow } from '../protocol/ratings-json.js';
 import { getJson, type Lookup } from './match-record.js';
 
-/** One leaderboard row as `GET /api/ratings/GAME` gives it. */
-export interface RatingRow {
-  readonly rank: number;
-  readonly player: string;
-  /** mu - 3 sigma, what the board is sorted by. */
-  readonly rating: number;
-  readonly mu: number;
-  readonly sigma: number;
-  readonly games: number;
-}
+export type { RatingRow };
 
 function isRow(value: unknown): value is RatingRow {
   if (typeof value !== 'object' || value === null) return false;
@@ -37,4 +29,9 @@ export function formatRatingsTable(rows: readonly RatingRow[]): string {
   const line = (values: readonly string[]): string =>
     values.map((value, i) => (RIGHT[i] ? value.padStart(widths[i]!) : value.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(HEADERS), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}
+
+/** What `coco ratings GAME` says when nobody is rated yet, so that an empty board explains itself. */
+export function noRatingsText(game: string): string {
+  return `no ratings for ${game} yet: only verified matches are rated (created with the server's password, coco new -v PASSWORD)`;
 }

@@ -4,6 +4,7 @@
  * from the server's history, as one line of the results file.
  */
 import { CocoClient } from '../client/coco-client.js';
+import { SEAT_ORDER_ARG } from '../lobby/seat-order-arg.js';
 import { botName } from '../match/match.js';
 import type { Pairing } from '../tournament/pairings.js';
 import { outcomeOf, type ResultLine } from '../tournament/results-file.js';
@@ -38,7 +39,12 @@ const RESULT_WAIT = { waitMs: 30_000, intervalMs: 100 } as const;
 /** The status line coco-connect gives when the match starts (see session() there). */
 const STARTED = 'match started';
 
-async function createMatch(context: MatchContext, bots: number, name: string): Promise<string> {
+/**
+ * Creates the match with its seats named in order (SEAT_ORDER_ARG): this server seats them so;
+ * the reference server ignores the argument and seats players its own way, and the results file
+ * records the seats they had either way.
+ */
+async function createMatch(context: MatchContext, seats: readonly string[], bots: number, name: string): Promise<string> {
   let client: CocoClient;
   try {
     client = await CocoClient.connect(context.url);
@@ -46,7 +52,7 @@ async function createMatch(context: MatchContext, bots: number, name: string): P
     throw new CliError(`${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
   }
   try {
-    const request = { type: 'GameNew', name, game: context.game, params: { players: 2, bots, timeout: context.timeout }, args: { ...context.args }, password: null, verification: null } as const;
+    const request = { type: 'GameNew', name, game: context.game, params: { players: 2, bots, timeout: context.timeout }, args: { ...context.args, [SEAT_ORDER_ARG]: seats.join(' ') }, password: null, verification: null } as const;
     const reply = await client.request(request, 'GameNew');
     if ('Err' in reply.id) throw reply.id.Err === 'Game not found' ? noSuchGame(context.game) : refused(reply.id.Err);
     return reply.id.Ok;
@@ -73,7 +79,9 @@ interface Connected {
 export async function playPairing(context: MatchContext, pairing: Pairing, entrants: readonly Entrant[]): Promise<ResultLine | null> {
   const seats = pairing.seats.map((i) => entrants[i]!);
   const bot = seats.find((entrant) => entrant.command === null);
-  const id = await createMatch(context, seats.filter((entrant) => entrant.command === null).length, `tournament #${pairing.index}`);
+  // The server's bot (at most one entrant) is named as the match names it.
+  const seatNames = seats.map((entrant) => (entrant.command === null ? botName(0) : entrant.name));
+  const id = await createMatch(context, seatNames, seats.filter((entrant) => entrant.command === null).length, `tournament #${pairing.index}`);
   // A program that leaves before the match starts would leave the other waiting in the lobby
   // until the match expires: then this match is stopped at once.
   const halt = new AbortController();

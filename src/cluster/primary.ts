@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { CocodOptions } from '../app/cocod-app.js';
 import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
 import type { HistoryStore } from '../store/history-store.js';
-import { MemoryHistoryStore } from '../store/memory-history-store.js';
-import { SqliteHistoryStore } from '../store/sqlite-history-store.js';
+import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
+import { systemClock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { ClusterHub, type HubEvent, type HubRequest } from './hub.js';
 import { ipcChannel } from './ipc-channel.js';
@@ -60,11 +60,17 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     verificationPassword = randomBytes(12).toString('base64url');
     log.info(`verification password: ${verificationPassword}`);
   }
-  const storeOptions = { retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] } };
-  const store: HistoryStore = options.database === ':memory:' ? new MemoryHistoryStore(storeOptions) : await SqliteHistoryStore.open(options.database, storeOptions);
+  const store: HistoryStore = await openHistoryStore(options, {
+    retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] },
+    backlogMaxBytes: limits['history-backlog-max-bytes'],
+    clock: options.clock ?? systemClock,
+    log,
+  });
   const hub = new ClusterHub();
-  const { extraGames: _extra, clock: _clock, ...plain } = options as CocodOptions;
-  const nodeOptions = { ...plain, verificationPassword };
+  const { extraGames: _extra, clock: _clock, postgres: _postgres, ...plain } = options as CocodOptions;
+  // The nodes record through this process and never open the history: they get its name to log,
+  // not the PostgreSQL URL (which may hold a password, and would sit in their environment).
+  const nodeOptions = { ...plain, verificationPassword, database: historyLabel(options) };
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./node-main.js', import.meta.url)), serialization: 'advanced' });
 
   let stopping = false;
@@ -75,7 +81,8 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     slot.generation++;
     slot.name = `node-${slot.index + 1}.${slot.generation}`;
     const config: NodeConfig = { node: slot.name, tcpPorts: slot.index === 0, options: nodeOptions };
-    const worker = cluster.fork({ [NODE_CONFIG_ENV]: JSON.stringify(config) });
+    // COCOD_POSTGRES emptied: a node needs no database URL, and its environment is one more place a password could be read.
+    const worker = cluster.fork({ [NODE_CONFIG_ENV]: JSON.stringify(config), COCOD_POSTGRES: '' });
     slot.worker = worker;
     log.info(`node ${slot.name} started (pid ${worker.process.pid})`);
     const name = slot.name;
@@ -125,7 +132,7 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
   // The first node first: if it cannot start (a busy port, a bad games folder) nothing else is tried.
   const first = await fork(slots[0]!);
   await Promise.all(slots.slice(1).map((slot) => fork(slot)));
-  log.info(`listening on ${first.url} (${nodes} nodes, history: ${options.database})`);
+  log.info(`listening on ${first.url} (${nodes} nodes, history: ${historyLabel(options)})`);
 
   return {
     url: first.url,

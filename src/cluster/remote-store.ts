@@ -1,17 +1,21 @@
-import type { HistoryQuery, HistoryStore, MatchRecord, MatchSummary, PlayerRating, RatingPoint, RatingQuery } from '../store/history-store.js';
+import { HistoryUnavailableError, type HistoryQuery, type HistoryStore, type MatchRecord, type MatchSummary, type NewMatchRecord, type PlayerRating, type RatingPoint, type RatingQuery } from '../store/history-store.js';
+import { ownBytes } from '../util/own-bytes.js';
 import { asBuffer } from '../store/sqlite-store-messages.js';
 import type { Channel } from './hub.js';
 
 /** What a node asks the store's owner. */
 export type RemoteStoreRequest =
-  | { readonly id: number; readonly op: 'record'; readonly record: MatchRecord }
+  | { readonly id: number; readonly op: 'record'; readonly record: NewMatchRecord }
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery | undefined }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
   | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery | undefined }
   | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery | undefined };
 
-export type RemoteStoreReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+/** `unavailable`: the owner's store threw a HistoryUnavailableError, raised again on the node's side. */
+export type RemoteStoreReply =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string; readonly unavailable?: boolean };
 
 /**
  * A history store in another process (the primary of `cocod --nodes N`), reached through a
@@ -29,11 +33,11 @@ export class RemoteHistoryStore implements HistoryStore {
       if (!pending) return;
       this.waiting.delete(reply.id);
       if (reply.ok) pending.resolve(reply.value);
-      else pending.reject(new Error(reply.error));
+      else pending.reject(reply.unavailable ? new HistoryUnavailableError(reply.error) : new Error(reply.error));
     });
   }
 
-  record(record: MatchRecord): Promise<void> {
+  record(record: NewMatchRecord): Promise<void> {
     return this.ask({ op: 'record', record }) as Promise<void>;
   }
 
@@ -88,12 +92,15 @@ export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteSt
     const answer = (work: Promise<unknown>): void => {
       work.then(
         (value) => channel.send({ id: request.id, ok: true, value: value ?? null }),
-        (error: unknown) => channel.send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          channel.send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error), ...(error instanceof HistoryUnavailableError && { unavailable: true }) }),
       );
     };
     switch (request.op) {
       case 'record':
-        return answer(store.record({ ...request.record, spectatorStream: asBuffer(request.record.spectatorStream) }));
+        // The record's bytes are views into the IPC message they came in: kept as they are, they
+        // would keep the whole message (a batch) alive.
+        return answer(store.record({ ...request.record, spectatorStream: ownBytes(request.record.spectatorStream), visJson: typeof request.record.visJson === 'string' ? request.record.visJson : ownBytes(request.record.visJson) }));
       case 'list':
         return answer(store.list(request.query));
       case 'ids':

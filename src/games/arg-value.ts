@@ -1,3 +1,5 @@
+import type { ArgRange } from '../protocol/games-json.js';
+
 /**
  * Whether `value` passes the checks a client can make before sending it: the regex (anchored, as
  * the games check it) and the numeric range. The game still has the last word (a hase-und-igel
@@ -5,7 +7,7 @@
  * page's form (web/arg-check.ts), which the bundle lets import it: one check, not two copies. An
  * empty regex, or one JavaScript cannot read (an external game's), passes: the server judges then.
  */
-export function argValueFits(spec: { readonly regex: string; readonly range: NumericRange | null }, value: string): boolean {
+export function argValueFits(spec: { readonly regex: string; readonly range: ArgRange | null }, value: string): boolean {
   if (!regexAccepts(spec.regex, value)) return false;
   const range = spec.range;
   if (range === null) return true;
@@ -13,14 +15,6 @@ export function argValueFits(spec: { readonly regex: string; readonly range: Num
   if (!Number.isFinite(number) || number < range.min || number > range.max) return false;
   if (range.integer && !Number.isInteger(number)) return false;
   return !range.odd || Math.abs(number % 2) === 1;
-}
-
-/** ArgRange (match/game.ts) as this check reads it: declared here so the page imports no server types. */
-interface NumericRange {
-  readonly min: number;
-  readonly max: number;
-  readonly integer: boolean;
-  readonly odd: boolean;
 }
 
 function regexAccepts(regex: string, value: string): boolean {

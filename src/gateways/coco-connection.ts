@@ -7,7 +7,7 @@ import type { VisEvent } from '../protocol/vis-event.js';
 import { encodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
 import { PROTOCOL_MAGIC, type Reply, type Request } from '../protocol/coco/messages.js';
-import type { HistoryStore } from '../store/history-store.js';
+import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
@@ -28,6 +28,8 @@ export const CLOSE_CODES = {
   policy: 1008,
   tooBig: 1009,
   internal: 1011,
+  /** The history store cannot answer now (HistoryUnavailableError): the client may try again later. */
+  tryAgainLater: 1013,
 } as const;
 
 /** What a connection needs besides its socket. */
@@ -149,6 +151,11 @@ export class CocoConnection {
         if (this.requests.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (error) {
+      if (error instanceof HistoryUnavailableError) {
+        // Not a bug: the history's database is down. abort() logs the reason as a warning.
+        this.abort(CLOSE_CODES.tryAgainLater, 'history unavailable, try again later');
+        return;
+      }
       this.log.error(`${this.peer}: internal error: ${error instanceof Error ? error.stack : String(error)}`);
       this.abort(CLOSE_CODES.internal, 'internal error');
     } finally {

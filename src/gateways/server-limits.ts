@@ -26,6 +26,7 @@ export const LIMIT_SPECS = {
   'replay-imports': { default: 2, min: 1, doc: 'replay logs parsed at once (each on a worker thread); more get 503' },
   'history-max-bytes': { default: 1 << 30, min: 0, doc: 'total size of the match history; the oldest matches are removed first, the newest is always kept (0: no limit)' },
   'history-max-age-days': { default: 0, min: 0, doc: 'matches that ended longer ago are removed (0: kept forever)' },
+  'history-backlog-max-bytes': { default: 64 << 20, min: 1024, doc: 'with --postgres: records kept in memory while the database cannot be reached, written when it answers again; past it the oldest waiting ones are dropped (and named in the log)' },
   'shutdown-seconds': { default: 10, min: 1, doc: 'on SIGTERM or SIGINT, the time to end and record the running matches and close every connection before the process exits anyway' },
   'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits; the idlest are forgotten first' },
   'redis-lease-seconds': { default: 10, min: 1, doc: 'with --redis: a node that has not refreshed its lease in Redis for this long is dead; another node records its running matches as ended by node failure' },

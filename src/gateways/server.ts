@@ -4,7 +4,7 @@ import { WebSocketServer } from 'ws';
 import type { ServerMetrics } from '../app/metrics.js';
 import type { LobbyPort } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
-import type { HistoryStore } from '../store/history-store.js';
+import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
 import { addressKey, admitConnection, type AddressLimits, type RefusalReason } from './address-limits.js';
 import { CocoConnection } from './coco-connection.js';
@@ -60,6 +60,13 @@ export class CocoServer {
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
       this.routes.handle(request, response).catch((error: unknown) => {
+        // The history's database is down: the client may try again; the store logged the outage.
+        if (error instanceof HistoryUnavailableError) {
+          log.warn(`http ${request.url}: ${error.message}`);
+          if (!response.headersSent) response.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+          response.end(JSON.stringify({ error: 'the match history is unavailable for now; try again later' }));
+          return;
+        }
         log.error(`http ${request.url}: ${String(error)}`);
         if (!response.headersSent) response.writeHead(500);
         response.end();

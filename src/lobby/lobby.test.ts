@@ -210,6 +210,37 @@ test('a match created with a seat order seats its members in that order, whoever
   await lobby.shutdown();
 });
 
+test('the @seats argument names the seat order (a bot included), is hidden from the game and the lobby, and is checked', async () => {
+  const { lobby } = makeLobby();
+  for (const joinOrder of [['bob', 'alice'], ['alice', 'bob']]) {
+    const created = lobby.create(request({ args: { pace: '0', '@seats': 'bob alice' } }));
+    assert.ok(created.ok);
+    assert.deepEqual(lobby.find(created.value)?.args, { pace: '0' });
+    const members = new Map(joinOrder.map((name) => [name, member()]));
+    for (const [name, m] of members) assert.ok(lobby.join(created.value, name, null, m).ok);
+    await settle();
+    assert.deepEqual([members.get('bob')!.seat!.index, members.get('alice')!.seat!.index], [0, 1], `joined as ${joinOrder.join(', ')}`);
+    for (const m of members.values()) m.seat!.close('removed');
+  }
+  // The server's bot in the first seat, the player in the second.
+  const withBot = lobby.create(request({ args: { pace: '0', '@seats': 'ServerBot$0 carol' }, params: { players: null, bots: 1, timeout: null } }));
+  assert.ok(withBot.ok);
+  const carol = member();
+  assert.ok(lobby.join(withBot.value, 'carol', null, carol).ok);
+  await settle();
+  assert.equal(carol.seat!.index, 1);
+  carol.seat!.close('removed');
+  const error = (seats: string): string => {
+    const result = lobby.create(request({ args: { pace: '0', '@seats': seats } }));
+    return result.ok ? 'ok' : result.error;
+  };
+  assert.equal(error('a b c'), '@seats: 3 names for 2 seats');
+  assert.equal(error('a a'), '@seats: "a" is named twice');
+  assert.equal(error('a$x b'), '@seats: "a$x" is not a player name (give the names in seat order, separated by spaces)');
+  assert.equal(error(' a  '), 'ok');
+  await lobby.shutdown();
+});
+
 test('the lobby\'s own seat limits: all bots, more than 100 players', () => {
   // A game that accepts any seat count, so that the lobby's checks are the ones that speak.
   const open: GameDefinition<null> = {

@@ -14,6 +14,7 @@ import { prefixedLog, silentLog, type Log } from '../util/log.js';
 import { err, ok, type Result } from '../util/result.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
 import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
+import { parseSeatOrder, SEAT_ORDER_ARG } from './seat-order-arg.js';
 
 /** Limits of the reference server, our defaults. */
 export const LOBBY_DEFAULTS = {
@@ -288,9 +289,16 @@ export class Lobby implements LobbyPort {
     if (!game) return err('Game not found');
     const argCount = Object.keys(request.args).length;
     if (argCount > this.maxGameArgs) return err(`Too many game arguments: ${argCount} > ${this.maxGameArgs}`);
-    const configured = game.configure({ ...request.params, args: request.args });
+    const { [SEAT_ORDER_ARG]: seatOrderArg, ...args } = request.args;
+    const configured = game.configure({ ...request.params, args });
     if (!configured.ok) return configured;
     const settings = configured.value;
+    let seatOrder = request.seatOrder ?? null;
+    if (seatOrderArg !== undefined) {
+      const named = parseSeatOrder(seatOrderArg, settings.players);
+      if (!named.ok) return named;
+      seatOrder = named.value;
+    }
     if (settings.bots >= settings.players) return err(ALL_BOTS);
     if (settings.players > LOBBY_DEFAULTS.maxPlayers) return err(`Too many players: ${settings.players} > ${LOBBY_DEFAULTS.maxPlayers}`);
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
@@ -308,7 +316,7 @@ export class Lobby implements LobbyPort {
       password: request.password,
       verified,
       seed: this.options.seeds?.() ?? freshSeed(),
-      seatOrder: request.seatOrder ?? null,
+      seatOrder,
       owner: requester?.owner ?? null,
       feed: new SpectatorFeed(),
       members: new Map(),

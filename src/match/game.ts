@@ -1,4 +1,5 @@
 import type { Result } from '../util/result.js';
+import type { ArgRange } from '../protocol/games-json.js';
 import type { VisEventInput } from '../protocol/vis-event.js';
 import type { PlayerSeat, SeatFraming } from './seat.js';
 import type { Random } from './random.js';
@@ -9,6 +10,8 @@ import type { Compute } from './compute.js';
  * wire, and nothing else is; the rest is for people (the web form, `coco list`, the docs) and goes
  * out over HTTP only. Built-in games make these with the builders of games/arg-spec.ts.
  */
+export type { ArgRange };
+
 export interface ArgSpec {
   readonly description: string;
   /** A regex for a valid value (informative, for clients; the game validates itself). */
@@ -25,16 +28,6 @@ export interface ArgSpec {
   readonly defaultNote: string | null;
   /** Bounds of a numeric argument, for checking a value before sending it; null for other arguments. */
   readonly range: ArgRange | null;
-}
-
-/** Bounds of a numeric argument: what a client may check before the game itself does. */
-export interface ArgRange {
-  readonly min: number;
-  readonly max: number;
-  /** Whole numbers only. */
-  readonly integer: boolean;
-  /** Odd whole numbers only. */
-  readonly odd: boolean;
 }
 
 /** Match creation parameters as a client sent them (GameNew); null means "the game's default". */

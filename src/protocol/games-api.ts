@@ -1,38 +1,6 @@
-import type { ArgRange, ArgSpec } from '../match/game.js';
+import type { ArgSpec } from '../match/game.js';
 import { argProblem } from '../games/arg-spec.js';
-
-/**
- * `GET /api/games`: the games of this server with their arguments described for people, in the
- * games' own order of arguments. The coco protocol's GameList carries only a description and a
- * regex per argument and must stay as the reference's; the web form and `coco list` read the
- * hints, examples and defaults here.
- */
-export interface GamesJson {
-  readonly games: readonly GameArgsJson[];
-}
-
-export interface GameArgsJson {
-  readonly name: string;
-  readonly args: readonly ArgJson[];
-}
-
-export interface ArgJson {
-  readonly name: string;
-  /** As GameList sends it. */
-  readonly description: string;
-  /** As GameList sends it. */
-  readonly regex: string;
-  readonly hint: string;
-  /** What a valid value is: "a number from 0 to 30". */
-  readonly expects: string;
-  /** The error in words for a refused value: "pace must be a number from 0 to 30 (for example 1.5)". */
-  readonly problem: string;
-  readonly example: string;
-  readonly default: string | null;
-  /** Without a fixed default, what happens when the argument is not given ("the match timeout"), or null. */
-  readonly default_note: string | null;
-  readonly range: ArgRange | null;
-}
+import type { GamesJson } from './games-json.js';
 
 /** The body of GET /api/games, from the games' argument specs. */
 export function gamesJson(games: readonly { readonly name: string; readonly args: Readonly<Record<string, ArgSpec>> }[]): GamesJson {
@@ -52,57 +20,5 @@ export function gamesJson(games: readonly { readonly name: string; readonly args
         range: spec.range,
       })),
     })),
-  };
-}
-
-type Loose = Readonly<Record<string, unknown>>;
-
-function record(value: unknown): Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
-}
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-function readRange(value: unknown): ArgRange | null {
-  const r = record(value);
-  if (!finite(r['min']) || !finite(r['max'])) return null;
-  return { min: r['min'], max: r['max'], integer: r['integer'] === true, odd: r['odd'] === true };
-}
-
-/**
- * Reads a GET /api/games body field by field; a missing or mistyped field becomes a harmless
- * default, and a body of another shape gives null (not this server's API).
- */
-export function readGamesJson(body: unknown): GamesJson | null {
-  const games = record(body)['games'];
-  if (!Array.isArray(games)) return null;
-  return {
-    games: games
-      .map((game): GameArgsJson => {
-        const g = record(game);
-        const args = Array.isArray(g['args']) ? g['args'] : [];
-        return {
-          name: text(g['name']),
-          args: args
-            .map((arg): ArgJson => {
-              const a = record(arg);
-              return {
-                name: text(a['name']),
-                description: text(a['description']),
-                regex: text(a['regex']),
-                hint: text(a['hint']),
-                expects: text(a['expects']),
-                problem: text(a['problem']),
-                example: text(a['example']),
-                default: typeof a['default'] === 'string' ? a['default'] : null,
-                default_note: typeof a['default_note'] === 'string' ? a['default_note'] : null,
-                range: readRange(a['range']),
-              };
-            })
-            .filter((arg) => arg.name !== ''),
-        };
-      })
-      .filter((game) => game.name !== ''),
   };
 }

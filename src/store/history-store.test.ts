@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,8 @@ import { MemoryHistoryStore } from './memory-history-store.js';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SqliteHistoryDb } from './sqlite-history-db.js';
 import { SqliteHistoryStore } from './sqlite-history-store.js';
+import { PostgresHistoryStore } from './postgres-history-store.js';
+import { startPostgres, type PostgresServer } from '../../test/support/services.js';
 import { ManualClock } from '../util/clock.js';
 import { MessageChannel } from 'node:worker_threads';
 import { ipcChannel, portEnd } from '../cluster/ipc-channel.js';
@@ -327,6 +329,39 @@ contract('remote (an SQLite store behind a channel)', async (options) => {
       pipe.port1.close();
       pipe.port2.close();
       void owned.close().finally(() => rmSync(dir, { recursive: true, force: true }));
+    },
+  };
+});
+
+// A real PostgreSQL server (test/support/services.ts), started by the first test that needs it;
+// each store gets a fresh database of its own.
+let postgres: Promise<PostgresServer> | null = null;
+let databases = 0;
+after(async () => {
+  if (postgres) await (await postgres).stop();
+});
+
+contract('postgres', async (options) => {
+  postgres ??= startPostgres();
+  const url = await (await postgres).createDatabase(`contract_${++databases}`);
+  return { store: await PostgresHistoryStore.open(url, options), cleanup: () => {} };
+});
+
+// `cocod --nodes N --postgres URL`: the primary owns the PostgreSQL store and the nodes record
+// through it, as above for SQLite.
+contract('remote (a PostgreSQL store behind a channel)', async (options) => {
+  postgres ??= startPostgres();
+  const url = await (await postgres).createDatabase(`contract_${++databases}`);
+  const owned = await PostgresHistoryStore.open(url, options);
+  const pipe = new MessageChannel();
+  serveHistoryStore(owned, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(portEnd(pipe.port1), 'store'));
+  const store = new RemoteHistoryStore(ipcChannel<RemoteStoreReply, RemoteStoreRequest>(portEnd(pipe.port2), 'store'));
+  return {
+    store,
+    cleanup: () => {
+      pipe.port1.close();
+      pipe.port2.close();
+      void owned.close();
     },
   };
 });

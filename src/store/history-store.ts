@@ -25,6 +25,16 @@ export interface MatchRecord {
   readonly artifacts: Readonly<Record<string, string>>;
 }
 
+/**
+ * The store cannot answer now (its database is unreachable) but may later: the front doors
+ * answer it as "try again later" (HTTP 503, WebSocket close 1013) rather than as a server bug.
+ * Its message names the store (a URL's password masked) and says why.
+ */
+export class HistoryUnavailableError extends Error {
+  readonly code = 'history/unavailable';
+  override readonly name = 'HistoryUnavailableError';
+}
+
 export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'visJson' | 'artifacts'>;
 
 /**

@@ -11,6 +11,7 @@ import {
   type RatingPoint,
   type RatingQuery,
 } from './history-store.js';
+import { ownBytes } from '../util/own-bytes.js';
 import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
@@ -69,7 +70,16 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   async record(match: NewMatchRecord): Promise<void> {
-    await this.request({ op: 'record', record: match, now: this.now() });
+    // Posting a window on a larger block (a pooled Buffer, a record that came over IPC) would copy
+    // the whole block to the thread: each is copied to a block of its own, which is then moved.
+    const moved: ArrayBuffer[] = [];
+    const own = (bytes: Uint8Array): Buffer => {
+      const copy = ownBytes(bytes);
+      if (copy.buffer !== bytes.buffer) moved.push(copy.buffer as ArrayBuffer);
+      return copy;
+    };
+    const record = { ...match, spectatorStream: own(match.spectatorStream), visJson: typeof match.visJson === 'string' ? match.visJson : own(match.visJson) };
+    await this.request({ op: 'record', record, now: this.now() }, moved);
   }
 
   async list(query: HistoryQuery = {}): Promise<MatchSummary[]> {
@@ -100,13 +110,13 @@ export class SqliteHistoryStore implements HistoryStore {
     await this.worker.terminate();
   }
 
-  private request(body: RequestBody): Promise<unknown> {
+  private request(body: RequestBody, transfer: readonly ArrayBuffer[] = []): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...body, id } as StoreRequest);
+      this.worker.postMessage({ ...body, id } as StoreRequest, transfer);
     });
   }
 

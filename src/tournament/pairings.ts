@@ -10,9 +10,9 @@
  * - swiss, `rounds` N: N rounds; each round pairs players of equal or near score who have not met
  *   yet, and each pair plays 2 games, one per seat order.
  *
- * The coco protocol cannot ask the server for a seat order (the server seats a match's players in a
- * seeded random order), so the seat order here is what was meant; the results file records the
- * seats the server gave.
+ * Matches are created with this seat order (the `@seats` argument, src/lobby/seat-order-arg.ts);
+ * a server that ignores it (the reference seats players its own way) makes the order a matter of
+ * chance. The results file records the seats each game had.
  */
 import { Random } from '../match/random.js';
 

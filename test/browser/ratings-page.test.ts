@@ -62,18 +62,25 @@ test("the leaderboard lists the verified matches' players, each linking to their
   await page.close();
 });
 
-test("a player's page draws their rating after each match as a line and lists their matches with replay links", async () => {
+test("a player's page charts their rating after each match (uPlot: legend, cursor, click to replay) and lists their matches with replay links", async () => {
   const page = await newPage();
   await page.goto(`${base}#/ratings/roshambo`);
   await page.locator('a', { hasText: 'visitor' }).click();
-  await page.locator('.rating-plot polyline').waitFor();
+  await page.locator('.rating-chart canvas').waitFor();
   assert.equal(new URL(page.url()).hash, '#/ratings/roshambo/visitor');
-  const points = (await page.locator('.rating-plot polyline').getAttribute('points'))!.split(' ');
-  assert.equal(points.length, 2);
+  // uPlot's legend names the series; pointing at the last match reads it.
+  assert.match(await page.locator('.rating-chart .u-legend').innerText(), /rating \(mu − 3 sigma\)[\s\S]*mu/);
+  const over = page.locator('.rating-chart .u-over');
+  const box = (await over.boundingBox())!;
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  assert.match(await page.locator('.rating-chart .u-legend').innerText(), /match 2 of 2, \d{4}-\d\d-\d\d/);
   assert.match(await page.locator('.current-rating').innerText(), /^Rating -?\d+\.\d\d \(mu \d+\.\d\d, sigma \d+\.\d\d\)/);
   const links = await page.locator('.player-matches a', { hasText: 'Replay' }).evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
   assert.deepEqual(links, [...played].reverse().map((id) => `#/replay/${id}`));
   await screenshot(page, 'ratings-player');
+  // A click on the chart replays the match under the cursor: the last one.
+  await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+  await page.waitForURL((url) => url.hash === `#/replay/${played[played.length - 1]}`);
   await page.close();
 });
 

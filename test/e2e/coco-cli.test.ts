@@ -183,5 +183,8 @@ test('coco ratings GAME prints the leaderboard of verified matches, --json the s
   assert.equal(unknown.code, 3);
   assertOneLine(unknown, /^coco: Game not found: "nosuchgame"/);
   const missing = await coco(server.url, ['ratings']);
-  assert.equal(missing.code, 2);
+  assert.equal(missing.code, 2);  // A game nobody is rated in says why, rather than printing an empty table.
+  const empty = await coco(server.url, ['ratings', 'dama']);
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.match(empty.stdout, /^no ratings for dama yet: only verified matches are rated/);
 });

@@ -92,6 +92,9 @@ test('a round-robin of three programs: a line per match, the table, and one JSON
   // Each pair met twice, in matches the server recorded.
   const pairs = lines.map((l) => [...l.players].sort().join('-')).sort();
   assert.deepEqual(pairs, ['paper-rock', 'paper-rock', 'paper-scissors', 'paper-scissors', 'rock-scissors', 'rock-scissors']);
+  // Each pair's two games were played in both seat orders, as the schedule asked.
+  const orders = lines.map((l) => l.players.join('-')).sort();
+  assert.deepEqual(orders, ['paper-rock', 'paper-scissors', 'rock-paper', 'rock-scissors', 'scissors-paper', 'scissors-rock']);
   for (const line of lines) assert.match(run.stdout, new RegExp(`match ${line.match}\\n`));
   assert.match((await coco(server.url, ['history', lines[0]!.match])).stdout, /^(rock|paper|scissors)\n/);
 });

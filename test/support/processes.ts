@@ -48,11 +48,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `cocod` as a child process on a free port with a fresh history file. */
-export async function startServer(extraArgs: readonly string[] = [], databaseFile?: string): Promise<ServerProcess> {
+/**
+ * Starts `cocod` as a child process on a free port with a fresh history file, or `databaseFile`;
+ * `null`: no `-d` at all (the arguments choose the history, e.g. `--postgres URL`).
+ */
+export async function startServer(extraArgs: readonly string[] = [], databaseFile?: string | null): Promise<ServerProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'cocod-test-'));
   const database = databaseFile ?? join(dir, 'history.sqlite');
-  const child = spawn(process.execPath, [COCOD, '-p', '0', '-d', database, '-v', 'master', ...extraArgs], {
+  const child = spawn(process.execPath, [COCOD, '-p', '0', ...(databaseFile === null ? [] : ['-d', database]), '-v', 'master', ...extraArgs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   trackChild(child);

@@ -13,7 +13,7 @@ import { trackChild } from './processes.js';
  */
 
 /** A TCP port nobody listens on right now (the kernel's choice, released for the server to take). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,4 +1,5 @@
-import { fetchGamesHelp, type GameArgHelp, type GameHelp } from '../api.js';
+import type { ArgJson, GameArgsJson } from '../../src/protocol/games-json.js';
+import { fetchGamesHelp } from '../api.js';
 import { argHintText, argValueError } from '../arg-check.js';
 import { rustResult } from '../coco-socket.js';
 import { h } from '../dom.js';
@@ -45,7 +46,7 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
     game: h('span', { class: 'field-error' }),
   };
   const argFields = h('div', { class: 'arg-fields' });
-  const argInputs = new Map<string, { input: HTMLInputElement; error: HTMLElement; arg: GameArgHelp }>();
+  const argInputs = new Map<string, { input: HTMLInputElement; error: HTMLElement; arg: ArgJson }>();
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Create match');
   const result = h('div', { class: 'form-result' });
   const form = h(
@@ -78,7 +79,7 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
   );
   root.append(pageHead('New match'), form);
 
-  let games: GameHelp[] = [];
+  let games: GameArgsJson[] = [];
   const showArgs = (): void => {
     argFields.replaceChildren();
     argInputs.clear();
@@ -143,7 +144,7 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
   void (async () => {
     try {
       const socket = await resources.open(context.socketUrl);
-      games = (await fetchGamesHelp()).sort((a, b) => a.name.localeCompare(b.name));
+      games = [...(await fetchGamesHelp())].sort((a, b) => a.name.localeCompare(b.name));
       game.replaceChildren(h('option', { value: '' }, 'Choose a game…'), ...games.map((g) => h('option', { value: g.name }, g.name)));
       if (wanted !== null && games.some((g) => g.name === wanted)) game.value = wanted;
       else if (games.length === 1) game.value = games[0]!.name;

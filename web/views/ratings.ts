@@ -1,8 +1,8 @@
 import { getJson } from '../api.js';
 import { h } from '../dom.js';
 import { formatDate, formatScore } from '../format.js';
-import { plotGeometry } from '../rating-plot.js';
-import { playerRatingsPath, ratingsCsvPath, ratingsPath, readPlayerRatings, readRatings, type RatingPoint } from '../ratings-api.js';
+import { drawRatingChart } from '../rating-chart.js';
+import { playerRatingsPath, ratingsCsvPath, ratingsPath, readPlayerRatings, readRatings } from '../ratings-api.js';
 import { href } from '../routes.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
@@ -53,30 +53,6 @@ export const ratingsView = (game: string): View => (root) => {
   return () => resources.release();
 };
 
-const SVG = 'http://www.w3.org/2000/svg';
-const PLOT = { width: 600, height: 160, pad: 12 } as const;
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  return node;
-}
-
-/** The rating after each match as a line, its range written beside it. */
-function ratingPlot(history: readonly RatingPoint[]): Element | null {
-  const geometry = plotGeometry(history.map((point) => point.rating), PLOT.width, PLOT.height, PLOT.pad);
-  if (!geometry) return null;
-  const plot = svg('svg', { viewBox: `0 0 ${PLOT.width} ${PLOT.height}`, class: 'rating-plot', role: 'img', 'aria-label': `rating over ${history.length} matches` });
-  const title = svg('title', {});
-  title.textContent = `rating from ${fixed(history[0]!.rating)} to ${fixed(history[history.length - 1]!.rating)}`;
-  plot.append(
-    title,
-    svg('rect', { x: 0, y: 0, width: PLOT.width, height: PLOT.height, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.15 }),
-    svg('polyline', { points: geometry.points, fill: 'none', stroke: 'currentColor', 'stroke-width': 2, 'vector-effect': 'non-scaling-stroke' }),
-  );
-  return h('figure', { class: 'rating-figure' }, plot, h('figcaption', { class: 'muted' }, `Rating after each of the last ${history.length} rated matches: from ${fixed(geometry.bottom)} to ${fixed(geometry.top)}.`));
-}
-
 /** `#/ratings/GAME/PLAYER`: the player's rating over time and their matches, each linking to its replay. */
 export const ratingView = (game: string, player: string): View => (root) => {
   const resources = new Resources();
@@ -106,8 +82,19 @@ export const ratingView = (game: string, player: string): View => (root) => {
           ? h('p', { class: 'current-rating' }, `Rating ${fixed(last.rating)} (mu ${fixed(last.mu)}, sigma ${fixed(last.sigma)}) after the match of ${formatDate(last.endedAt)}.`)
           : notice('info', 'No rated match of this player is kept.'),
       );
-      const plot = ratingPlot(history);
-      if (plot) figure.replaceChildren(plot);
+      if (history.length > 0) {
+        const chart = h('div', { class: 'rating-chart-box' });
+        figure.replaceChildren(
+          h(
+            'figure',
+            { class: 'rating-figure' },
+            chart,
+            h('figcaption', { class: 'muted' }, `Rating after each of the last ${history.length} rated matches. Point at a match to read it; click to replay it.`),
+          ),
+        );
+        const drawn = drawRatingChart(chart, history, { formatDate, openMatch: (id) => (location.hash = href.replay(id)) });
+        resources.add(() => drawn.destroy());
+      }
       for (const match of matches) {
         const seats = match.players.map((name, i) => {
           const score = match.scores?.[i];

@@ -1,16 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plotGeometry } from './rating-plot.js';
+import { matchLabel, ratingSeries } from './rating-series.js';
 import { readPlayerRatings, readRatings } from './ratings-api.js';
 
-test('the plot spaces matches evenly, the highest rating at the top edge and the lowest at the bottom', () => {
-  assert.deepEqual(plotGeometry([0, 10, 5], 100, 50, 5), { points: '5,45 50,5 95,25', top: 10, bottom: 0 });
-});
-
-test('one match, or a flat line, is drawn across the middle; no match is no plot', () => {
-  assert.deepEqual(plotGeometry([3], 100, 50, 5), { points: '50,25', top: 4, bottom: 2 });
-  assert.equal(plotGeometry([2, 2], 100, 50, 5)!.points, '5,25 95,25');
-  assert.equal(plotGeometry([], 100, 50, 5), null);
+test('the chart has one point a match, evenly spaced, with the rating and mu of each', () => {
+  const history = [
+    { matchId: 'm1', endedAt: Date.UTC(2026, 10, 24, 19, 27), rating: -3.5, mu: 25.5, sigma: 9.6 },
+    { matchId: 'm2', endedAt: Date.UTC(2026, 10, 24, 19, 30), rating: 0.25, mu: 26, sigma: 8.5 },
+  ];
+  assert.deepEqual(ratingSeries(history), [[1, 2], [-3.5, 0.25], [25.5, 26]]);
+  assert.deepEqual(ratingSeries([]), [[], [], []]);
+  const date = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
+  assert.equal(matchLabel(history, 2, date), 'match 2 of 2, 2026-11-24T19:30');
+  assert.equal(matchLabel(history, null, date), '');
+  assert.equal(matchLabel(history, 3, date), '');
 });
 
 test('ratings bodies are read field by field; rows and points without a name, id or rating are left out', () => {
