@@ -9,7 +9,8 @@
  *   BENCH_RUNS       runs of each server in each mode (default 3)
  *   BENCH_SERVER     relay | cocod | both (default both)
  *   BENCH_NODES      e.g. 1,2: cocod once per value, with `--nodes N` (not passed when unset)
- *   BENCH_REDIS=1    each cocod also with `--redis` (a redis-server on loopback, started here): with
+ *   BENCH_REDIS=1    each cocod also with `--redis` and `--postgres` (a redis-server and a PostgreSQL on
+ *                    loopback, started here; one database per server, shared by its runs): with
  *                    `--nodes N` each process is a Redis node, and a seat whose connection lands on
  *                    another node than its match's is bridged through Redis
  *   BENCH_JSON=1     print one JSON document instead of the tables
@@ -29,7 +30,7 @@ import { MEMORY_COLUMNS, memoryRun, type MemoryRun } from './memory.js';
 import { OPEN_COLUMNS, openRoundsPerMatch, openRun, type OpenRun } from './open-loop.js';
 import { groupRows, markdownTable, ratioSummary, type Column, type Labelled } from './report.js';
 import { serverLabel, type ServerSetup, type ServerSpec } from './server.js';
-import { startRedis } from '../test/support/services.js';
+import { startPostgres, startRedis } from '../test/support/services.js';
 
 const env = process.env;
 
@@ -61,10 +62,14 @@ const side = env['BENCH_SERVER'] ?? 'both';
 if (!['relay', 'cocod', 'both'].includes(side)) throw new Error(`BENCH_SERVER must be relay, cocod or both, not "${side}"`);
 const nodes = env['BENCH_NODES'] ? integers('BENCH_NODES', []) : null;
 const redis = env['BENCH_REDIS'] === '1' ? await startRedis() : null;
+const postgres = redis ? await startPostgres() : null;
+let databases = 0;
+/** A PostgreSQL database of its own for each server measured (its runs share it). */
+const redisSpec = async (spec: ServerSpec): Promise<ServerSpec> => ({ ...spec, redis: redis!.url, postgres: await postgres!.createDatabase(`bench${databases++}`) });
 const cocods: ServerSpec[] = nodes ? nodes.map((n) => ({ kind: 'cocod', nodes: n }) as const) : [{ kind: 'cocod' } as const];
 const servers: ServerSpec[] = [
   ...(side !== 'cocod' ? [{ kind: 'relay' } as const] : []),
-  ...(side !== 'relay' ? cocods.flatMap((spec) => (redis ? [spec, { ...spec, redis: redis.url }] : [spec])) : []),
+  ...(side !== 'relay' ? (await Promise.all(cocods.map(async (spec) => (redis ? [spec, await redisSpec(spec)] : [spec])))).flat() : []),
 ];
 const json = env['BENCH_JSON'] === '1';
 const nodeFlags = (env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
@@ -149,4 +154,5 @@ if (modes.includes('memory')) {
 }
 
 await redis?.stop();
+await postgres?.stop();
 process.stdout.write(json ? `${JSON.stringify(results, null, 2)}\n` : `${sections.join('\n\n')}\n`);

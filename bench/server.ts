@@ -16,8 +16,10 @@ export const here = fileURLToPath(new URL('.', import.meta.url));
 export interface ServerSpec {
   readonly kind: 'relay' | 'cocod';
   readonly nodes?: number;
-  /** cocod with `--redis URL`: each node is a node of a Redis cluster (BENCH_REDIS). */
+  /** cocod with `--redis URL`: each node is a node of a Redis cluster (BENCH_REDIS)... */
   readonly redis?: string;
+  /** ...recording into PostgreSQL (`--postgres URL`, which --redis needs) instead of a SQLite file. */
+  readonly postgres?: string;
 }
 
 export function serverLabel(spec: ServerSpec): string {
@@ -110,7 +112,7 @@ export async function startServer(spec: ServerSpec, setup: ServerSetup, options:
   const serverArgs =
     spec.kind === 'relay'
       ? [join(here, 'relay.js'), String(options.relayRounds ?? 0)]
-      : [setup.cocodScript ?? join(here, '../src/cli/cocod.js'), '-p', '0', '-d', join(dir, 'bench.sqlite'), '-v', 'bench', ...limitArgs, ...(spec.nodes === undefined ? [] : ['--nodes', String(spec.nodes)]), ...(spec.redis === undefined ? [] : ['--redis', spec.redis])];
+      : [setup.cocodScript ?? join(here, '../src/cli/cocod.js'), '-p', '0', ...(spec.postgres === undefined ? ['-d', join(dir, 'bench.sqlite')] : ['--postgres', spec.postgres]), '-v', 'bench', ...limitArgs, ...(spec.nodes === undefined ? [] : ['--nodes', String(spec.nodes)]), ...(spec.redis === undefined ? [] : ['--redis', spec.redis])];
   const child = spawnWithFileLimit([process.execPath, ...nodeFlags, ...serverArgs], ['ignore', 'inherit', 'pipe']);
   let log = '';
   const url = await new Promise<string>((resolve, reject) => {
