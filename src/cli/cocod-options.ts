@@ -43,7 +43,8 @@ Options:
                                     docs/nodes.md
       --redis URL                   join a cluster of nodes on several machines sharing one
                                     lobby through Redis (redis://[:PASSWORD@]HOST[:PORT][/DB],
-                                    or COCOD_REDIS in the environment); see docs/deployment.md
+                                    or COCOD_REDIS in the environment); needs --postgres;
+                                    see docs/deployment.md
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
