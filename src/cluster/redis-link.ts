@@ -66,6 +66,8 @@ export class RedisLink implements ClusterLink {
   /** Batches held while Redis is unreachable (or their destination's subscription is), in order, by destination. */
   private readonly held = new Map<string, { payloads: Buffer[]; since: number | null }>();
   private readonly pumping = new Set<string>();
+  /** Batches published and not yet known to be received, by destination, in order. */
+  private readonly inflight = new Map<string, Buffer[]>();
   private heldBytes = 0;
   private droppedOffline = 0;
   private started = false;
@@ -283,8 +285,7 @@ export class RedisLink implements ClusterLink {
     for (const [to, messages] of outgoing) {
       const payload = encodeBatch(this.options.node, messages);
       if (this.cmd.status === 'ready' && !this.held.has(to)) {
-        // To a node that is gone nobody listens: Redis drops it, as the contract says.
-        this.cmd.publish(this.keys.bus(to), payload).catch((error: unknown) => this.warn(error));
+        this.publish(to, payload);
       } else if (this.heldBytes + payload.length <= this.options.offlineBufferBytes) {
         const queue = this.held.get(to) ?? { payloads: [], since: null };
         queue.payloads.push(payload);
@@ -294,6 +295,47 @@ export class RedisLink implements ClusterLink {
         this.droppedOffline += messages.length;
       }
     }
+  }
+
+  /**
+   * Sends a batch now. Until Redis says who received it, it is in flight: if the connection fails
+   * under it, or nobody was subscribed (`to` is reconnecting after an outage), it and the batches
+   * sent after it to `to` are held again, in order, and sent once `to` listens. To a node that is
+   * gone for good nobody listens: its batches are dropped when it is declared down, or after a lease.
+   */
+  private publish(to: string, payload: Buffer): void {
+    const flying = this.inflight.get(to) ?? [];
+    flying.push(payload);
+    this.inflight.set(to, flying);
+    this.cmd.publish(this.keys.bus(to), payload).then(
+      (received) => (received > 0 ? this.landed(to, payload) : this.missed(to, payload)),
+      (error: unknown) => {
+        this.warn(error);
+        this.missed(to, payload);
+      },
+    );
+  }
+
+  private landed(to: string, payload: Buffer): void {
+    const flying = this.inflight.get(to);
+    const at = flying?.indexOf(payload) ?? -1;
+    if (at < 0) return;
+    flying!.splice(at, 1);
+    if (flying!.length === 0) this.inflight.delete(to);
+  }
+
+  private missed(to: string, payload: Buffer): void {
+    const flying = this.inflight.get(to);
+    const at = flying?.indexOf(payload) ?? -1;
+    if (at < 0 || this.leaving) return; // already held again with an earlier one
+    const again = flying!.splice(at);
+    if (flying!.length === 0) this.inflight.delete(to);
+    const queue = this.held.get(to) ?? { payloads: [], since: null };
+    // Before what was held meanwhile: those were sent later.
+    queue.payloads.unshift(...again);
+    for (const one of again) this.heldBytes += one.length;
+    this.held.set(to, queue);
+    if (this.cmd.status === 'ready') void this.pump(to);
   }
 
   /**
@@ -310,9 +352,13 @@ export class RedisLink implements ClusterLink {
       const clock = this.options.clock ?? systemClock;
       queue.since ??= clock.monotonic();
       while (queue.payloads.length > 0 && this.cmd.status === 'ready' && this.held.get(to) === queue) {
-        const received = await this.cmd.publish(this.keys.bus(to), queue.payloads[0]!);
+        const sending = queue.payloads[0]!;
+        const received = await this.cmd.publish(this.keys.bus(to), sending);
         if (received > 0) {
-          this.heldBytes -= queue.payloads.shift()!.length;
+          // By identity: a batch that failed in flight meanwhile went to the front.
+          const at = queue.payloads.indexOf(sending);
+          if (at >= 0) queue.payloads.splice(at, 1);
+          this.heldBytes -= sending.length;
           continue;
         }
         if (clock.monotonic() - queue.since > this.options.leaseMs) return this.dropHeld(to);
@@ -353,6 +399,7 @@ export class RedisLink implements ClusterLink {
       return;
     }
     this.dropHeld(node, false);
+    this.inflight.delete(node);
     for (const handler of this.downHandlers) handler(node);
   }
 
