@@ -344,3 +344,35 @@ test('Redis cluster: a node declared dead while it was cut off learns so, stops 
 function runningInfo(id: string) {
   return { players: 2, bots: 0, timeout: 30, args: {}, id, name: id, game: 'roshambo', running: true, time: 0, connected: ['x', 'y'], spectators: 0, password: false, verified: false };
 }
+
+test('Redis cluster: while Redis is away, messages between nodes wait up to redis-offline-buffer-bytes, then go in order; past the limit they are dropped and counted', async () => {
+  const prefix = `buffer${clusters++}:`;
+  const clock = new ManualClock();
+  const said: string[] = [];
+  const log = { info: (m: string) => void said.push(m), warn: (m: string) => void said.push(m), error: (m: string) => void said.push(m) };
+  const options = { url: redis.url, prefix, clock, useClockTime: true, leaseMs: LEASE_MS, refreshMs: LEASE_MS / 5 };
+  // One batch of 100 seat bytes is 100 bytes and its header: two fit in 300 bytes, three do not.
+  const a = await RedisLink.connect({ ...options, node: 'a', offlineBufferBytes: 300, log });
+  const b = await RedisLink.connect({ ...options, node: 'b', offlineBufferBytes: 300 });
+  const got: string[] = [];
+  b.bus.listen((_from, message) => void got.push(message.key));
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    await redis.halt();
+    await until(() => !a.available() && !b.available());
+    for (const key of ['k1', 'k2', 'k3']) {
+      a.bus.send('b', { t: 'to-player', key, bytes: new Uint8Array(100) });
+      await turn(); // one batch each
+    }
+    await redis.start();
+    await until(() => a.available() && b.available() && got.length >= 2);
+    a.bus.send('b', { t: 'to-player', key: 'k4', bytes: new Uint8Array(100) });
+    await until(() => got.includes('k4'));
+    assert.deepEqual(got, ['k1', 'k2', 'k4'], 'what fitted, in order, then what came after; k3 was dropped');
+    assert.ok(said.some((line) => line.includes('1 bus messages were dropped while Redis was unreachable (redis-offline-buffer-bytes)')), said.join('\n'));
+  } finally {
+    a.close();
+    b.close();
+    await Promise.all([a.closed, b.closed]);
+  }
+});
