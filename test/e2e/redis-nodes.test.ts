@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
+import { tcpClient } from '../support/clobber-client.js';
 
 // Three real cocod processes, each a node of one cluster through a real redis-server on loopback
 // and recording into one real PostgreSQL, each on its own port as on three machines. A client picks its node by URL, so a player or
@@ -139,5 +140,24 @@ test('cocod --nodes 2 --redis: each local process is a node of the cluster by it
     assert.match((await first.done).stdout, /> match ended: you won 2-0 /);
   } finally {
     await machine.stop();
+  }
+});
+
+test('the clobber TCP port of a Redis node pairs its own clients; the match is listed on the other nodes and recorded in the shared history', async () => {
+  const withPort = await startServer(['--redis', redis.url, '--postgres', history, '--clobber-port', '0', ...LEASE], null);
+  try {
+    const [, port] = await withPort.waitForLog(/clobber tournament port listening on [^:]+:(\d+)/);
+    const first = tcpClient(Number(port), 'ivan', 'i');
+    const [, id] = (await withPort.waitForLog(/ivan joined match ([0-9a-v]{13})/)) as RegExpMatchArray;
+    const elsewhere = nodes[0]!;
+    await listedOn(elsewhere, id!);
+    const second = tcpClient(Number(port), 'judy', 'j');
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(a.starts.length, 2, 'two games, as on a single server');
+    assert.equal(b.starts.length, 2);
+    await withPort.recorded(id!);
+    assert.match((await coco(elsewhere.url, ['history'])).stdout, new RegExp(`${id}\\s.*clobber`), 'recorded, read from another node');
+  } finally {
+    await withPort.stop();
   }
 });
