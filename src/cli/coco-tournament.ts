@@ -4,7 +4,8 @@
  * (a re-run with the same file plays only what is missing), and prints the standings at the end.
  */
 import { parseArgs } from 'node:util';
-import { FORMATS, gauntlet, meetingKey, roundRobin, swissRound, type Format, type Pairing } from '../tournament/pairings.js';
+import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
+import { runSchedule, scheduleSize } from '../tournament/schedule.js';
 import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
 import { parseSprt, sprtStatus, type SprtSettings, type SprtStatus } from '../tournament/sprt.js';
 import { formatPoints, formatStandings, standings } from '../tournament/standings.js';
@@ -130,15 +131,6 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   };
 }
 
-/** Runs `work` on `items`, at most `width` at once, taking the next only while `more()`. */
-async function pool<T>(items: readonly T[], width: number, more: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && more()) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
-
 export interface TournamentIo {
   readonly write: (text: string) => void;
   /** A terminal gets one live line; anything else a line per finished match. */
@@ -189,8 +181,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   }
   const stranger = file?.previous.flatMap((r) => r.players).find((name) => !names.includes(name));
   if (stranger !== undefined) throw new CliError(`the results file ${settings.resultsPath} is another tournament's: it has a player "${stranger}"`, EXIT.error);
-  const perRound = settings.format === 'gauntlet' ? 2 * (names.length - 1) : settings.format === 'swiss' ? 2 * Math.floor(names.length / 2) : names.length * (names.length - 1);
-  const total = perRound * settings.rounds;
+  const total = scheduleSize(settings.format, names.length, settings.rounds);
   // Schedules grow by whole rounds at their end, so a file of fewer rounds is a start of this one;
   // games of later rounds than asked for now are left out.
   const results: ResultLine[] = (file?.previous ?? []).filter((r) => r.pairing < total);
@@ -229,17 +220,10 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   };
 
   try {
-    if (settings.format === 'swiss') await playSwiss(settings, results, done, more, play);
-    else {
-      const schedule = settings.format === 'gauntlet' ? gauntlet(names.length, settings.rounds) : roundRobin(names.length, settings.rounds);
-      checkResumed(schedule, results, names, settings.resultsPath);
-      await pool(
-        schedule.filter((p) => !done.has(p.index)),
-        settings.concurrency,
-        more,
-        play,
-      );
-    }
+    await runSchedule(
+      { format: settings.format, rounds: settings.rounds, names, seed: settings.seed, concurrency: settings.concurrency },
+      { results, done, more, play, check: (pairings) => checkResumed(pairings, results, names, settings.resultsPath) },
+    );
   } finally {
     io.signal.removeEventListener('abort', onLeave);
   }
@@ -262,38 +246,5 @@ function checkResumed(pairings: readonly Pairing[], results: readonly ResultLine
     if (found && [...found.players].sort().join(' ') !== scheduled.join(' ')) {
       throw new CliError(`the results file ${path} is another tournament's: its game ${pairing.index} was ${found.players.join(' against ')}, not ${scheduled.join(' against ')}`, EXIT.error);
     }
-  }
-}
-
-/**
- * Swiss rounds one after the other, each paired from the results of the rounds before: the
- * pairing is deterministic, so a re-run with the results file makes the same rounds and plays
- * only the games missing from them.
- */
-async function playSwiss(settings: TournamentSettings, results: readonly ResultLine[], done: ReadonlySet<number>, more: () => boolean, play: (p: Pairing) => Promise<void>): Promise<void> {
-  const names = settings.entrants.map((e) => e.name);
-  const met = new Set<string>();
-  const byes = names.map(() => 0);
-  let first = 0;
-  for (let round = 0; round < settings.rounds && more(); round++) {
-    const points = names.map(() => 0);
-    // Only the rounds before this one count, even when the file already has later games.
-    for (const r of results) {
-      if (r.outcome === '*' || r.pairing >= first) continue;
-      const [a, b] = r.players.map((name) => names.indexOf(name)) as [number, number];
-      points[a]! += r.outcome === '1-0' ? 1 : r.outcome === '0-1' ? 0 : 0.5;
-      points[b]! += r.outcome === '0-1' ? 1 : r.outcome === '1-0' ? 0 : 0.5;
-    }
-    const next = swissRound({ points, met, byes }, round, settings.seed, first);
-    checkResumed(next.pairings, results, names, settings.resultsPath);
-    for (const p of next.pairings) met.add(meetingKey(...p.seats));
-    if (next.bye !== null) byes[next.bye]!++;
-    first += next.pairings.length;
-    await pool(
-      next.pairings.filter((p) => !done.has(p.index)),
-      settings.concurrency,
-      more,
-      play,
-    );
   }
 }
