@@ -154,7 +154,9 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, limits, clock });
   const server: CocoServer = new CocoServer({
-    tournaments: tournamentsApi,
+    // A tournament lives in one node's memory while the nodes share the HTTP port: with several
+    // nodes, the next request could reach another node, so tournaments are a single node's feature.
+    ...(!options.cluster && { tournaments: tournamentsApi }),
     lobby: shared,
     store,
     metrics,
