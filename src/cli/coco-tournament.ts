@@ -8,7 +8,8 @@ import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
 import { runSchedule, scheduleSize } from '../tournament/schedule.js';
 import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
 import { parseSprt, sprtStatus, type SprtSettings, type SprtStatus } from '../tournament/sprt.js';
-import { formatPoints, formatStandings, standings } from '../tournament/standings.js';
+import { formatPoints, formatResultLine, formatStandings, standings } from '../tournament/standings.js';
+import { serverTournament } from './coco-tournament-server.js';
 import { isValidUserName } from '../lobby/names.js';
 import { signalNumber } from './coco-connect.js';
 import { CliError, EXIT, UsageError } from './exit-status.js';
@@ -33,9 +34,21 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
                              2 players: stop once the SPRT decides between elo0 and elo1
                          The server seats each match's players in its own random order;
                          the results file records the seats they had.
+  tournament GAME --on-server -v PASSWORD --bot NAME[=BOT] ... [options]
+                         the server plays a tournament between its own bots, which
+                         anyone can follow on its page (#/tournaments/ID)
+      --on-server            the server runs it: --bot is repeatable, --player is not
+                             allowed; seats alternate strictly (the server seats them)
+      --bot NAME[=BOT]       an entrant: the game's bot, or its bot program BOT
+                             (an external game's; coco list shows none, the page does)
+      -v, --verification PW  the server's verification password (needed)
+                         --format, --rounds, --concurrency, -a, -t and --seed as above;
+                         ^C stops following, the tournament goes on.
 `;
 
 interface TournamentSettings {
+  /** Null for a local tournament; else the server's tournament of its bots (coco-tournament-server.ts). */
+  readonly onServer: { readonly verification: string; readonly entrants: readonly { readonly name: string; readonly bot: string | null }[] } | null;
   readonly game: string;
   readonly format: Format;
   readonly rounds: number;
@@ -76,7 +89,9 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
       strict: true,
       options: {
         player: { type: 'string', multiple: true },
-        bot: { type: 'string' },
+        bot: { type: 'string', multiple: true },
+        'on-server': { type: 'boolean', default: false },
+        verification: { type: 'string', short: 'v' },
         format: { type: 'string', default: 'round-robin' },
         rounds: { type: 'string' },
         concurrency: { type: 'string' },
@@ -100,7 +115,22 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
     if (eq <= 0 || word.slice(eq + 1).trim() === '') throw new UsageError(`--player takes NAME=COMMAND, not "${word}"`);
     return { name: word.slice(0, eq), command: word.slice(eq + 1) };
   });
-  if (values.bot !== undefined) entrants.push({ name: values.bot, command: null });
+  const bots = values.bot ?? [];
+  const onServer = values['on-server'] === true;
+  if (onServer) {
+    if (entrants.length > 0) throw new UsageError('--on-server plays server bots only: use --bot NAME[=BOT], not --player');
+    if (values.results !== undefined || sprtWords !== null) throw new UsageError('--results and --sprt are for a local tournament, not --on-server');
+    if (values.verification === undefined) throw new UsageError('--on-server needs the server\'s verification password (-v PASSWORD)');
+  } else {
+    if (bots.length > 1) throw new UsageError('only one --bot takes part in a local tournament (--on-server takes several)');
+    if (values.verification !== undefined) throw new UsageError('-v is for --on-server');
+  }
+  const serverBots = bots.map((word) => {
+    const eq = word.indexOf('=');
+    return eq === -1 ? { name: word, bot: null } : { name: word.slice(0, eq), bot: word.slice(eq + 1) || null };
+  });
+  if (onServer) entrants.push(...serverBots.map(({ name }) => ({ name, command: null })));
+  else if (bots.length === 1) entrants.push({ name: bots[0]!, command: null });
   for (const { name } of entrants) {
     if (!isValidUserName(name)) throw new UsageError(`"${name}" is not a valid player name (1 to 16 printable characters, no spaces, no $)`);
   }
@@ -118,6 +148,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   const timeout = values.timeout === undefined ? null : Number(values.timeout);
   if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout takes seconds, not "${values.timeout}"`);
   return {
+    onServer: onServer ? { verification: values.verification!, entrants: serverBots } : null,
     game,
     timeout,
     format: format as Format,
@@ -137,16 +168,6 @@ export interface TournamentIo {
   readonly tty: boolean;
   /** Aborted when coco is told to leave: running matches are stopped and not recorded. */
   readonly signal: AbortSignal;
-}
-
-function matchLine(done: number, total: number, r: ResultLine): string {
-  const incidents = [
-    ...r.crashed.map((name) => `${name} crashed`),
-    ...r.timedOut.map((name) => `${name} timed out`),
-    ...r.illegal.map((name) => `${name} made an illegal move`),
-  ];
-  const why = [r.reason, ...incidents].filter(Boolean).join('; ');
-  return `[${done}/${total}] ${r.players.join(` ${r.outcome} `)}${why ? ` (${why})` : ''}, match ${r.match}\n`;
 }
 
 function sprtLine(status: SprtStatus, settings: SprtSettings, names: readonly string[]): string {
@@ -169,6 +190,10 @@ function sprtTally(first: string, results: readonly ResultLine[]): { wins: numbe
 /** `coco -s URL tournament ...`: returns the exit status. */
 export async function tournament(url: string, argv: readonly string[], io: TournamentIo): Promise<number> {
   const settings = parseTournament(argv);
+  if (settings.onServer) {
+    const { game, format, rounds, concurrency, args, timeout, seed } = settings;
+    return serverTournament(url, { game, format, rounds, concurrency, args, timeout, seed, ...settings.onServer }, io);
+  }
   const { entrants, sprt } = settings;
   const names = entrants.map((e) => e.name);
   let file: ResultsFile | null = null;
@@ -209,7 +234,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
       results.push(result);
       done.add(result.pairing);
       file?.append(result);
-      if (!io.tty) io.write(matchLine(results.length, total, result));
+      if (!io.tty) io.write(formatResultLine(results.length, total, result));
     } catch (error) {
       fatal ??= error;
       halt.abort('SIGTERM');
