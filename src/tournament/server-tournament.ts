@@ -202,6 +202,9 @@ export class ServerTournament {
     let ended: EndedMatch | null;
     try {
       ended = await this.host.ended(match);
+    } catch {
+      // The record could not be read (the store failed): the match counts as one without a result.
+      ended = null;
     } finally {
       this.running.delete(pairing.index);
     }
