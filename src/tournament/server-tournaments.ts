@@ -82,7 +82,8 @@ export class TournamentDirectory {
     while (this.tournaments.has(id)) id = this.ids();
     const tournament = new ServerTournament(id, spec, this.options.host, this.options.clock, () => this.options.changed?.(id));
     this.tournaments.set(id, tournament);
-    this.forgetOld();
+    // Kept to the limit when one ends (only an ended one is ever forgotten).
+    void tournament.done.then(() => this.forgetOld());
     return ok(tournament);
   }
 
