@@ -39,8 +39,8 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
                          anyone can follow on its page (#/tournaments/ID)
       --on-server            the server runs it: --bot is repeatable, --player is not
                              allowed; seats alternate strictly (the server seats them)
-      --bot NAME[=BOT]       an entrant: the game's bot, or its bot program BOT
-                             (an external game's; coco list shows none, the page does)
+      --bot NAME[=BOT]       an entrant: the game's bot, or its bot program BOT (the
+                             page's tournament form lists a game's bot programs)
       -v, --verification PW  the server's verification password (needed)
                          --format, --rounds, --concurrency, -a, -t and --seed as above;
                          ^C stops following, the tournament goes on.

@@ -81,9 +81,16 @@ test('a server tournament made with the form is followed live to its end: standi
   await page.waitForURL(new RegExp(`${replayHref.replace(/[/#]/g, '\\$&')}$`));
   await page.locator('.view-replay h1').waitFor();
   await screenshot(page, 'tournament-replay');
-  await page.goto(`${base}#/tournaments`);
+  // Back to the list the way a visitor goes: the navigation bar.
+  await page.click('nav.site-nav a[data-nav=tournaments]');
   const row = page.locator('.tournaments-table tbody tr', { hasText: id });
-  await row.waitFor();
+  try {
+    await row.waitFor();
+  } catch (error) {
+    // What the page showed instead is the first thing to look at.
+    await screenshot(page, 'tournament-list-failure');
+    throw error;
+  }
   assert.match(await row.innerText(), /roshambo\tround-robin\tfinished\t3\t6\/6\t0/);
   await page.close();
 });
