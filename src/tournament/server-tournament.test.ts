@@ -200,5 +200,6 @@ test('a result line: outcome from the scores, incidents from the seats\' closure
   assert.deepEqual(resultLine(1, ['a', 'b'], 'm', { scores: [1, 0], reason: 'won', error: null, closures: ['removed', 'disconnected'] }).illegal, ['a']);
   assert.deepEqual(resultLine(1, ['a', 'b'], 'm', { scores: [1, 0], reason: 'won', error: null, closures: ['removed', 'disconnected'] }).crashed, ['b']);
   assert.equal(resultLine(1, ['a', 'b'], 'm', null).outcome, '*');
+  assert.equal(resultLine(1, ['ann', 'bob'], 'm', { scores: [1, 0], reason: 'ServerBot$0 wins 3-1; ServerBot$1 gave up', error: null, closures: [null, null] }).reason, 'ann wins 3-1; bob gave up');
   assert.equal(resultLine(1, ['a', 'b'], 'm', { scores: null, reason: 'the game failed', error: 'boom', closures: [null, null] }).reason, 'the game failed: boom');
 });

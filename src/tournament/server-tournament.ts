@@ -4,6 +4,7 @@
  * bots only, created through a MatchHost in the pairing's seat order, at most `concurrency` at
  * once; each result is read from the match's record and tallied into the standings (standings.ts).
  */
+import { botName } from '../match/match.js';
 import type { Clock } from '../util/clock.js';
 import type { Result } from '../util/result.js';
 import type { Format, Pairing } from './pairings.js';
@@ -223,7 +224,8 @@ export function resultLine(pairing: number, players: readonly string[], match: s
     scores: ended.scores,
     outcome: outcomeOf(ended.scores),
     match,
-    reason: [ended.reason, ended.error].filter((text): text is string => !!text).join(': '),
+    // The game speaks of the seats by their names, ServerBot$0 and ServerBot$1: here they are the entrants.
+    reason: players.reduce((text, name, seat) => text.split(botName(seat)).join(name), [ended.reason, ended.error].filter((text): text is string => !!text).join(': ')),
     // A bot program that exits or breaks its stream leaves its seat: that is its crash.
     crashed: closedFor('disconnected', 'line/too-long', 'line/invalid-utf8', 'flood'),
     timedOut: closedFor('timeout'),
