@@ -5,7 +5,8 @@
  * test: nothing here asserts a time. bench/README.md explains the modes and every figure.
  *
  * Options (environment):
- *   BENCH_MODE       closed (default), open, memory, or several: closed,open,memory
+ *   BENCH_MODE       closed (default), open, memory, or several: closed,open,memory;
+ *                    or tournament alone: the server's tournaments (bench/tournament.ts, its options there)
  *   BENCH_RUNS       runs of each server in each mode (default 3)
  *   BENCH_SERVER     relay | cocod | both (default both)
  *   BENCH_NODES      e.g. 1,2: cocod once per value, with `--nodes N` (not passed when unset)
@@ -31,6 +32,7 @@ import { OPEN_COLUMNS, openRoundsPerMatch, openRun, type OpenRun } from './open-
 import { groupRows, markdownTable, ratioSummary, type Column, type Labelled } from './report.js';
 import { serverLabel, type ServerSetup, type ServerSpec } from './server.js';
 import { startPostgres, startRedis } from '../test/support/services.js';
+import { tournamentBench } from './tournament.js';
 
 const env = process.env;
 
@@ -50,6 +52,13 @@ function integers(name: string, fallback: number[]): number[] {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be positive integers separated by commas, not "${text}"`);
     return value;
   });
+}
+
+if (env['BENCH_MODE'] === 'tournament') {
+  // A measurement of its own (cocod only, no relay to compare with): see bench/tournament.ts.
+  const flags = (env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  await tournamentBench(env, { nodeFlags: flags, ...(env['BENCH_COCOD'] ? { cocodScript: resolve(env['BENCH_COCOD']) } : {}) });
+  process.exit(0);
 }
 
 const MODES = ['closed', 'open', 'memory'] as const;

@@ -9,6 +9,7 @@ import { matchView } from './views/match.js';
 import { newMatchView } from './views/new-match.js';
 import { ratingView, ratingsView } from './views/ratings.js';
 import { demoView, importView, replayView } from './views/replay.js';
+import { tournamentView, tournamentsView } from './views/tournaments.js';
 import { errorText, notice, pageHead, type View, type ViewContext } from './views/view.js';
 
 /**
@@ -49,6 +50,10 @@ function viewFor(route: Route): View {
       return demoView(route.t);
     case 'import':
       return importView;
+    case 'tournaments':
+      return tournamentsView;
+    case 'tournament':
+      return tournamentView(route.id);
     case 'not-found':
       return notFound(route.path);
   }
@@ -67,6 +72,8 @@ const NAV_OF: Readonly<Record<Route['name'], string>> = {
   replay: 'history',
   demo: '',
   import: 'history',
+  tournaments: 'tournaments',
+  tournament: 'tournaments',
   'not-found': '',
 };
 

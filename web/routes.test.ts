@@ -38,3 +38,8 @@ test('built links parse back to the same route', () => {
   assert.deepEqual(parseRoute(href.newMatch('royal ur')), { name: 'new', game: 'royal ur' });
   assert.deepEqual(parseRoute('#/match/%E0%A4%A'), { name: 'match', id: '%E0%A4%A' });
 });
+
+test('tournament routes: the list and one tournament, built and parsed back', () => {
+  assert.deepEqual(parseRoute(href.tournaments()), { name: 'tournaments' });
+  assert.deepEqual(parseRoute(href.tournament('ab12')), { name: 'tournament', id: 'ab12' });
+});

@@ -15,6 +15,10 @@ export type Route =
   | { readonly name: 'replay'; readonly id: string; readonly step: number | null }
   | { readonly name: 'demo'; readonly t: number | null }
   | { readonly name: 'import' }
+  /** The server's tournaments and the form to start one (`#/tournaments`). */
+  | { readonly name: 'tournaments' }
+  /** One tournament, live (`#/tournaments/ab12cd34ef`). */
+  | { readonly name: 'tournament'; readonly id: string }
   | { readonly name: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -30,6 +34,8 @@ export function parseRoute(hash: string): Route {
     return { name: 'history', game: query.get('game') ?? '', player: query.get('player') ?? '' };
   }
   if (parts.length === 1 && first === 'import') return { name: 'import' };
+  if (parts.length === 1 && first === 'tournaments') return { name: 'tournaments' };
+  if (parts.length === 2 && first === 'tournaments' && second) return { name: 'tournament', id: second };
   if (parts.length === 1 && first === 'demo') {
     const t = Number(query.get('t') ?? NaN);
     return { name: 'demo', t: Number.isFinite(t) ? t : null };
@@ -70,5 +76,7 @@ export const href = {
   ratings: (game: string): string => `#/ratings/${encodeURIComponent(game)}`,
   rating: (game: string, player: string): string => `#/ratings/${encodeURIComponent(game)}/${encodeURIComponent(player)}`,
   importLog: (): string => '#/import',
+  tournaments: (): string => '#/tournaments',
+  tournament: (id: string): string => `#/tournaments/${encodeURIComponent(id)}`,
   demo: (t?: number): string => (t === undefined ? '#/demo' : `#/demo?t=${t}`),
 };

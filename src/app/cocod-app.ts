@@ -14,7 +14,10 @@ import { RedisLink } from '../cluster/redis-link.js';
 import { maskRedisUrl } from '../cluster/redis-url.js';
 import { uniqueNodeName } from '../cluster/node-name.js';
 import { nodeMatchId } from '../lobby/match-id.js';
-import { Lobby, type LobbyPort } from '../lobby/lobby.js';
+import { Lobby, SHUTDOWN_REASON, type LobbyPort } from '../lobby/lobby.js';
+import { LobbyMatchHost } from '../tournament/lobby-match-host.js';
+import { TournamentDirectory } from '../tournament/server-tournaments.js';
+import { TournamentsApi } from '../gateways/tournaments-api.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -169,7 +172,26 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
     storeQueueDepth: () => ('queueDepth' in store && typeof store.queueDepth === 'number' ? store.queueDepth : 0),
   });
+  // The server's tournaments play on this node's lobby: a tournament and its matches stay together.
+  const matchHost = new LobbyMatchHost(lobby, store);
+  const tournaments = new TournamentDirectory({
+    host: matchHost,
+    games: () => games,
+    limits: {
+      running: limits['tournaments-running'],
+      kept: limits['tournaments-kept'],
+      entrants: limits['tournament-entrants'],
+      matches: limits['tournament-matches'],
+      concurrency: limits['tournament-concurrency'],
+    },
+    clock,
+    changed: (id) => tournamentsApi.changed(id),
+  });
+  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, limits, clock });
   const server: CocoServer = new CocoServer({
+    // A tournament lives in one node's memory while the nodes share the HTTP port: with several
+    // nodes, the next request could reach another node, so tournaments are a single node's feature.
+    ...(!options.cluster && { tournaments: tournamentsApi }),
     lobby: shared,
     store,
     metrics,
@@ -220,7 +242,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       server.stopAccepting();
       clobber?.stopAccepting();
       socha?.stopAccepting();
+      // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
+      const tournamentsDone = tournaments.shutdown(SHUTDOWN_REASON);
       await shared.shutdown();
+      await tournamentsDone;
+      matchHost.close();
       await redisLink?.closed;
       await server.close();
       await clobber?.close();

@@ -39,3 +39,16 @@ test('tournament options are refused with what is wrong', () => {
   assert.throws(() => parseTournament(['roshambo', ...TWO, '--bogus']), /Unknown option/);
   assert.throws(() => parseTournament(['roshambo', ...TWO, '-t', '0']), /--timeout takes seconds/);
 });
+
+test('--on-server: several --bot NAME[=BOT], the password, and no local-only option', () => {
+  const settings = parseTournament(['roshambo', '--on-server', '-v', 'pw', '--bot', 'ann', '--bot', 'bob=greedy', '--concurrency', '4']);
+  assert.deepEqual(settings.onServer, { verification: 'pw', entrants: [{ name: 'ann', bot: null }, { name: 'bob', bot: 'greedy' }] });
+  assert.equal(settings.concurrency, 4);
+  assert.equal(parseTournament(['roshambo', ...TWO]).onServer, null);
+  assert.throws(() => parseTournament(['roshambo', '--on-server', '--bot', 'a', '--bot', 'b']), /needs the server's verification password/);
+  assert.throws(() => parseTournament(['roshambo', '--on-server', '-v', 'pw', '--bot', 'a', ...TWO]), /server bots only/);
+  assert.throws(() => parseTournament(['roshambo', '--on-server', '-v', 'pw', '--bot', 'a', '--bot', 'b', '--results', 'f']), /--results and --sprt are for a local tournament/);
+  assert.throws(() => parseTournament(['roshambo', '--on-server', '-v', 'pw', '--bot', 'a', '--bot', 'a=x']), /two players are named "a"/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '--bot', 'x', '--bot', 'y']), /only one --bot takes part in a local tournament/);
+  assert.throws(() => parseTournament(['roshambo', ...TWO, '-v', 'pw']), /-v is for --on-server/);
+});

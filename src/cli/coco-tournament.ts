@@ -4,10 +4,12 @@
  * (a re-run with the same file plays only what is missing), and prints the standings at the end.
  */
 import { parseArgs } from 'node:util';
-import { FORMATS, gauntlet, meetingKey, roundRobin, swissRound, type Format, type Pairing } from '../tournament/pairings.js';
+import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
+import { runSchedule, scheduleSize } from '../tournament/schedule.js';
 import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
 import { parseSprt, sprtStatus, type SprtSettings, type SprtStatus } from '../tournament/sprt.js';
-import { formatPoints, formatStandings, standings } from '../tournament/standings.js';
+import { formatPoints, formatResultLine, formatStandings, standings } from '../tournament/standings.js';
+import { serverTournament } from './coco-tournament-server.js';
 import { isValidUserName } from '../lobby/names.js';
 import { signalNumber } from './coco-connect.js';
 import { CliError, EXIT, UsageError } from './exit-status.js';
@@ -33,9 +35,21 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
                          Every pairing plays each seat order equally often (the reference
                          server seats players its own way: there, by chance); the results
                          file records the seats each game had.
+  tournament GAME --on-server -v PASSWORD --bot NAME[=BOT] ... [options]
+                         the server plays a tournament between its own bots, which
+                         anyone can follow on its page (#/tournaments/ID)
+      --on-server            the server runs it: --bot is repeatable, --player is not
+                             allowed; seats alternate strictly (the server seats them)
+      --bot NAME[=BOT]       an entrant: the game's bot, or its bot program BOT (the
+                             page's tournament form lists a game's bot programs)
+      -v, --verification PW  the server's verification password (needed)
+                         --format, --rounds, --concurrency, -a, -t and --seed as above;
+                         ^C stops following, the tournament goes on.
 `;
 
 interface TournamentSettings {
+  /** Null for a local tournament; else the server's tournament of its bots (coco-tournament-server.ts). */
+  readonly onServer: { readonly verification: string; readonly entrants: readonly { readonly name: string; readonly bot: string | null }[] } | null;
   readonly game: string;
   readonly format: Format;
   readonly rounds: number;
@@ -76,7 +90,9 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
       strict: true,
       options: {
         player: { type: 'string', multiple: true },
-        bot: { type: 'string' },
+        bot: { type: 'string', multiple: true },
+        'on-server': { type: 'boolean', default: false },
+        verification: { type: 'string', short: 'v' },
         format: { type: 'string', default: 'round-robin' },
         rounds: { type: 'string' },
         concurrency: { type: 'string' },
@@ -100,7 +116,22 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
     if (eq <= 0 || word.slice(eq + 1).trim() === '') throw new UsageError(`--player takes NAME=COMMAND, not "${word}"`);
     return { name: word.slice(0, eq), command: word.slice(eq + 1) };
   });
-  if (values.bot !== undefined) entrants.push({ name: values.bot, command: null });
+  const bots = values.bot ?? [];
+  const onServer = values['on-server'] === true;
+  if (onServer) {
+    if (entrants.length > 0) throw new UsageError('--on-server plays server bots only: use --bot NAME[=BOT], not --player');
+    if (values.results !== undefined || sprtWords !== null) throw new UsageError('--results and --sprt are for a local tournament, not --on-server');
+    if (values.verification === undefined) throw new UsageError('--on-server needs the server\'s verification password (-v PASSWORD)');
+  } else {
+    if (bots.length > 1) throw new UsageError('only one --bot takes part in a local tournament (--on-server takes several)');
+    if (values.verification !== undefined) throw new UsageError('-v is for --on-server');
+  }
+  const serverBots = bots.map((word) => {
+    const eq = word.indexOf('=');
+    return eq === -1 ? { name: word, bot: null } : { name: word.slice(0, eq), bot: word.slice(eq + 1) || null };
+  });
+  if (onServer) entrants.push(...serverBots.map(({ name }) => ({ name, command: null })));
+  else if (bots.length === 1) entrants.push({ name: bots[0]!, command: null });
   for (const { name } of entrants) {
     if (!isValidUserName(name)) throw new UsageError(`"${name}" is not a valid player name (1 to 16 printable characters, no spaces, no $)`);
   }
@@ -118,6 +149,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   const timeout = values.timeout === undefined ? null : Number(values.timeout);
   if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout takes seconds, not "${values.timeout}"`);
   return {
+    onServer: onServer ? { verification: values.verification!, entrants: serverBots } : null,
     game,
     timeout,
     format: format as Format,
@@ -131,31 +163,12 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   };
 }
 
-/** Runs `work` on `items`, at most `width` at once, taking the next only while `more()`. */
-async function pool<T>(items: readonly T[], width: number, more: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && more()) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
-}
-
 export interface TournamentIo {
   readonly write: (text: string) => void;
   /** A terminal gets one live line; anything else a line per finished match. */
   readonly tty: boolean;
   /** Aborted when coco is told to leave: running matches are stopped and not recorded. */
   readonly signal: AbortSignal;
-}
-
-function matchLine(done: number, total: number, r: ResultLine): string {
-  const incidents = [
-    ...r.crashed.map((name) => `${name} crashed`),
-    ...r.timedOut.map((name) => `${name} timed out`),
-    ...r.illegal.map((name) => `${name} made an illegal move`),
-  ];
-  const why = [r.reason, ...incidents].filter(Boolean).join('; ');
-  return `[${done}/${total}] ${r.players.join(` ${r.outcome} `)}${why ? ` (${why})` : ''}, match ${r.match}\n`;
 }
 
 function sprtLine(status: SprtStatus, settings: SprtSettings, names: readonly string[]): string {
@@ -178,6 +191,10 @@ function sprtTally(first: string, results: readonly ResultLine[]): { wins: numbe
 /** `coco -s URL tournament ...`: returns the exit status. */
 export async function tournament(url: string, argv: readonly string[], io: TournamentIo): Promise<number> {
   const settings = parseTournament(argv);
+  if (settings.onServer) {
+    const { game, format, rounds, concurrency, args, timeout, seed } = settings;
+    return serverTournament(url, { game, format, rounds, concurrency, args, timeout, seed, ...settings.onServer }, io);
+  }
   const { entrants, sprt } = settings;
   const names = entrants.map((e) => e.name);
   let file: ResultsFile | null = null;
@@ -190,8 +207,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   }
   const stranger = file?.previous.flatMap((r) => r.players).find((name) => !names.includes(name));
   if (stranger !== undefined) throw new CliError(`the results file ${settings.resultsPath} is another tournament's: it has a player "${stranger}"`, EXIT.error);
-  const perRound = settings.format === 'gauntlet' ? 2 * (names.length - 1) : settings.format === 'swiss' ? 2 * Math.floor(names.length / 2) : names.length * (names.length - 1);
-  const total = perRound * settings.rounds;
+  const total = scheduleSize(settings.format, names.length, settings.rounds);
   // Schedules grow by whole rounds at their end, so a file of fewer rounds is a start of this one;
   // games of later rounds than asked for now are left out.
   const results: ResultLine[] = (file?.previous ?? []).filter((r) => r.pairing < total);
@@ -219,7 +235,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
       results.push(result);
       done.add(result.pairing);
       file?.append(result);
-      if (!io.tty) io.write(matchLine(results.length, total, result));
+      if (!io.tty) io.write(formatResultLine(results.length, total, result));
     } catch (error) {
       fatal ??= error;
       halt.abort('SIGTERM');
@@ -230,17 +246,10 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   };
 
   try {
-    if (settings.format === 'swiss') await playSwiss(settings, results, done, more, play);
-    else {
-      const schedule = settings.format === 'gauntlet' ? gauntlet(names.length, settings.rounds) : roundRobin(names.length, settings.rounds);
-      checkResumed(schedule, results, names, settings.resultsPath);
-      await pool(
-        schedule.filter((p) => !done.has(p.index)),
-        settings.concurrency,
-        more,
-        play,
-      );
-    }
+    await runSchedule(
+      { format: settings.format, rounds: settings.rounds, names, seed: settings.seed, concurrency: settings.concurrency },
+      { results, done, more, play, check: (pairings) => checkResumed(pairings, results, names, settings.resultsPath) },
+    );
   } finally {
     io.signal.removeEventListener('abort', onLeave);
   }
@@ -263,38 +272,5 @@ function checkResumed(pairings: readonly Pairing[], results: readonly ResultLine
     if (found && [...found.players].sort().join(' ') !== scheduled.join(' ')) {
       throw new CliError(`the results file ${path} is another tournament's: its game ${pairing.index} was ${found.players.join(' against ')}, not ${scheduled.join(' against ')}`, EXIT.error);
     }
-  }
-}
-
-/**
- * Swiss rounds one after the other, each paired from the results of the rounds before: the
- * pairing is deterministic, so a re-run with the results file makes the same rounds and plays
- * only the games missing from them.
- */
-async function playSwiss(settings: TournamentSettings, results: readonly ResultLine[], done: ReadonlySet<number>, more: () => boolean, play: (p: Pairing) => Promise<void>): Promise<void> {
-  const names = settings.entrants.map((e) => e.name);
-  const met = new Set<string>();
-  const byes = names.map(() => 0);
-  let first = 0;
-  for (let round = 0; round < settings.rounds && more(); round++) {
-    const points = names.map(() => 0);
-    // Only the rounds before this one count, even when the file already has later games.
-    for (const r of results) {
-      if (r.outcome === '*' || r.pairing >= first) continue;
-      const [a, b] = r.players.map((name) => names.indexOf(name)) as [number, number];
-      points[a]! += r.outcome === '1-0' ? 1 : r.outcome === '0-1' ? 0 : 0.5;
-      points[b]! += r.outcome === '0-1' ? 1 : r.outcome === '1-0' ? 0 : 0.5;
-    }
-    const next = swissRound({ points, met, byes }, round, settings.seed, first);
-    checkResumed(next.pairings, results, names, settings.resultsPath);
-    for (const p of next.pairings) met.add(meetingKey(...p.seats));
-    if (next.bye !== null) byes[next.bye]!++;
-    first += next.pairings.length;
-    await pool(
-      next.pairings.filter((p) => !done.has(p.index)),
-      settings.concurrency,
-      more,
-      play,
-    );
   }
 }

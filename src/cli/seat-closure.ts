@@ -5,6 +5,10 @@
  * game removed you for it.
  */
 
+import { closureReason } from '../match/seat-transcript.js';
+
+export { closureReason };
+
 /** What each close reason of the runtime (match/seat.ts) means to the player. */
 const CLOSURES: Readonly<Record<string, string>> = {
   timeout: 'you did not answer in time',
@@ -14,12 +18,6 @@ const CLOSURES: Readonly<Record<string, string>> = {
   flood: 'your program sent more than the game read',
   removed: 'the game removed you',
 };
-
-/** The runtime's code for the seat's closing (`timeout`, `removed`...), or null when it was not closed before the end. */
-export function closureReason(transcript: string): string | null {
-  const line = transcript.split('\n').find((text) => /^\S+ # the seat was closed: /.test(text));
-  return line === undefined ? null : line.replace(/^\S+ # the seat was closed: /, '');
-}
 
 /** The phrase for the seat's closing, or null when it was not closed before the end (or by the shutdown). */
 export function seatClosure(transcript: string): string | null {

@@ -11,6 +11,7 @@ import { MAX_RATINGS_LIMIT, type HistoryStore, type MatchSummary } from '../stor
 import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest } from './ratings-api.js';
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
 import { readBodyWithin } from './request-body.js';
+import type { TournamentsApi } from './tournaments-api.js';
 import { ResponseWriter } from './response-writer.js';
 
 export const HTTP_LIMITS = {
@@ -31,6 +32,8 @@ export interface HttpRoutesOptions {
   readonly replayLogMaxBytes?: number;
   /** The games with their arguments, served at /api/games; without it /api/games is 404. */
   readonly games?: () => readonly { readonly name: string; readonly args: Readonly<Record<string, ArgSpec>> }[];
+  /** The server's tournaments below /api/tournaments; without it those paths are 404. */
+  readonly tournaments?: TournamentsApi;
 }
 
 /** The HTTP side of the server: the web page's files, the games and the history as JSON, /health and /metrics. */
@@ -40,6 +43,7 @@ export class HttpRoutes {
   private readonly metrics: ServerMetrics | null;
   private readonly replayLogMaxBytes: number;
   private readonly games: HttpRoutesOptions['games'] | null;
+  private readonly tournaments: TournamentsApi | null;
 
   constructor(
     private readonly store: HistoryStore,
@@ -52,6 +56,7 @@ export class HttpRoutes {
     this.metrics = options.metrics ?? null;
     this.replayLogMaxBytes = options.replayLogMaxBytes ?? HTTP_LIMITS.replayLogMaxBytes;
     this.games = options.games ?? null;
+    this.tournaments = options.tournaments ?? null;
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -60,6 +65,11 @@ export class HttpRoutes {
     if (url.pathname === '/api/replay-log') {
       if (request.method !== 'POST') return this.json(response, 405, { error: 'POST a replay log' });
       return this.replayLog(request, response);
+    }
+    if (this.tournaments && url.pathname.startsWith('/api/tournaments')) {
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> =>
+        this.send(response, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }, JSON.stringify(body));
+      if (await this.tournaments.handle(url, request, response, send)) return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return this.json(response, 405, { error: 'only GET is supported' });
     if (url.pathname === '/health') return this.health(response);

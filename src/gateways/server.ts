@@ -10,6 +10,7 @@ import { addressKey, admitConnection, type AddressLimits, type RefusalReason } f
 import { CocoConnection } from './coco-connection.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
+import type { TournamentsApi } from './tournaments-api.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
 import type { ServerLimits } from './server-limits.js';
@@ -28,6 +29,8 @@ export interface ServerOptions {
   readonly refused?: (reason: RefusalReason) => void;
   /** Served at /metrics; /health works without it. */
   readonly metrics?: ServerMetrics;
+  /** The server's tournaments, served below /api/tournaments. */
+  readonly tournaments?: TournamentsApi;
 }
 
 /** How long `close()` lets clients answer the 1001 close frame before cutting them off. */
@@ -56,6 +59,7 @@ export class CocoServer {
       replayLogMaxBytes: limits['replay-log-bytes'],
       importer: new ReplayLogImporter({ concurrentImports: limits['replay-imports'] }),
       games: () => options.lobby.gameArgs(),
+      ...(options.tournaments && { tournaments: options.tournaments }),
     });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {

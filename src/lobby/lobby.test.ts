@@ -258,3 +258,33 @@ test('the lobby\'s own seat limits: all bots, more than 100 players', () => {
   assert.equal(create(101, 0), 'Too many players: 101 > 100');
   assert.equal(create(100, 99), 'ok');
 });
+
+test('a bot lineup: a match of server bots only starts at once, seats in the order asked, each seat its named bot', async () => {
+  const chosen: (string | null)[] = [];
+  const picky: GameDefinition<any> = {
+    ...roshambo,
+    name: 'picky',
+    botChoices: ['rock', 'paper'],
+    playBot: async (io, config, env) => {
+      chosen[env.seat] = env.choice;
+      return roshambo.playBot(io, config, env);
+    },
+  };
+  const store = new MemoryHistoryStore();
+  const lobby = new Lobby({ games: [roshambo, picky], store, compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed' });
+  const lineup = (game: string, botLineup: (string | null)[], bots = botLineup.length) =>
+    lobby.create(request({ game, args: { pace: '0', rounds: '2' }, params: { players: 2, bots, timeout: null }, botLineup }));
+  assert.deepEqual(lineup('picky', ['rock', 'lizard']), { ok: false, error: 'Game picky has no server bot named "lizard"' });
+  assert.deepEqual(lineup('roshambo', ['rock', null]), { ok: false, error: 'Game roshambo has no server bot named "rock"' });
+  assert.deepEqual(lineup('picky', ['rock', 'paper'], 1), { ok: false, error: 'A lineup of 2 server bots needs as many players and bots' });
+  const created = lineup('picky', ['paper', 'rock']);
+  assert.ok(created.ok);
+  // The start is queued behind the creation's announcement, before anything else can happen.
+  await Promise.resolve();
+  assert.equal(lobby.find(created.value)?.running, true, 'nobody joins: it runs at once');
+  await lobby.idle();
+  assert.deepEqual(chosen, ['paper', 'rock']);
+  const record = await store.get(created.value);
+  assert.deepEqual(record?.players, ['ServerBot$0', 'ServerBot$1']);
+  assert.equal(record?.scores?.length, 2);
+});

@@ -60,6 +60,13 @@ export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew'
    * Software-Challenge `prepare`: the first slot plays first). Absent: the lineup is shuffled.
    */
   readonly seatOrder?: readonly string[];
+  /**
+   * A match of server bots only, for the server's own tournaments (never a coco GameNew, which
+   * must leave a seat to a player): one entry per seat in seat order, each the name of one of the
+   * game's bots (GameDefinition.botChoices) or null for its usual bot. `params.players` and
+   * `params.bots` must both equal its length; the match starts at once, in this seat order.
+   */
+  readonly botLineup?: readonly (string | null)[];
 }
 
 /**
@@ -171,6 +178,8 @@ interface LobbyMatch {
   readonly verified: boolean;
   readonly seed: string;
   readonly seatOrder: readonly string[] | null;
+  /** The named bots of a match of server bots only (NewMatchRequest.botLineup), or null. */
+  readonly botLineup: readonly (string | null)[] | null;
   /** Who made it (Requester.owner), for the waiting-match limit. */
   readonly owner: string | null;
   readonly feed: SpectatorFeed;
@@ -299,7 +308,13 @@ export class Lobby implements LobbyPort {
       if (!named.ok) return named;
       seatOrder = named.value;
     }
-    if (settings.bots >= settings.players) return err(ALL_BOTS);
+    const botLineup = request.botLineup ?? null;
+    if (botLineup) {
+      if (settings.players !== botLineup.length || settings.bots !== botLineup.length) return err(`A lineup of ${botLineup.length} server bots needs as many players and bots`);
+      const unknown = botLineup.find((bot) => bot !== null && !(game.botChoices ?? []).includes(bot));
+      if (unknown !== undefined) return err(`Game ${game.name} has no server bot named "${unknown}"`);
+      if (game.botChoices?.length === 0) return err(`Game ${game.name} has no server bots`);
+    } else if (settings.bots >= settings.players) return err(ALL_BOTS);
     if (settings.players > LOBBY_DEFAULTS.maxPlayers) return err(`Too many players: ${settings.players} > ${LOBBY_DEFAULTS.maxPlayers}`);
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
       return err(`Timeout ${settings.timeout} out of allowed range [${LOBBY_DEFAULTS.minTimeout}; ${LOBBY_DEFAULTS.maxTimeout}]`);
@@ -317,6 +332,7 @@ export class Lobby implements LobbyPort {
       verified,
       seed: this.options.seeds?.() ?? freshSeed(),
       seatOrder,
+      botLineup,
       owner: requester?.owner ?? null,
       feed: new SpectatorFeed(),
       members: new Map(),
@@ -334,6 +350,8 @@ export class Lobby implements LobbyPort {
     this.later(() => {
       for (const listener of this.listeners) listener.created(info);
     });
+    // Nobody is to join a match of bots only: it starts once its creation is announced.
+    if (botLineup) this.later(() => this.start(match));
     return ok(id);
   }
 
@@ -535,7 +553,10 @@ export class Lobby implements LobbyPort {
       ...Array.from({ length: match.settings.bots }, (_, i) => ({ name: botName(i), isBot: true })),
     ];
     const order = match.seatOrder;
-    if (order) {
+    if (match.botLineup) {
+      // Seat order is the request's: the tournament that asked alternates it itself.
+      lineup.splice(0, lineup.length, ...match.botLineup.map((bot, i) => ({ name: botName(i), isBot: true, bot })));
+    } else if (order) {
       const rank = (seat: SeatSpec): number => (order.includes(seat.name) ? order.indexOf(seat.name) : order.length);
       lineup.sort((a, b) => rank(a) - rank(b));
     } else {

@@ -95,6 +95,11 @@ export interface BotEnv {
   readonly random: Random;
   /** Where heavy search runs, off the server's event loop. */
   readonly compute: Compute;
+  /**
+   * Which of the game's named bots (GameDefinition.botChoices) this seat asked for, or null for
+   * the game's usual choice (a tournament seats a named bot program; GameNew never names one).
+   */
+  readonly choice: string | null;
 }
 
 /**
@@ -114,6 +119,11 @@ export interface GameDefinition<C = unknown> {
   configure(params: NewMatchParams): Result<MatchSettings<C>>;
   /** Runs one match to its end. Player misbehaviour is an outcome, never an exception. */
   play(ctx: MatchContext, config: C): Promise<MatchResult>;
+  /**
+   * The names of the server bots a seat may ask for by name (an external game's bot programs);
+   * absent when the game has its one bot, empty when it has none.
+   */
+  readonly botChoices?: readonly string[];
   /** Plays one seat as a server bot. */
   playBot(io: BotIO, config: C, env: BotEnv): Promise<void>;
 }

@@ -32,6 +32,8 @@ export interface MatchOptions<C> {
 export interface SeatSpec {
   readonly name: string;
   readonly isBot: boolean;
+  /** A bot seat's named bot (GameDefinition.botChoices), or null/absent for the game's usual one. */
+  readonly bot?: string | null;
 }
 
 /** Joined players in order, then the server bots `ServerBot$0`, `ServerBot$1`, ... */
@@ -142,7 +144,7 @@ export class Match<C> {
       .filter((seat) => seat.isBot)
       .map((seat) =>
         game
-          .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute })
+          .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute, choice: this.options.lineup[seat.index]!.bot ?? null })
           .catch((error: unknown) => this.options.log?.error(`bot ${seat.name} failed: ${describe(error)}`))
           // A bot that stopped playing has nothing more to say: the game sees it leave.
           .finally(() => seat.receiveEnd()),

@@ -106,3 +106,12 @@ export class SeatTranscript {
     return this.now().toFixed(3);
   }
 }
+
+/**
+ * The runtime's code for a seat's closing (`timeout`, `removed`...) read from its transcript (the
+ * artifact `transcript-N.txt` of a finished match), or null when it was not closed before the end.
+ */
+export function closureReason(transcript: string): string | null {
+  const line = transcript.split('\n').find((text) => /^\S+ # the seat was closed: /.test(text));
+  return line === undefined ? null : line.replace(/^\S+ # the seat was closed: /, '');
+}

@@ -121,3 +121,14 @@ export function formatPoints(names: readonly string[], results: readonly ResultL
   }
   return [...points].sort((x, y) => y[1] - x[1]).map(([name, p]) => `${name} ${p}`).join(', ');
 }
+
+/** One line per finished match: `[done/total] a 1-0 b (reason; incidents), match ID`. */
+export function formatResultLine(done: number, total: number, r: ResultLine): string {
+  const incidents = [
+    ...r.crashed.map((name) => `${name} crashed`),
+    ...r.timedOut.map((name) => `${name} timed out`),
+    ...r.illegal.map((name) => `${name} made an illegal move`),
+  ];
+  const why = [r.reason, ...incidents].filter(Boolean).join('; ');
+  return `[${done}/${total}] ${r.players.join(` ${r.outcome} `)}${why ? ` (${why})` : ''}, match ${r.match}\n`;
+}

@@ -161,7 +161,7 @@ test('the server bot searches at the start of a turn, and after a refused line p
   const until = async (count: number) => {
     while (sent.length < count) await new Promise((resolve) => setImmediate(resolve));
   };
-  const bot = playDamaBot(io, { maxNodes: 10 }, { seat: 1, random: Random.fromSeed('bot-refused'), compute });
+  const bot = playDamaBot(io, { maxNodes: 10 }, { seat: 1, random: Random.fromSeed('bot-refused'), compute, choice: null });
   const start = boardBlock(startPosition().board);
   const prompt = `${PROMPT_LINES.join('\n')}\n`;
   feed(`W\nB\nAvvio la partita di dama...\n${start}Sei i Bianchi\nTurno bianco!\n${prompt}`);

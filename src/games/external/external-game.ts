@@ -1,4 +1,4 @@
-import type { ArgSpec, GameDefinition } from '../../match/game.js';
+import type { ArgSpec, BotEnv, GameDefinition } from '../../match/game.js';
 import { err, ok, type Result } from '../../util/result.js';
 import { configureMatch } from '../game-params.js';
 import { externalArgSpec } from './arg-hints.js';
@@ -63,9 +63,10 @@ export function createExternalGame(
       const param = instantiateParam(manifest.param, { players: ctx.seats.length, timeout: ctx.timeout, args: config.args });
       return runExternalMatch(ctx, { manifest, folder, param, hooks });
     },
+    botChoices: botProgramNames(bots),
     playBot: async (io, _config, env) => {
       if (bots.length === 0) return;
-      await runProgramBot(io, env.random.pick(bots));
+      await runProgramBot(io, pickBot(bots, env));
     },
   };
 }
@@ -85,6 +86,30 @@ export function withBotPrograms<C>(game: GameDefinition<C>, bots: readonly BotPr
     maxLineBytes: game.maxLineBytes,
     configure: (params) => game.configure(params),
     play: (ctx, config) => game.play(ctx, config),
-    playBot: (io, _config, env) => runProgramBot(io, env.random.pick(bots)),
+    botChoices: botProgramNames(bots),
+    playBot: (io, _config, env) => runProgramBot(io, pickBot(bots, env)),
   };
+}
+
+/**
+ * The names a tournament asks for the bot programs by: each program's last argument that is not an
+ * option, without folder and extension (`["python3", "bots/greedy.py"]` is `greedy`); a name that
+ * comes twice gets `-2`, `-3`... in manifest order, so every program has one, stable across runs.
+ */
+export function botProgramNames(bots: readonly BotProgram[]): string[] {
+  const names: string[] = [];
+  for (const { argv } of bots) {
+    const word = [...argv].reverse().find((part) => !part.startsWith('-')) ?? argv[0] ?? 'bot';
+    const base = word.split('/').pop()!.replace(/\.[^.]*$/, '') || 'bot';
+    let name = base;
+    for (let n = 2; names.includes(name); n++) name = `${base}-${n}`;
+    names.push(name);
+  }
+  return names;
+}
+
+/** The program a seat asked for by name (the lobby checked it exists), else one at random. */
+function pickBot(bots: readonly BotProgram[], env: BotEnv): BotProgram {
+  const index = env.choice === null ? -1 : botProgramNames(bots).indexOf(env.choice);
+  return index >= 0 ? bots[index]! : env.random.pick(bots);
 }

@@ -1,0 +1,116 @@
+/**
+ * `coco tournament GAME --on-server`: asks the server to run a tournament between its own bots
+ * (POST /api/tournaments), follows it with long polls, prints a line per finished match as the
+ * local tournament does, and the same standings table at the end.
+ */
+import type { Format } from '../tournament/pairings.js';
+import { parseLine, type ResultLine } from '../tournament/results-file.js';
+import { formatPoints, formatResultLine, formatStandings, standings } from '../tournament/standings.js';
+import { signalNumber } from './coco-connect.js';
+import { CliError, EXIT } from './exit-status.js';
+import { apiUrl } from './match-record.js';
+
+export interface ServerTournamentSettings {
+  readonly game: string;
+  readonly format: Format;
+  readonly rounds: number;
+  readonly concurrency: number;
+  readonly args: Readonly<Record<string, string>>;
+  readonly timeout: number | null;
+  readonly seed: string;
+  /** The server bots: the tournament's name for each, and which of the game's bots (null: its usual one). */
+  readonly entrants: readonly { readonly name: string; readonly bot: string | null }[];
+  /** The server's verification password, which creating a tournament needs. */
+  readonly verification: string;
+}
+
+export interface ServerTournamentIo {
+  readonly write: (text: string) => void;
+  readonly tty: boolean;
+  /** Aborted when coco is told to leave: it stops following (the tournament goes on on the server). */
+  readonly signal: AbortSignal;
+}
+
+/** The part of GET /api/tournaments/ID that coco reads. */
+interface Followed {
+  readonly id: string;
+  readonly version: number;
+  readonly state: string;
+  readonly error: string | null;
+  readonly total: number;
+  readonly running: readonly unknown[];
+  readonly results: readonly ResultLine[];
+}
+
+function followed(body: unknown): Followed {
+  const b = body as Partial<Record<keyof Followed, unknown>>;
+  const results = Array.isArray(b.results) ? b.results.map((r) => parseLine(JSON.stringify(r))) : null;
+  if (typeof b.id !== 'string' || typeof b.version !== 'number' || typeof b.state !== 'string' || typeof b.total !== 'number' || !Array.isArray(b.running) || results === null || results.includes(null)) {
+    throw new CliError('the server answered with something that is not a tournament', EXIT.error);
+  }
+  return { id: b.id, version: b.version, state: b.state, error: typeof b.error === 'string' ? b.error : null, total: b.total, running: b.running, results: results as ResultLine[] };
+}
+
+async function request(url: URL, init: RequestInit): Promise<{ status: number; body: unknown }> {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new CliError(`cannot reach ${url.origin}: ${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
+  }
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    throw new CliError(`${url.origin} answered ${response.status} without JSON: is it a cocod with tournaments?`, EXIT.error);
+  }
+  return { status: response.status, body };
+}
+
+/** Creates the tournament and follows it to its end; returns the exit status. */
+export async function serverTournament(wsUrl: string, settings: ServerTournamentSettings, io: ServerTournamentIo): Promise<number> {
+  const { verification, ...spec } = settings;
+  const created = await request(apiUrl(wsUrl, '/api/tournaments'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...spec, password: verification }),
+    signal: io.signal,
+  });
+  if (created.status !== 201) {
+    const error = (created.body as { error?: unknown } | null)?.error;
+    const status = created.status === 404 && typeof error === 'string' && error.startsWith('no such page') ? EXIT.error : EXIT.refused;
+    throw new CliError(`the server refused the tournament: ${typeof error === 'string' ? error : `HTTP ${created.status}`}`, status);
+  }
+  let view = followed(created.body);
+  const page = apiUrl(wsUrl, `/#/tournaments/${view.id}`);
+  io.write(`tournament ${view.id} on the server (${page.href}): ${view.total} matches\n`);
+  const names = settings.entrants.map((e) => e.name);
+  let shown = 0;
+  const show = (): void => {
+    if (io.tty) io.write(`\r\x1b[K[${view.results.length}/${view.total}] ${view.running.length} running | ${formatPoints(names, view.results)}`);
+    else for (; shown < view.results.length; shown++) io.write(formatResultLine(shown + 1, view.total, view.results[shown]!));
+  };
+  show();
+  try {
+    while (view.state === 'running') {
+      // A long poll: the server answers at the next change (or after its poll time, unchanged).
+      const next = await request(apiUrl(wsUrl, `/api/tournaments/${view.id}?after=${view.version}`), { signal: io.signal });
+      if (next.status !== 200) throw new CliError(`the server lost the tournament ${view.id} (HTTP ${next.status})`, EXIT.error);
+      view = followed(next.body);
+      show();
+    }
+  } catch (error) {
+    if (!io.signal.aborted) throw error;
+    if (io.tty) io.write('\n');
+    io.write(`stopped following; tournament ${view.id} goes on on the server: ${page.href}\n`);
+    return 128 + signalNumber(io.signal.reason);
+  }
+  if (io.tty) io.write('\n');
+  io.write(formatStandings(standings(names, view.results)));
+  if (view.state !== 'finished') {
+    io.write(`the tournament ${view.state}${view.error ? `: ${view.error}` : ''}\n`);
+    return EXIT.error;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,113 @@
+/**
+ * The server's tournaments: creation against the named limits (server-limits.ts), the list, and
+ * the end of them all at shutdown. A tournament lives in this process's memory; its matches are
+ * in the history like any other.
+ */
+import { randomBytes } from 'node:crypto';
+import type { GameDefinition } from '../match/game.js';
+import type { Clock } from '../util/clock.js';
+import { err, ok, type Result } from '../util/result.js';
+import { scheduleSize } from './schedule.js';
+import { ServerTournament, type MatchHost, type TournamentSpec, type TournamentState } from './server-tournament.js';
+import type { TournamentRefusal } from './tournament-request.js';
+
+export interface TournamentLimits {
+  /** Tournaments running at once. */
+  readonly running: number;
+  /** Finished tournaments kept (the oldest finished is forgotten first). */
+  readonly kept: number;
+  readonly entrants: number;
+  /** Matches in one tournament's schedule. */
+  readonly matches: number;
+  readonly concurrency: number;
+}
+
+export interface TournamentDirectoryOptions {
+  readonly host: MatchHost;
+  /** The server's games: a tournament's game, arguments and bots are checked against them. */
+  readonly games: () => readonly GameDefinition<any>[];
+  readonly limits: TournamentLimits;
+  readonly clock: Clock;
+  /** New tournament ids; random by default. */
+  readonly ids?: () => string;
+  /** Told after any change of any tournament (live followers). */
+  readonly changed?: (id: string) => void;
+}
+
+/** One line of the list. */
+export interface TournamentSummary {
+  readonly id: string;
+  readonly game: string;
+  readonly format: string;
+  readonly state: TournamentState;
+  readonly entrants: number;
+  readonly total: number;
+  readonly finished: number;
+  readonly running: number;
+  readonly createdAt: number;
+}
+
+export class TournamentDirectory {
+  /** In creation order. */
+  private readonly tournaments = new Map<string, ServerTournament>();
+  private readonly ids: () => string;
+
+  constructor(private readonly options: TournamentDirectoryOptions) {
+    this.ids = options.ids ?? (() => randomBytes(5).toString('hex'));
+  }
+
+  /** Checks `spec` and starts it; the refusal names the limit or the field at fault. */
+  create(spec: TournamentSpec): Result<ServerTournament, TournamentRefusal> {
+    const { limits } = this.options;
+    const running = [...this.tournaments.values()].filter((t) => t.current === 'running').length;
+    if (running >= limits.running) return err({ code: 'tournament/too-many-running', error: `${running} tournaments are running, the most this server runs at once (limit tournaments-running)` });
+    if (spec.entrants.length > limits.entrants) return err({ code: 'tournament/too-many-entrants', error: `${spec.entrants.length} entrants: at most ${limits.entrants} (limit tournament-entrants)` });
+    // Checked before the size is multiplied out, so a huge round count cannot overflow it.
+    const perRound = scheduleSize(spec.format, spec.entrants.length, 1);
+    if (spec.rounds > limits.matches || perRound * spec.rounds > limits.matches) {
+      return err({ code: 'tournament/too-many-matches', error: `${spec.format} of ${spec.entrants.length} entrants over ${spec.rounds} rounds is ${perRound * spec.rounds} matches: at most ${limits.matches} (limit tournament-matches)` });
+    }
+    if (spec.concurrency > limits.concurrency) return err({ code: 'tournament/too-much-concurrency', error: `concurrency ${spec.concurrency}: at most ${limits.concurrency} (limit tournament-concurrency)` });
+    const game = this.options.games().find((g) => g.name === spec.game);
+    if (!game) return err({ code: 'tournament/no-game', error: `no game "${spec.game.slice(0, 64)}"` });
+    const unknownBot = spec.entrants.find((e) => (e.bot === null ? game.botChoices?.length === 0 : !(game.botChoices ?? []).includes(e.bot)));
+    if (unknownBot) {
+      const choices = game.botChoices === undefined ? `its one bot (bot: null)` : game.botChoices.length === 0 ? 'none' : [...game.botChoices, 'null'].join(', ');
+      return err({ code: 'tournament/no-bot', error: `entrant "${unknownBot.name}": ${game.name} has no such server bot (bots: ${choices})` });
+    }
+    // The match parameters are the game's to judge, once, before any match is made.
+    const configured = game.configure({ players: 2, bots: 2, timeout: spec.timeout, args: spec.args });
+    if (!configured.ok) return err({ code: 'tournament/bad-args', error: configured.error });
+    let id = this.ids();
+    while (this.tournaments.has(id)) id = this.ids();
+    const tournament = new ServerTournament(id, spec, this.options.host, this.options.clock, () => this.options.changed?.(id));
+    this.tournaments.set(id, tournament);
+    // Kept to the limit when one ends (only an ended one is ever forgotten).
+    void tournament.done.then(() => this.forgetOld());
+    return ok(tournament);
+  }
+
+  get(id: string): ServerTournament | null {
+    return this.tournaments.get(id) ?? null;
+  }
+
+  /** Newest first. */
+  list(): TournamentSummary[] {
+    return [...this.tournaments.values()].reverse().map((t) => {
+      const view = t.view();
+      return { id: t.id, game: view.game, format: view.format, state: view.state, entrants: view.entrants.length, total: view.total, finished: view.results.length, running: view.running.length, createdAt: view.createdAt };
+    });
+  }
+
+  /** Stops every tournament (server shutdown) and waits for their running matches to be tallied. */
+  async shutdown(reason: string): Promise<void> {
+    for (const t of this.tournaments.values()) t.stop(reason);
+    await Promise.all([...this.tournaments.values()].map((t) => t.done));
+  }
+
+  /** Keeps at most `kept` tournaments that are over; running ones are never forgotten. */
+  private forgetOld(): void {
+    const over = [...this.tournaments.values()].filter((t) => t.current !== 'running');
+    for (const t of over.slice(0, Math.max(0, over.length - this.options.limits.kept))) this.tournaments.delete(t.id);
+  }
+}

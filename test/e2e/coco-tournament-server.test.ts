@@ -1,0 +1,78 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { markTestProcesses } from '../../src/games/external/test-support.js';
+import { ROOT, coco, startServer, type ServerProcess } from '../support/processes.js';
+
+/**
+ * `coco tournament --on-server` against a real cocod: the server's own bots, here three bot
+ * programs registered for roshambo (`bots_for`) that always play one gesture, so every result is
+ * known: rock beats scissors beats paper beats rock.
+ */
+
+const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
+const BEATS: Readonly<Record<string, string>> = { rock: 'scissors', paper: 'rock', scissors: 'paper' };
+
+let server: ServerProcess;
+let dir: string;
+const sweep = markTestProcesses();
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'coco-server-tournament-'));
+  const games = join(dir, 'games');
+  mkdirSync(join(games, 'gestures'), { recursive: true });
+  // Each program's name is its last argument: ROCK, PAPER, SCISSORS.
+  writeFileSync(join(games, 'gestures', 'game.json'), JSON.stringify({ bots_for: 'roshambo', bots: ['ROCK', 'PAPER', 'SCISSORS'].map((g) => ['python3', BOT, g]) }));
+  server = await startServer(['--games', games]);
+});
+after(async () => {
+  try {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  } finally {
+    await sweep();
+  }
+});
+
+const ENTRANTS = ['--bot', 'rock=ROCK', '--bot', 'paper=PAPER', '--bot', 'scissors=SCISSORS'];
+const GAME = ['tournament', 'roshambo', '--on-server', '-v', 'master', '-a', 'rounds=3', '-a', 'pace=0'];
+
+test('the server plays a round robin of its bot programs: a line per match, then the table', async () => {
+  const run = await coco(server.url, [...GAME, ...ENTRANTS, '--rounds', '2', '--concurrency', '3']);
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  const id = /^tournament ([0-9a-f]+) on the server \(http:\/\/[^)]+#\/tournaments\/\1\): 12 matches$/m.exec(run.stdout)?.[1];
+  assert.ok(id, run.stdout);
+  const lines = run.stdout.split('\n').filter((line) => /^\[\d+\/12\] /.test(line));
+  assert.equal(lines.length, 12, run.stdout);
+  const firstSeats = new Map<string, number>();
+  for (const line of lines) {
+    const [, a, outcome, b, match] = /^\[\d+\/12\] (\w+) (1-0|0-1) (\w+) \(.*\), match (\w+)$/.exec(line) ?? [];
+    assert.ok(a && b && match, line);
+    assert.equal(outcome, BEATS[a] === b ? '1-0' : '0-1', line);
+    firstSeats.set(`${a}>${b}`, (firstSeats.get(`${a}>${b}`) ?? 0) + 1);
+  }
+  // Seats alternate strictly: every ordered pair played first twice (2 rounds).
+  assert.deepEqual([...firstSeats.values()], [2, 2, 2, 2, 2, 2]);
+  const rows = run.stdout.split('\n').filter((line) => /^\d+\s+(rock|paper|scissors)\s/.test(line));
+  assert.equal(rows.length, 3);
+  for (const row of rows) assert.deepEqual(row.trim().split(/\s+/).slice(5, 10), ['4', '8', '4', '0', '4'], row);
+  // Ordinary matches: in the history, named after the tournament.
+  const history = (await (await fetch(`${server.url.replace('ws:', 'http:')}api/history?limit=50`)).json()) as { matches: { name: string; players: string[] }[] };
+  const ours = history.matches.filter((m) => m.name.startsWith(`tour ${id} #`));
+  assert.equal(ours.length, 12);
+  assert.ok(ours.every((m) => m.players.join() === 'ServerBot$0,ServerBot$1'));
+});
+
+test('refusals come back as coco errors: a wrong password (3), a bot the game lacks (3), a local-only flag (2)', async () => {
+  const wrong = await coco(server.url, ['tournament', 'roshambo', '--on-server', '-v', 'nope', ...ENTRANTS]);
+  assert.equal(wrong.code, 3);
+  assert.match(wrong.stderr, /wrong verification password/);
+  const lizard = await coco(server.url, [...GAME, '--bot', 'a=LIZARD', '--bot', 'b=ROCK']);
+  assert.equal(lizard.code, 3);
+  assert.match(lizard.stderr, /no such server bot \(bots: ROCK, PAPER, SCISSORS, null\)/);
+  const usage = await coco(server.url, [...GAME, ...ENTRANTS, '--player', 'x=true']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--on-server plays server bots only/);
+});
