@@ -86,12 +86,13 @@ test('npm pack ships the bins, their modules, the web page and the docs, and no 
   assert.equal(pack.status, 0, pack.stderr);
   const [manifest] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
   const shipped = new Set(manifest.files.map((f) => f.path));
-  const page = ['dist/web/index.html', 'dist/web/app.js', 'dist/web/app.js.map', 'dist/web/style.css', 'dist/web/THIRD-PARTY-NOTICES.txt'];
+  const page = ['dist/web/index.html', 'dist/web/app.js', 'dist/web/app.js.map', 'dist/web/app.css', 'dist/web/app.css.map', 'dist/web/style.css', 'dist/web/THIRD-PARTY-NOTICES.txt'];
   for (const file of [...Object.values(pkg.bin), 'LICENSE', 'README.md', 'docs/protocol.md', 'docs/limits.md', 'docs/games/chess.md', ...page, 'examples/roshambo/bot.py']) {
     assert.ok(shipped.has(file), `ships ${file}`);
   }
   for (const path of shipped) {
-    if (path === 'dist/web/app.js.map') continue;
+    // The bundle's source maps go with it (they carry the sources a browser's debugger shows).
+    if (path === 'dist/web/app.js.map' || path === 'dist/web/app.css.map') continue;
     assert.doesNotMatch(path, /\.test\.js$|\.map$|\/fixtures\/|^dist\/(test|bench|web-test)\/|^src\/|^web\//, `does not ship ${path}`);
   }
   // The page is one bundled script: nothing else of web/ is shipped as a module.
