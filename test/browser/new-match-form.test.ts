@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The new-match form's game arguments: a hint and an example from GET /api/games, and a value the
@@ -12,8 +12,6 @@ let server: ServerProcess;
 let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
-/** Every wait is for an element or a URL; the limit only turns a page that never gets there into a failure. */
-const PAGE_WAIT_LIMIT_MS = 120_000;
 
 // A failed `before` still runs `after`, which stops whatever did start.
 before(async () => {
@@ -29,12 +27,7 @@ after(async () => {
   }
 });
 
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
-  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
-  return page;
-}
+const newPage = (): Promise<Page> => openPage(browser);
 
 /** The form field (label) of game argument `name`. */
 const argField = (page: Page, name: string) => page.locator('label.field', { has: page.locator(`input[name="arg-${name}"]`) });

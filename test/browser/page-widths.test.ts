@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The pages at the extreme widths people use: a small phone (360, 390 px), a laptop (1280) and a
@@ -17,7 +17,6 @@ let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
 let replayId: string;
-const PAGE_WAIT_LIMIT_MS = 120_000;
 const WIDTHS = [360, 390, 1280, 1920] as const;
 
 before(async () => {
@@ -49,12 +48,7 @@ after(async () => {
   }
 });
 
-async function newPage(width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 860 } });
-  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
-  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
-  return page;
-}
+const newPage = (width: number): Promise<Page> => openPage(browser, width);
 
 /** How far the page reaches past the window's right edge, in pixels (0 when it fits). */
 const OVERFLOW = 'document.scrollingElement.scrollWidth - innerWidth';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The ratings pages: a game's leaderboard and a player's rating over time with their matches,
@@ -15,7 +15,6 @@ let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
 const played: string[] = [];
-const PAGE_WAIT_LIMIT_MS = 120_000;
 
 before(async () => {
   server = await startServer();
@@ -39,12 +38,7 @@ after(async () => {
   }
 });
 
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
-  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
-  return page;
-}
+const newPage = (): Promise<Page> => openPage(browser);
 
 test("the leaderboard lists the verified matches' players, each linking to their page, with the CSV export", async () => {
   const page = await newPage();

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { COCO, ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { ARTIFACTS, launchBrowser, screenshot } from '../support/browser.js';
+import { ARTIFACTS, launchBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
 
 /**
  * The match viewer on real replays of every built-in game: each game is played once, quickly,
@@ -16,7 +16,6 @@ let server: ServerProcess;
 let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
-const PAGE_WAIT_LIMIT_MS = 120_000;
 const WIDTHS = [1280, 390] as const;
 
 /** Replay id of each game's match, filled by `before`. */
@@ -72,12 +71,7 @@ async function waitUntil(page: Page, expression: string, timeoutMs = PAGE_WAIT_L
   assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
 }
 
-async function newPage(width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 860 } });
-  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
-  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
-  return page;
-}
+const newPage = (width: number): Promise<Page> => openPage(browser, width);
 
 /** The texts of the picture whose box leaves the picture's box (half a pixel of rounding allowed). */
 const TEXTS_OUTSIDE = `(() => {

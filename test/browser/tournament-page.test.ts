@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The tournament pages: a small server tournament of roshambo's server bots, started with the
@@ -14,7 +14,6 @@ let server: ServerProcess;
 let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
-const PAGE_WAIT_LIMIT_MS = 120_000;
 
 before(async () => {
   server = await startServer();
@@ -29,12 +28,7 @@ after(async () => {
   }
 });
 
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
-  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
-  return page;
-}
+const newPage = (): Promise<Page> => openPage(browser, 1280, 900);
 
 test('a server tournament made with the form is followed live to its end: standings, live matches, replays', async () => {
   const page = await newPage();

@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { COCO, ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot } from '../support/browser.js';
+import { launchBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
 
 let server: ServerProcess;
 let browser: Browser;
 let closeBrowser: (() => Promise<void>) | undefined;
 let base: string;
 let gamesDir: string | undefined;
-const PAGE_WAIT_LIMIT_MS = 120_000;
 
 /** A program that says ready and listens: the human player and the server bot of `reporter`. */
 const LISTENER = 'import sys\nprint("ready", flush=True)\nfor _ in sys.stdin: pass';
@@ -104,11 +103,7 @@ async function waitUntil(page: Page, expression: string, timeoutMs: number): Pro
 const cspViolations: string[] = [];
 
 async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  // Every wait below is for an event (an element, a URL, a condition); its timeout only turns a
-  // page that never gets there into a failure, so it is wide enough for a very busy machine.
-  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
-  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
+  const page = await openPage(browser);
   // Chromium reports a blocked script, style or connection on the console, and the page gets a
   // securitypolicyviolation event; both are noted.
   await page.addInitScript({

@@ -1,10 +1,17 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from './processes.js';
 
 /** Where browser tests keep their screenshots (kept as test artifacts, not committed). */
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
+
+/**
+ * Every wait of a browser test is for an event (an element, a URL, a condition); this limit only
+ * turns a page that never gets there into a failure, so it is wide enough for a very busy machine.
+ */
+export const PAGE_WAIT_LIMIT_MS = 120_000;
 
 /** How long starting the browser may take before the launch counts as failed (generous: a busy machine is slow). */
 const LAUNCH_TIMEOUT_MS = 60_000;
@@ -47,4 +54,12 @@ export async function launchBrowser(): Promise<{ browser: Browser; close: () => 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** A new page of `browser` at `width` x `height`, waiting at most PAGE_WAIT_LIMIT_MS, failing the test if its script throws. */
+export async function openPage(browser: Browser, width = 1280, height = 860): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
+  page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
+  return page;
 }
