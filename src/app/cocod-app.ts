@@ -10,7 +10,7 @@ import { applyBotsFor, loadExternalCatalog } from '../games/external/registry-lo
 import { ClusterLobby } from '../cluster/cluster-lobby.js';
 import type { ClusterLink } from '../cluster/seams.js';
 import { recordLost } from '../cluster/node-failure.js';
-import { RedisLink } from '../cluster/redis-link.js';
+import type { RedisLink } from '../cluster/redis-link.js';
 import { maskRedisUrl } from '../cluster/redis-url.js';
 import { uniqueNodeName } from '../cluster/node-name.js';
 import { nodeMatchId } from '../lobby/match-id.js';
@@ -129,6 +129,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   let link = options.cluster?.link ?? null;
   let redisLink: RedisLink | null = null;
   if (!link && options.redis !== undefined) {
+    // Loaded only here: a server without Redis does not carry the client in its memory.
+    const { RedisLink } = await import('../cluster/redis-link.js');
     redisLink = await RedisLink.connect({
       url: options.redis,
       node: options.nodeName ?? uniqueNodeName(),

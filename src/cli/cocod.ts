@@ -9,7 +9,6 @@ import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
 import { startCocod } from '../app/cocod-app.js';
 import { pinoLog } from '../util/log.js';
 import { COCOD_HELP, resolveCocodOptions } from './cocod-options.js';
-import { runMigrateHistory } from './migrate-history-command.js';
 import { startFailure } from './start-failure.js';
 import { packageVersion } from './version.js';
 
@@ -23,6 +22,8 @@ function fail(message: string): never {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'migrate-history') {
+    // Loaded only for this command: the server itself does not carry the PostgreSQL driver unless it uses it.
+    const { runMigrateHistory } = await import('./migrate-history-command.js');
     const status = await runMigrateHistory(process.argv.slice(3), process.env, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
     process.exit(status);
   }

@@ -1,7 +1,6 @@
 import type { HistoryStore, HistoryRetention } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
 import { maskedUrl } from './postgres-connection.js';
-import { PostgresHistoryStore } from './postgres-history-store.js';
 import { SqliteHistoryStore } from './sqlite-history-store.js';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
@@ -25,6 +24,8 @@ export interface OpenHistoryOptions {
 export async function openHistoryStore(where: HistoryLocation, options: OpenHistoryOptions): Promise<HistoryStore> {
   const { retention, clock, log } = options;
   if (where.postgres !== undefined) {
+    // Loaded only here: a server without PostgreSQL does not carry the driver in its memory.
+    const { PostgresHistoryStore } = await import('./postgres-history-store.js');
     const store = await PostgresHistoryStore.open(where.postgres, { retention, clock, log, backlogMaxBytes: options.backlogMaxBytes });
     log.info(`history in PostgreSQL at ${maskedUrl(where.postgres)} (schema version ${store.schemaVersion})`);
     return store;
