@@ -1,5 +1,6 @@
 import type { RatingRow } from '../src/protocol/ratings-json.js';
 import { readHistorySummary, type HistorySummary } from './wire.js';
+import { listOf, looseRecord } from '../src/protocol/loose-json.js';
 
 export type { RatingRow };
 
@@ -19,10 +20,7 @@ export interface PlayerRatings {
   readonly matches: readonly HistorySummary[];
 }
 
-type Loose = Record<string, unknown>;
-const looseRecord = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
 const numberOf = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN);
-const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** Reads a leaderboard body; rows without a player name or a finite rating are left out. */
 export function readRatings(body: unknown): RatingRow[] {

@@ -1,3 +1,5 @@
+import { listOf as list, looseRecord as loose, textOf as text } from '../src/protocol/loose-json.js';
+
 /**
  * The server's tournaments over HTTP (GET/POST /api/tournaments, GET /api/tournaments/ID), read
  * into typed values at the edge: what the server sends is checked here, the views trust it.
@@ -59,11 +61,7 @@ export interface TournamentDetail {
   readonly standings: readonly StandingRow[];
 }
 
-type Loose = Record<string, unknown>;
-const loose = (value: unknown): Loose => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {});
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const numOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const texts = (value: unknown): string[] => list(value).map(text);
 

@@ -1,5 +1,6 @@
 import type { MatchInfo } from '../src/protocol/coco/messages.js';
 import type { VisEvent } from '../src/protocol/vis-event.js';
+import { looseRecord as record } from '../src/protocol/loose-json.js';
 
 /**
  * The shapes the page reads from the server, checked field by field: a missing or mistyped field
@@ -42,11 +43,6 @@ export interface HistoryMatch extends HistorySummary {
   readonly artifacts: readonly string[];
 }
 
-type Loose = Record<string, unknown>;
-
-function record(value: unknown): Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
-}
 
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 const numOr = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);

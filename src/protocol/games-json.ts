@@ -1,3 +1,5 @@
+import { isFiniteNumber as finite, looseRecord as record, textOf as text } from './loose-json.js';
+
 /** Bounds of a numeric argument: what a client may check before the game itself does. */
 export interface ArgRange {
   readonly min: number;
@@ -12,7 +14,7 @@ export interface ArgRange {
  * `GET /api/games`: the games of this server with their arguments described for people, in the
  * games' own order of arguments. The coco protocol's GameList carries only a description and a
  * regex per argument and must stay as the reference's; the web form and `coco list` read the
- * hints, examples and defaults here. This module imports nothing, so the web page's bundle and the
+ * hints, examples and defaults here. This module imports nothing of Node.js, so the web page's bundle and the
  * command-line client read the body with the same code.
  */
 export interface GamesJson {
@@ -42,14 +44,6 @@ export interface ArgJson {
   readonly range: ArgRange | null;
 }
 
-type Loose = Readonly<Record<string, unknown>>;
-
-function record(value: unknown): Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Loose) : {};
-}
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 function readRange(value: unknown): ArgRange | null {
   const r = record(value);
