@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { machineLoad, machineTicks, ProcessTreeMonitor } from './proc-stats.js';
 import { percentiles, round2, type Column, type Percentiles } from './report.js';
 import { benchLimits, createMatches, here, relayMatchIds, spawnBenchChild, startServer, type ServerSetup, type ServerSpec } from './server.js';
+import { spectatedIds, startSpectators, verifyMatches, type Spectators, type Verification } from './verify.js';
 
 export interface ClosedRun {
   readonly matches: number;
@@ -32,13 +33,19 @@ export interface ClosedRun {
     readonly peakRssPerMatchKiB: number;
   };
   readonly machine: ReturnType<typeof machineLoad>;
+  /** cocod's records checked after the run (bench/verify.ts); null for the relay, which keeps none. */
+  readonly verified: Verification | null;
 }
 
-export async function closedRun(spec: ServerSpec, matches: number, rounds: number, setup: ServerSetup): Promise<ClosedRun> {
+/** `spectateEvery`: one spectator on every that-many-th match (cocod only; 0: none). */
+export async function closedRun(spec: ServerSpec, matches: number, rounds: number, setup: ServerSetup, spectateEvery = 0): Promise<ClosedRun> {
   const server = await startServer(spec, setup, { relayRounds: rounds, limits: benchLimits(matches, 2 * matches + 16) });
+  let spectators: Spectators | null = null;
   try {
     const startRss = new ProcessTreeMonitor(server.pid).usage().rssKiB;
     const ids = spec.kind === 'relay' ? relayMatchIds(matches) : await createMatches(server.url, matches, rounds);
+    spectators = spec.kind === 'relay' ? null : startSpectators(server.url, spectatedIds(ids, spectateEvery));
+    await spectators?.ready;
     // CPU counts from here: the players' connections, joins, rounds, and the matches' ends.
     const monitor = new ProcessTreeMonitor(server.pid);
     monitor.start();
@@ -51,6 +58,7 @@ export async function closedRun(spec: ServerSpec, matches: number, rounds: numbe
     const usage = monitor.stop();
     const machine = machineLoad(machineBefore, machineTicks());
     if (code !== 0) throw new Error(`the player process failed with ${code}`);
+    const verified = spectators ? await verifyMatches(server.url, ids, rounds, await spectators.done) : null;
     const result = JSON.parse(output) as { roundsPlayed: number; seconds: number; cpuSeconds: number; latencies: number[]; endedAt: number[] };
     // Steady state: without the start (all connections and matches starting at once) and the end
     // (matches finishing and being recorded at once).
@@ -77,8 +85,10 @@ export async function closedRun(spec: ServerSpec, matches: number, rounds: numbe
         peakRssPerMatchKiB: Math.round((peakKiB - startRss) / matches),
       },
       machine,
+      verified,
     };
   } finally {
+    if (spectators && spectators.child.exitCode === null && spectators.child.signalCode === null) spectators.child.kill('SIGTERM');
     await server.stop();
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { machineLoad, machineTicks, ProcessTreeMonitor } from './proc-stats.js';
 import { percentiles, round2, type Column, type Percentiles } from './report.js';
 import { benchLimits, createMatches, here, relayMatchIds, spawnBenchChild, startServer, type ServerSetup, type ServerSpec } from './server.js';
+import { spectatedIds, startSpectators, verifyMatches, type Verification } from './verify.js';
 
 /** Roshambo's largest number of rounds. */
 const MAX_ROUNDS = 9999;
@@ -30,6 +31,8 @@ export interface OpenRun {
   readonly playersCpuPercent: number;
   readonly server: { readonly processes: number; readonly cpuSeconds: number; readonly cpuPercent: number; readonly cpuMicrosPerRound: number; readonly peakRssMiB: number };
   readonly machine: ReturnType<typeof machineLoad>;
+  /** cocod's records checked after the run (bench/verify.ts); null for the relay, which keeps none. */
+  readonly verified: Verification | null;
 }
 
 interface PlayersResult {
@@ -46,12 +49,16 @@ export function openRoundsPerMatch(rate: number, matches: number, seconds: numbe
   return Math.min(MAX_ROUNDS, Math.max(1, Math.ceil((rate * seconds) / matches)));
 }
 
-export async function openRun(spec: ServerSpec, rate: number, matches: number, seconds: number, processes: number, setup: ServerSetup): Promise<OpenRun> {
+/** `spectateEvery`: one spectator on every that-many-th match (cocod only; 0: none). */
+export async function openRun(spec: ServerSpec, rate: number, matches: number, seconds: number, processes: number, setup: ServerSetup, spectateEvery = 0): Promise<OpenRun> {
   const rounds = openRoundsPerMatch(rate, matches, seconds);
   const server = await startServer(spec, setup, { relayRounds: rounds, limits: benchLimits(matches, 2 * matches + 16) });
   const children: ChildProcess[] = [];
   try {
     const ids = spec.kind === 'relay' ? relayMatchIds(matches) : await createMatches(server.url, matches, rounds);
+    const spectators = spec.kind === 'relay' ? null : startSpectators(server.url, spectatedIds(ids, spectateEvery));
+    if (spectators) children.push(spectators.child);
+    await spectators?.ready;
     const monitor = new ProcessTreeMonitor(server.pid);
     monitor.start();
     const machineBefore = machineTicks();
@@ -90,6 +97,7 @@ export async function openRun(spec: ServerSpec, rate: number, matches: number, s
     const results = await Promise.all(outputs.map((entry) => entry.done));
     const usage = monitor.stop();
     const machine = machineLoad(machineBefore, machineTicks());
+    const verified = spectators ? await verifyMatches(server.url, ids, rounds, await spectators.done) : null;
     const latencies = results.flatMap((result) => result.latencies);
     const scheduledAt = results.flatMap((result) => result.scheduledAt);
     const scheduleSeconds = (rounds * matches) / rate;
@@ -120,6 +128,7 @@ export async function openRun(spec: ServerSpec, rate: number, matches: number, s
         peakRssMiB: round2(usage.hwmSumKiB / 1024),
       },
       machine,
+      verified,
     };
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -18,6 +18,9 @@
  *   BENCH_NODE_FLAGS more Node.js flags for the servers (e.g. --trace-gc)
  *   BENCH_PROFILE    DIR: a CPU profile of every server process into DIR
  *   BENCH_COCOD      another cocod to measure (its dist/src/cli/cocod.js), e.g. another branch's build
+ *   BENCH_SPECTATE   K: one spectator on every K-th match of cocod's closed and open loops (default
+ *                    0, none); its bytes are compared with the match's record (bench/verify.ts, which
+ *                    also checks every match's recorded result after every cocod run)
  *   closed loop:     BENCH_MATCHES (1000), BENCH_ROUNDS (200)
  *   open loop:       BENCH_RATES (2000,5000,10000 rounds/s offered in total), BENCH_OPEN_SECONDS (10),
  *                    BENCH_OPEN_MATCHES (BENCH_MATCHES), BENCH_PLAYER_PROCESSES (1)
@@ -33,6 +36,7 @@ import { groupRows, markdownTable, ratioSummary, type Column, type Labelled } fr
 import { serverLabel, type ServerSetup, type ServerSpec } from './server.js';
 import { startPostgres, startRedis } from '../test/support/services.js';
 import { tournamentBench } from './tournament.js';
+import type { Verification } from './verify.js';
 
 const env = process.env;
 
@@ -94,6 +98,8 @@ const playerProcesses = integer('BENCH_PLAYER_PROCESSES', 1);
 const connections = integer('BENCH_CONNECTIONS', 10_000);
 const waiting = integer('BENCH_WAITING', 10_000);
 const clientProcesses = integer('BENCH_CLIENT_PROCESSES', Math.ceil(connections / 5000));
+const spectateEvery = env['BENCH_SPECTATE'] === '0' ? 0 : integer('BENCH_SPECTATE', 0);
+const spectatorsText = spectateEvery > 0 ? `; cocod's matches with a spectator on every ${spectateEvery}th` : '';
 
 function progress(text: string): void {
   process.stderr.write(`bench: ${text}\n`);
@@ -114,6 +120,10 @@ async function alternate<Run>(what: string, once: (spec: ServerSpec) => Promise<
   return done;
 }
 
+function verifiedText(verified: Verification | null): string {
+  return verified ? `; ${verified.matches} records right${verified.spectated > 0 ? `, ${verified.spectated} spectator streams equal to them` : ''}` : '';
+}
+
 function table<Run>(columns: readonly Column<Run>[], group: readonly Labelled<Run>[]): string {
   return markdownTable(['run', 'server', ...columns.map((column) => column.header)], groupRows(columns, group));
 }
@@ -128,11 +138,11 @@ const sections: string[] = [
 if (modes.includes('closed')) {
   const done = await alternate<ClosedRun>(
     `closed loop, ${matches} matches x ${rounds} rounds,`,
-    (spec) => closedRun(spec, matches, rounds, setup),
-    (run) => `${run.roundsPerSecond} rounds/s, p99 ${run.latencyMs.p99} ms, ${run.server.cpuMicrosPerRound} us/round`,
+    (spec) => closedRun(spec, matches, rounds, setup, spectateEvery),
+    (run) => `${run.roundsPerSecond} rounds/s, p99 ${run.latencyMs.p99} ms, ${run.server.cpuMicrosPerRound} us/round${verifiedText(run.verified)}`,
   );
   results['closed'] = { matches, roundsPerMatch: rounds, runs: done, ratios: ratioSummary(CLOSED_COLUMNS, done) };
-  sections.push(`## Closed loop: ${matches} matches x ${rounds} rounds, each player sending when it has the previous result\n\n${table(CLOSED_COLUMNS, done)}`);
+  sections.push(`## Closed loop: ${matches} matches x ${rounds} rounds, each player sending when it has the previous result${spectatorsText}\n\n${table(CLOSED_COLUMNS, done)}`);
 }
 
 if (modes.includes('open')) {
@@ -140,13 +150,13 @@ if (modes.includes('open')) {
   for (const rate of rates) {
     const done = await alternate<OpenRun>(
       `open loop, ${rate} rounds/s offered,`,
-      (spec) => openRun(spec, rate, openMatches, openSeconds, playerProcesses, setup),
-      (run) => `${run.achievedRoundsPerSecond} rounds/s achieved, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, send lag p99 ${run.sendLagMs.p99} ms`,
+      (spec) => openRun(spec, rate, openMatches, openSeconds, playerProcesses, setup, spectateEvery),
+      (run) => `${run.achievedRoundsPerSecond} rounds/s achieved, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, send lag p99 ${run.sendLagMs.p99} ms${verifiedText(run.verified)}`,
     );
     byRate.push({ rate, runs: done, ratios: ratioSummary(OPEN_COLUMNS, done) });
     const perMatch = openRoundsPerMatch(rate, openMatches, openSeconds);
     sections.push(
-      `## Open loop: ${rate.toLocaleString('en-US')} rounds/s offered (${openMatches} matches x ${perMatch} rounds, about ${openSeconds} s; ${playerProcesses} player process(es))\n\n${table(OPEN_COLUMNS, done)}`,
+      `## Open loop: ${rate.toLocaleString('en-US')} rounds/s offered (${openMatches} matches x ${perMatch} rounds, about ${openSeconds} s; ${playerProcesses} player process(es))${spectatorsText}\n\n${table(OPEN_COLUMNS, done)}`,
     );
   }
   results['open'] = { matches: openMatches, seconds: openSeconds, playerProcesses, rates: byRate };
