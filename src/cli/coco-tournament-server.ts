@@ -94,7 +94,8 @@ export async function serverTournament(wsUrl: string, settings: ServerTournament
   };
   show();
   try {
-    while (view.state === 'running') {
+    // A stopped tournament's matches take a moment to end: followed until none runs.
+    while (view.state === 'running' || view.running.length > 0) {
       // A long poll: the server answers at the next change (or after its poll time, unchanged).
       const next = await request(apiUrl(wsUrl, `/api/tournaments/${view.id}?after=${view.version}`), { signal: io.signal });
       if (next.status !== 200) throw new CliError(`the server lost the tournament ${view.id} (HTTP ${next.status})`, EXIT.error);

@@ -159,9 +159,15 @@ export class TournamentsApi {
     return null;
   }
 
-  /** Resolves at the next change of `id` after version `after`, or after TOURNAMENT_POLL_SECONDS, or when the client leaves. */
+  /**
+   * Resolves at the next change of `id` after version `after`, or after TOURNAMENT_POLL_SECONDS,
+   * or when the client leaves; at once when nothing will change any more: the tournament is over
+   * and no match of it runs (a stopped one's matches take a moment to end).
+   */
   private nextChange(id: string, after: number, response: ServerResponse): Promise<void> {
-    if ((this.versions.get(id) ?? 0) > after || this.options.directory.get(id)?.current !== 'running') return Promise.resolve();
+    const tournament = this.options.directory.get(id);
+    const settled = !tournament || (tournament.current !== 'running' && tournament.view().running.length === 0);
+    if ((this.versions.get(id) ?? 0) > after || settled) return Promise.resolve();
     return new Promise((resolve) => {
       const waiting = this.polls.get(id) ?? new Set();
       this.polls.set(id, waiting);
