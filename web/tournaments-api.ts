@@ -1,7 +1,8 @@
 import { listOf as list, looseRecord as loose, textOf as text } from '../src/protocol/loose-json.js';
 
 /**
- * The server's tournaments over HTTP (GET/POST /api/tournaments, GET /api/tournaments/ID), read
+ * The server's tournaments over HTTP (GET/POST /api/tournaments, GET /api/tournaments/ID, POST
+ * /api/tournaments/ID/stop), read
  * into typed values at the edge: what the server sends is checked here, the views trust it.
  */
 
@@ -145,14 +146,23 @@ export function parseEntrantLines(textValue: string): { name: string; bot: strin
 }
 
 /** POSTs a tournament; the created one, or an Error with the server's words. */
-export async function createTournament(request: TournamentCreation): Promise<TournamentDetail> {
-  const response = await fetch(TOURNAMENTS_PATH, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(request) });
+export function createTournament(request: TournamentCreation): Promise<TournamentDetail> {
+  return postTournament(TOURNAMENTS_PATH, request, 201);
+}
+
+/** Stops a running tournament with the server's verification password; the stopped one, or an Error with the server's words. */
+export function stopTournament(id: string, password: string): Promise<TournamentDetail> {
+  return postTournament(`${tournamentPath(id)}/stop`, { password }, 200);
+}
+
+async function postTournament(path: string, request: unknown, expected: number): Promise<TournamentDetail> {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(request) });
   let body: unknown = null;
   try {
     body = await response.json();
   } catch {
     // reported below by status
   }
-  if (response.status !== 201) throw new Error(text(loose(body)['error']) || `${response.status} ${response.statusText}`);
+  if (response.status !== expected) throw new Error(text(loose(body)['error']) || `${response.status} ${response.statusText}`);
   return readTournament(body);
 }

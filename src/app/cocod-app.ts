@@ -17,6 +17,7 @@ import { nodeMatchId } from '../lobby/match-id.js';
 import { Lobby, SHUTDOWN_REASON, type LobbyPort } from '../lobby/lobby.js';
 import { LobbyMatchHost } from '../tournament/lobby-match-host.js';
 import { TournamentDirectory } from '../tournament/server-tournaments.js';
+import { TournamentArchive } from '../tournament/tournament-archive.js';
 import { TournamentsApi } from '../gateways/tournaments-api.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
@@ -188,7 +189,14 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     },
     clock,
     changed: (id) => tournamentsApi.changed(id),
+    // Kept in the history across restarts, by a server that is the only one running tournaments
+    // on it. Not with Redis: the nodes on other machines share the history but each runs its own
+    // tournaments, and would take each other's running ones for interrupted ones (and with
+    // --nodes the tournaments are off, see below).
+    ...(!options.cluster && options.redis === undefined && { archive: new TournamentArchive(store, log) }),
   });
+  // A history that cannot be read now costs the old tournaments, not the server.
+  await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
   const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, limits, clock });
   const server: CocoServer = new CocoServer({
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several

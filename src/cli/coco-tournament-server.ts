@@ -1,7 +1,8 @@
 /**
  * `coco tournament GAME --on-server`: asks the server to run a tournament between its own bots
  * (POST /api/tournaments), follows it with long polls, prints a line per finished match as the
- * local tournament does, and the same standings table at the end.
+ * local tournament does, and the same standings table at the end. `coco stop-tournament ID`
+ * stops one (POST /api/tournaments/ID/stop).
  */
 import type { Format } from '../tournament/pairings.js';
 import { parseLine, type ResultLine } from '../tournament/results-file.js';
@@ -93,7 +94,8 @@ export async function serverTournament(wsUrl: string, settings: ServerTournament
   };
   show();
   try {
-    while (view.state === 'running') {
+    // A stopped tournament's matches take a moment to end: followed until none runs.
+    while (view.state === 'running' || view.running.length > 0) {
       // A long poll: the server answers at the next change (or after its poll time, unchanged).
       const next = await request(apiUrl(wsUrl, `/api/tournaments/${view.id}?after=${view.version}`), { signal: io.signal });
       if (next.status !== 200) throw new CliError(`the server lost the tournament ${view.id} (HTTP ${next.status})`, EXIT.error);
@@ -113,4 +115,21 @@ export async function serverTournament(wsUrl: string, settings: ServerTournament
     return EXIT.error;
   }
   return EXIT.ok;
+}
+
+/** `coco stop-tournament ID -v PASSWORD`: stops a running server tournament; prints its standings as they stand. */
+export async function stopServerTournament(wsUrl: string, id: string, verification: string, write: (text: string) => void): Promise<void> {
+  const answer = await request(apiUrl(wsUrl, `/api/tournaments/${encodeURIComponent(id)}/stop`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: verification }),
+  });
+  if (answer.status !== 200) {
+    const error = (answer.body as { error?: unknown } | null)?.error;
+    // A server without tournaments (an older one, or a node of several) answers its generic 404 or 405.
+    const known = typeof error === 'string' && (answer.status === 403 || answer.status === 409 || answer.status === 429 || (answer.status === 404 && !error.startsWith('no such page')));
+    throw new CliError(`the server did not stop the tournament: ${typeof error === 'string' ? error : `HTTP ${answer.status}`}`, known ? EXIT.refused : EXIT.error);
+  }
+  const view = followed(answer.body);
+  write(`tournament ${view.id} stopped after ${view.results.length} of ${view.total} matches (${view.running.length} running matches end unfinished)\n`);
 }

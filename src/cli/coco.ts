@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CocoClient } from '../client/coco-client.js';
 import { connectProgram, signalNumber } from './coco-connect.js';
 import { TOURNAMENT_HELP, tournament } from './coco-tournament.js';
+import { stopServerTournament } from './coco-tournament-server.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
 import { formatLobbyTable } from './lobby-table.js';
@@ -56,7 +57,10 @@ Commands:
                          At the end it prints the result: "> match ended: you won 1-0 (...)"
                          (just "> match ended" from a server without this one's history API).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
-${TOURNAMENT_HELP}  history [ID]           list finished matches, newest first, or print the spectator stream of ID
+${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
+                         stop the server tournament ID now (its running matches end
+                         unfinished); the server's verification password is needed
+  history [ID]           list finished matches, newest first, or print the spectator stream of ID
       --json                 the list as JSON
       --limit N              the newest N (this server's default 100, at most 1000)
   ratings GAME           the game's leaderboard: OpenSkill ratings from verified matches,
@@ -278,6 +282,15 @@ async function history(url: string, args: string[]): Promise<void> {
   });
 }
 
+async function stopTournament(url: string, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { verification: { type: 'string', short: 'v' } });
+  const [id, ...extra] = positionals;
+  if (id === undefined) throw new UsageError('stop-tournament needs the id of a server tournament');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  if (values.verification === undefined) throw new UsageError('stop-tournament needs the server\'s verification password (-v PASSWORD)');
+  await stopServerTournament(url, id, values.verification as string, (text) => process.stdout.write(text));
+}
+
 async function ratings(url: string, args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
   const limit = count(values.limit as string | undefined, '--limit') ?? undefined;
@@ -351,6 +364,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'ratings':
       await ratings(url, rest);
+      return 0;
+    case 'stop-tournament':
+      await stopTournament(url, rest);
       return 0;
     case 'tournament':
       // Like connect, it has programs to end first when told to leave.

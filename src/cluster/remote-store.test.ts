@@ -16,6 +16,10 @@ test("a node sees the owner's HistoryUnavailableError as one (its front doors an
     get: (id) => owned.get(id),
     ratings: (game, query) => owned.ratings(game, query),
     ratingHistory: (game, player, query) => owned.ratingHistory(game, player, query),
+    saveTournament: (tournament) => owned.saveTournament(tournament),
+    addTournamentResult: (id, index, result) => owned.addTournamentResult(id, index, result),
+    tournaments: () => owned.tournaments(),
+    forgetTournament: (id) => owned.forgetTournament(id),
     close: () => owned.close(),
   };
   const pipe = new MessageChannel();

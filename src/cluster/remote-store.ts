@@ -1,4 +1,4 @@
-import { HistoryUnavailableError, type HistoryQuery, type HistoryStore, type MatchRecord, type MatchSummary, type NewMatchRecord, type PlayerRating, type RatingPoint, type RatingQuery } from '../store/history-store.js';
+import { HistoryUnavailableError, type HistoryQuery, type HistoryStore, type MatchRecord, type MatchSummary, type NewMatchRecord, type PlayerRating, type RatingPoint, type RatingQuery, type StoredTournament, type TournamentEntry } from '../store/history-store.js';
 import { ownBytes } from '../util/own-bytes.js';
 import { asBuffer } from '../store/sqlite-store-messages.js';
 import type { Channel } from './hub.js';
@@ -10,7 +10,11 @@ export type RemoteStoreRequest =
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
   | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery | undefined }
-  | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery | undefined };
+  | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery | undefined }
+  | { readonly id: number; readonly op: 'saveTournament'; readonly tournament: TournamentEntry }
+  | { readonly id: number; readonly op: 'addTournamentResult'; readonly tournamentId: string; readonly index: number; readonly result: string }
+  | { readonly id: number; readonly op: 'tournaments' }
+  | { readonly id: number; readonly op: 'forgetTournament'; readonly tournamentId: string };
 
 /** `unavailable`: the owner's store threw a HistoryUnavailableError, raised again on the node's side. */
 export type RemoteStoreReply =
@@ -62,6 +66,22 @@ export class RemoteHistoryStore implements HistoryStore {
     return this.ask({ op: 'ratingHistory', game, player, query }) as Promise<RatingPoint[]>;
   }
 
+  async saveTournament(tournament: TournamentEntry): Promise<void> {
+    await this.ask({ op: 'saveTournament', tournament: { id: tournament.id, createdAt: tournament.createdAt, body: tournament.body } });
+  }
+
+  async addTournamentResult(id: string, index: number, result: string): Promise<void> {
+    await this.ask({ op: 'addTournamentResult', tournamentId: id, index, result });
+  }
+
+  tournaments(): Promise<StoredTournament[]> {
+    return this.ask({ op: 'tournaments' }) as Promise<StoredTournament[]>;
+  }
+
+  async forgetTournament(id: string): Promise<void> {
+    await this.ask({ op: 'forgetTournament', tournamentId: id });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.waiting.values()) pending.reject(new Error('the history store is closed'));
@@ -111,6 +131,14 @@ export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteSt
         return answer(store.ratings(request.game, request.query));
       case 'ratingHistory':
         return answer(store.ratingHistory(request.game, request.player, request.query));
+      case 'saveTournament':
+        return answer(store.saveTournament(request.tournament));
+      case 'addTournamentResult':
+        return answer(store.addTournamentResult(request.tournamentId, request.index, request.result));
+      case 'tournaments':
+        return answer(store.tournaments());
+      case 'forgetTournament':
+        return answer(store.forgetTournament(request.tournamentId));
     }
   });
 }

@@ -25,7 +25,7 @@ export const LIMIT_SPECS = {
   'replay-log-bytes': { default: 16 << 20, min: 1024, doc: 'body of POST /api/replay-log; a larger one is refused with 413 before it is read' },
   'replay-imports': { default: 2, min: 1, doc: 'replay logs parsed at once (each on a worker thread); more get 503' },
   'tournaments-running': { default: 4, min: 1, doc: 'server tournaments running at once (POST /api/tournaments); more are refused with 429' },
-  'tournaments-kept': { default: 100, min: 1, doc: 'finished server tournaments kept for the page and GET /api/tournaments; the oldest finished is forgotten first' },
+  'tournaments-kept': { default: 100, min: 1, doc: 'server tournaments that are over kept, in memory and in the history store, for the page and GET /api/tournaments; the oldest is forgotten first' },
   'tournament-entrants': { default: 32, min: 2, doc: 'entrants of one server tournament' },
   'tournament-matches': { default: 2000, min: 1, doc: 'matches in the schedule of one server tournament (entrants, format and rounds together)' },
   'tournament-concurrency': { default: 16, min: 1, doc: 'matches one server tournament plays at once' },

@@ -5,15 +5,17 @@
  *   GET  /api/tournaments/ID         standings, running and finished matches
  *   GET  /api/tournaments/ID?after=V the same once its `version` is past V (long poll, at most
  *                                    TOURNAMENT_POLL_SECONDS), to follow it live
+ *   POST /api/tournaments/ID/stop    stop a running one now ({"password": ...}): 200 and its view
  * Creation needs the server's verification password: a tournament keeps the server's own cores
  * busy with bots and no player behind it, which a GameNew cannot (it leaves a seat to a player).
+ * Stopping one needs it too: whoever may start tournaments may stop them, nobody else.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GameDefinition } from '../match/game.js';
 import type { TournamentDirectory } from '../tournament/server-tournaments.js';
 import type { TournamentView } from '../tournament/server-tournament.js';
-import { parseTournamentRequest, type TournamentRefusal } from '../tournament/tournament-request.js';
+import { parseStopRequest, parseTournamentRequest, type TournamentRefusal } from '../tournament/tournament-request.js';
 import type { Clock } from '../util/clock.js';
 import { addressKey, type AddressLimits } from './address-limits.js';
 import { readBodyWithin } from './request-body.js';
@@ -38,6 +40,7 @@ const STATUS: Readonly<Record<TournamentRefusal['code'], number>> = {
   'tournament/password-backoff': 429,
   'tournament/body-too-large': 413,
   'tournament/not-found': 404,
+  'tournament/not-running': 409,
 };
 
 export interface TournamentsApiOptions {
@@ -81,6 +84,12 @@ export class TournamentsApi {
       else await send(405, { error: 'GET the tournaments or POST one' });
       return true;
     }
+    const stop = /^\/api\/tournaments\/([0-9a-z]{1,32})\/stop$/.exec(url.pathname);
+    if (stop) {
+      if (request.method === 'POST') await this.stop(stop[1]!, request, response, send);
+      else await send(405, { error: 'POST {"password": ...} to stop the tournament' });
+      return true;
+    }
     const one = /^\/api\/tournaments\/([0-9a-z]{1,32})$/.exec(url.pathname);
     if (!one) return false;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -98,32 +107,67 @@ export class TournamentsApi {
 
   private async create(request: IncomingMessage, response: ServerResponse, send: Send): Promise<void> {
     const refuse = (refusal: TournamentRefusal, headers?: Record<string, string>): Promise<void> => send(STATUS[refusal.code], refusal, headers);
-    const body = await readBodyWithin(request, this.options.limits['tournament-request-bytes']);
-    if (!body.ok) {
-      if (body.reason === 'aborted') return;
-      // The rest of the body is left unread: the connection closes after the answer.
-      response.setHeader('connection', 'close');
-      return refuse({ code: 'tournament/body-too-large', error: `a tournament request may be at most ${this.options.limits['tournament-request-bytes']} bytes (limit tournament-request-bytes)` });
-    }
-    const parsed = parseTournamentRequest(body.body.toString('utf8'));
+    const text = await this.body(request, response, send);
+    if (text === null) return;
+    const parsed = parseTournamentRequest(text);
     if (!parsed.ok) return refuse(parsed.error);
-    const address = addressKey(request.socket.remoteAddress);
-    const { addresses } = this.options;
-    const wait = addresses.passwordWait(address);
-    if (wait > 0) return refuse({ code: 'tournament/password-backoff', error: `too many wrong passwords from your address: try again in ${wait} s` }, { 'retry-after': String(wait) });
-    if (!timingSafeEqual(sha256(parsed.value.password), this.digest)) {
-      addresses.passwordFailed(address);
-      return refuse({ code: 'tournament/password', error: 'wrong verification password: creating a tournament needs the server\'s (cocod --verification-password)' });
-    }
-    addresses.passwordSucceeded(address);
+    const denied = this.checkPassword(request, parsed.value.password, 'creating');
+    if (denied) return refuse(denied.refusal, denied.headers);
     const created = this.options.directory.create(parsed.value.spec);
     if (!created.ok) return refuse(created.error);
     return send(201, this.viewJson(created.value.view()));
   }
 
-  /** Resolves at the next change of `id` after version `after`, or after TOURNAMENT_POLL_SECONDS, or when the client leaves. */
+  private async stop(id: string, request: IncomingMessage, response: ServerResponse, send: Send): Promise<void> {
+    const refuse = (refusal: TournamentRefusal, headers?: Record<string, string>): Promise<void> => send(STATUS[refusal.code], refusal, headers);
+    const text = await this.body(request, response, send);
+    if (text === null) return;
+    const parsed = parseStopRequest(text);
+    if (!parsed.ok) return refuse(parsed.error);
+    // The list is public: saying that an id is unknown before the password tells nobody anything.
+    if (!this.options.directory.get(id)) return refuse({ code: 'tournament/not-found', error: `no tournament "${id}"` });
+    const denied = this.checkPassword(request, parsed.value.password, 'stopping');
+    if (denied) return refuse(denied.refusal, denied.headers);
+    const stopped = this.options.directory.stop(id);
+    if (!stopped.ok) return refuse(stopped.error);
+    return send(200, this.viewJson(stopped.value.view()));
+  }
+
+  /** The request's body as text within tournament-request-bytes, or null once refused (or the client left). */
+  private async body(request: IncomingMessage, response: ServerResponse, send: Send): Promise<string | null> {
+    const body = await readBodyWithin(request, this.options.limits['tournament-request-bytes']);
+    if (body.ok) return body.body.toString('utf8');
+    if (body.reason === 'aborted') return null;
+    // The rest of the body is left unread: the connection closes after the answer.
+    response.setHeader('connection', 'close');
+    const refusal: TournamentRefusal = { code: 'tournament/body-too-large', error: `a tournament request may be at most ${this.options.limits['tournament-request-bytes']} bytes (limit tournament-request-bytes)` };
+    await send(STATUS[refusal.code], refusal);
+    return null;
+  }
+
+  /** Null when `password` is the verification password; else the refusal (a wrong one counts towards the address's back-off). */
+  private checkPassword(request: IncomingMessage, password: string, doing: string): { refusal: TournamentRefusal; headers?: Record<string, string> } | null {
+    const address = addressKey(request.socket.remoteAddress);
+    const { addresses } = this.options;
+    const wait = addresses.passwordWait(address);
+    if (wait > 0) return { refusal: { code: 'tournament/password-backoff', error: `too many wrong passwords from your address: try again in ${wait} s` }, headers: { 'retry-after': String(wait) } };
+    if (!timingSafeEqual(sha256(password), this.digest)) {
+      addresses.passwordFailed(address);
+      return { refusal: { code: 'tournament/password', error: `wrong verification password: ${doing} a tournament needs the server's (cocod --verification-password)` } };
+    }
+    addresses.passwordSucceeded(address);
+    return null;
+  }
+
+  /**
+   * Resolves at the next change of `id` after version `after`, or after TOURNAMENT_POLL_SECONDS,
+   * or when the client leaves; at once when nothing will change any more: the tournament is over
+   * and no match of it runs (a stopped one's matches take a moment to end).
+   */
   private nextChange(id: string, after: number, response: ServerResponse): Promise<void> {
-    if ((this.versions.get(id) ?? 0) > after || this.options.directory.get(id)?.current !== 'running') return Promise.resolve();
+    const tournament = this.options.directory.get(id);
+    const settled = !tournament || (tournament.current !== 'running' && tournament.view().running.length === 0);
+    if ((this.versions.get(id) ?? 0) > after || settled) return Promise.resolve();
     return new Promise((resolve) => {
       const waiting = this.polls.get(id) ?? new Set();
       this.polls.set(id, waiting);

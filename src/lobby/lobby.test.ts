@@ -288,3 +288,28 @@ test('a bot lineup: a match of server bots only starts at once, seats in the ord
   assert.deepEqual(record?.players, ['ServerBot$0', 'ServerBot$1']);
   assert.equal(record?.scores?.length, 2);
 });
+
+test('abort ends a running match now, recorded without scores and with the reason; a waiting one is removed; an unknown id is false', async () => {
+  const { lobby, store } = makeLobby();
+  // A long match of server bots: it would run for 1000 rounds at a 10 s pace on this clock.
+  const running = lobby.create(request({ args: { pace: '10', rounds: '1000' }, params: { players: 2, bots: 2, timeout: null }, botLineup: [null, null] }));
+  assert.ok(running.ok);
+  await Promise.resolve();
+  assert.equal(lobby.find(running.value)?.running, true);
+  assert.equal(lobby.abort(running.value, 'the tournament was stopped'), true);
+  await lobby.idle();
+  assert.equal(lobby.find(running.value), null);
+  const record = await store.get(running.value);
+  assert.equal(record?.reason, 'the tournament was stopped');
+  assert.equal(record?.scores, null);
+
+  const log: string[] = [];
+  const waiting = lobby.create(request());
+  assert.ok(waiting.ok);
+  await lobby.join(waiting.value, 'alice', null, member(log));
+  assert.equal(lobby.abort(waiting.value, 'gone'), true);
+  assert.equal(lobby.find(waiting.value), null);
+  assert.deepEqual(log, [`expired ${waiting.value}`]);
+  assert.equal(await store.get(waiting.value), null, 'a match that never ran leaves no record');
+  assert.equal(lobby.abort('nope', 'gone'), false);
+});

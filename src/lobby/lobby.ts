@@ -453,6 +453,19 @@ export class Lobby implements LobbyPort {
     await this.idle();
   }
 
+  /**
+   * Ends match `id` now, as an operator asks (a server tournament stopped): a running one stops
+   * with `reason` as its record's reason (recorded before its players are told, like any end); a
+   * waiting one is removed. False for an id this lobby does not have.
+   */
+  abort(id: string, reason: string): boolean {
+    const match = this.matches.get(id);
+    if (!match) return false;
+    if (match.running) match.running.abort(reason);
+    else this.expire(match);
+    return true;
+  }
+
   /** Where a match of this lobby came from and who sits in it, or null for an unknown id. */
   placement(id: string): MatchPlacement | null {
     const match = this.matches.get(id);

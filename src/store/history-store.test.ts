@@ -59,6 +59,7 @@ type Opened = { store: HistoryStore; cleanup: () => void };
 /** The contract every HistoryStore keeps. */
 function contract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
   ratingsContract(name, open);
+  tournamentsContract(name, open);
   /** Runs `body` with a store opened with `options`, closing it whatever happens. */
   async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
     const { store, cleanup } = await open(options);
@@ -303,6 +304,70 @@ function ratingsContract(name: string, open: (options?: HistoryStoreOptions) => 
   });
 }
 
+/** The server tournaments part of the contract (TournamentEntry, StoredTournament). */
+function tournamentsContract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
+  async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
+    const { store, cleanup } = await open(options);
+    try {
+      await body(store);
+    } finally {
+      await store.close();
+      cleanup();
+    }
+  }
+
+  test(`${name}: tournaments come back newest first with their results by index; saving one again replaces its body only`, async () => {
+    await using({}, async (store) => {
+      assert.deepEqual(await store.tournaments(), []);
+      await store.saveTournament({ id: 'old', createdAt: 1000, body: '{"state":"running"}' });
+      await store.saveTournament({ id: 'new', createdAt: 2000, body: '{"n":1}' });
+      // Same time as "old": the one saved later comes first.
+      await store.saveTournament({ id: 'twin', createdAt: 1000, body: '{"t":1}' });
+      // Added out of order, one replaced: read back by index.
+      await store.addTournamentResult('old', 1, '{"r":1}');
+      await store.addTournamentResult('old', 0, '{"r":0}');
+      await store.addTournamentResult('old', 2, '{"r":"first"}');
+      await store.addTournamentResult('old', 2, '{"r":2}');
+      await store.saveTournament({ id: 'old', createdAt: 1000, body: '{"state":"finished"}' });
+      assert.deepEqual(await store.tournaments(), [
+        { id: 'new', createdAt: 2000, body: '{"n":1}', results: [] },
+        { id: 'twin', createdAt: 1000, body: '{"t":1}', results: [] },
+        { id: 'old', createdAt: 1000, body: '{"state":"finished"}', results: ['{"r":0}', '{"r":1}', '{"r":2}'] },
+      ]);
+    });
+  });
+
+  test(`${name}: a forgotten tournament goes with its results; its id may be saved afresh; matches are not touched`, async () => {
+    await using({}, async (store) => {
+      await store.record(record('m1', 'roshambo', ['alice', 'bob'], 1000));
+      await store.saveTournament({ id: 't', createdAt: 1000, body: '{}' });
+      await store.addTournamentResult('t', 0, '{"match":"m1"}');
+      await store.saveTournament({ id: 'u', createdAt: 2000, body: '{}' });
+      await store.forgetTournament('t');
+      await store.forgetTournament('never-saved');
+      assert.deepEqual((await store.tournaments()).map((t) => t.id), ['u']);
+      await store.saveTournament({ id: 't', createdAt: 3000, body: '{"again":true}' });
+      assert.deepEqual(await store.tournaments(), [
+        { id: 't', createdAt: 3000, body: '{"again":true}', results: [] },
+        { id: 'u', createdAt: 2000, body: '{}', results: [] },
+      ]);
+      assert.deepEqual(await store.ids(), ['m1']);
+    });
+  });
+
+  test(`${name}: retention removes matches, never tournaments`, async () => {
+    const a = sized('a', 1000, 500);
+    await using({ retention: { maxBytes: storedSize(a) } }, async (store) => {
+      await store.saveTournament({ id: 't', createdAt: 500, body: '{}' });
+      await store.addTournamentResult('t', 0, '{"match":"a"}');
+      await store.record(a);
+      await store.record(sized('b', 2000, 500));
+      assert.deepEqual(await store.ids(), ['b']);
+      assert.deepEqual((await store.tournaments())[0]?.results, ['{"match":"a"}']);
+    });
+  });
+}
+
 contract('memory', async (options) => ({ store: new MemoryHistoryStore(options), cleanup: () => {} }));
 
 contract('sqlite', async (options) => {
@@ -494,16 +559,19 @@ test('sqlite: a file at schema version 2 is upgraded to 3, its matches sized as 
   });
 });
 
-test('sqlite: the history survives closing and reopening the file, at the current schema version', async () => {
+test('sqlite: the history and the tournaments survive closing and reopening the file, at the current schema version', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cocod-store-'));
   try {
     const file = join(dir, 'h.sqlite');
     const first = await SqliteHistoryStore.open(file);
     await first.record(record('a', 'roshambo', ['alice', 'bob'], 1000));
+    await first.saveTournament({ id: 't', createdAt: 900, body: '{}' });
+    await first.addTournamentResult('t', 0, '{"match":"a"}');
     await first.close();
     const second = await SqliteHistoryStore.open(file);
-    assert.equal(second.schemaVersion, 4);
+    assert.equal(second.schemaVersion, MIGRATIONS.length);
     assert.deepEqual(await second.get('a'), record('a', 'roshambo', ['alice', 'bob'], 1000));
+    assert.deepEqual(await second.tournaments(), [{ id: 't', createdAt: 900, body: '{}', results: ['{"match":"a"}'] }]);
     await second.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -542,7 +610,7 @@ test('sqlite: a file that cannot be opened is refused with the reason, and a new
   }
 });
 
-test('sqlite: a file at schema version 3 is upgraded to 4, its verified matches rated in the order they ended', async () => {
+test('sqlite: a file at schema version 3 is upgraded to the newest, its verified matches rated in the order they ended', async () => {
   await inTempDir(async (dir) => {
     const file = join(dir, 'v3.sqlite');
     // A file as a version-3 server leaves it: the first three migrations, and matches never rated.
@@ -562,7 +630,7 @@ test('sqlite: a file at schema version 3 is upgraded to 4, its verified matches 
 
     const store = await SqliteHistoryStore.open(file);
     try {
-      assert.equal(store.schemaVersion, 4);
+      assert.equal(store.schemaVersion, MIGRATIONS.length);
       assert.deepEqual((await store.ratingHistory('roshambo', 'alice')).map((p) => p.matchId), ['early', 'late']);
       near((await store.ratingHistory('roshambo', 'alice'))[0], WON);
       assert.deepEqual((await store.ratings('roshambo')).map((r) => r.games), [2, 2]);

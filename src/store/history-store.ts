@@ -70,7 +70,38 @@ export interface HistoryStore {
   ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]>;
   /** A player's rating after each of their rated matches still kept, oldest first (the newest `limit`). */
   ratingHistory(game: string, player: string, query?: RatingQuery): Promise<RatingPoint[]>;
+  /**
+   * Writes a server tournament's body: creates it, or replaces the body of the one with this id
+   * (keeping its place in the list and its results).
+   */
+  saveTournament(tournament: TournamentEntry): Promise<void>;
+  /** Keeps result number `index` (0 first) of a saved tournament, replacing one of that index. */
+  addTournamentResult(id: string, index: number, result: string): Promise<void>;
+  /** Every tournament kept, newest first (by `createdAt`; of equal times, the one first saved last), each with its results by index. */
+  tournaments(): Promise<StoredTournament[]>;
+  /** Removes a tournament and its results (its matches stay in the history). */
+  forgetTournament(id: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * A server tournament as the store keeps it. The store knows only its id and creation time; the
+ * texts are the tournament's own (src/tournament/tournament-record.ts writes and reads them), so
+ * that the tournament's shape can change without a migration of every store. Its results are
+ * added one at a time as its matches end, so a long tournament is never written again whole.
+ * How many are kept is the tournaments' business (`tournaments-kept`): nothing here removes one.
+ */
+export interface TournamentEntry {
+  readonly id: string;
+  /** Unix ms. */
+  readonly createdAt: number;
+  /** Everything but its results, as JSON text. */
+  readonly body: string;
+}
+
+export interface StoredTournament extends TournamentEntry {
+  /** Its results, one JSON text each, by index. */
+  readonly results: readonly string[];
 }
 
 /**

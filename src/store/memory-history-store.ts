@@ -15,6 +15,8 @@ import {
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
+  type StoredTournament,
+  type TournamentEntry,
 } from './history-store.js';
 import { displayedRating, rateMatch, ratedStandings, type Skill } from '../ratings/rating.js';
 
@@ -42,6 +44,8 @@ export class MemoryHistoryStore implements HistoryStore {
   private readonly rated = new Map<string, string[]>();
   private readonly retention: HistoryRetention;
   private readonly now: () => number;
+  /** In the order first saved; results by index. */
+  private readonly tournamentsById = new Map<string, { entry: TournamentEntry; results: string[] }>();
 
   constructor(options: HistoryStoreOptions = {}) {
     this.retention = resolveRetention(options.retention);
@@ -104,6 +108,28 @@ export class MemoryHistoryStore implements HistoryStore {
 
   async get(id: string): Promise<MatchRecord | null> {
     return this.byId.get(id)?.record ?? null;
+  }
+
+  async saveTournament(entry: TournamentEntry): Promise<void> {
+    const kept = this.tournamentsById.get(entry.id);
+    if (kept) kept.entry = { ...entry };
+    else this.tournamentsById.set(entry.id, { entry: { ...entry }, results: [] });
+  }
+
+  async addTournamentResult(id: string, index: number, result: string): Promise<void> {
+    const kept = this.tournamentsById.get(id);
+    if (!kept) throw new Error(`no tournament "${id}" is saved`);
+    kept.results[index] = result;
+  }
+
+  async tournaments(): Promise<StoredTournament[]> {
+    const all = [...this.tournamentsById.values()].map(({ entry, results }) => ({ ...entry, results: results.filter((r) => r !== undefined) }));
+    // Map order is the order first saved: reversed, the last saved of equal times comes first.
+    return all.reverse().sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  async forgetTournament(id: string): Promise<void> {
+    this.tournamentsById.delete(id);
   }
 
   async close(): Promise<void> {}

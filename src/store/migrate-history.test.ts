@@ -50,11 +50,15 @@ function records(): MatchRecord[] {
   ];
 }
 
-test('migrateHistory copies every match whole, in batches, rebuilds the same ratings, and copies nothing twice', async () => {
+test('migrateHistory copies every match whole, in batches, rebuilds the same ratings, copies the tournaments, and copies nothing twice', async () => {
   assert.equal(DEFAULT_MIGRATE_BATCH, 200);
   const file = join(dir, 'h.sqlite');
   const source = new SqliteHistoryDb(file);
   source.record(records(), 0);
+  source.saveTournament({ id: 't1', createdAt: 500, body: '{"version":1}' });
+  source.addTournamentResult('t1', 0, '{"match":"a"}');
+  source.addTournamentResult('t1', 1, '{"match":"b"}');
+  source.saveTournament({ id: 't2', createdAt: 500, body: '{}' });
   source.close();
   const url = await postgres.createDatabase('migrated');
   const seen: MigrateProgress[] = [];
@@ -73,6 +77,9 @@ test('migrateHistory copies every match whole, in batches, rebuilds the same rat
     for (const player of ['alice', 'bob', 'ServerBot']) assert.deepEqual(await copy.ratingHistory('roshambo', player), await sqlite.ratingHistory('roshambo', player), player);
     // A second run rated nothing again.
     assert.equal((await copy.ratings('roshambo')).find((r) => r.player === 'bob')!.games, 3);
+    // The server tournaments, with their results, in the same order; once each.
+    assert.deepEqual(await copy.tournaments(), await sqlite.tournaments());
+    assert.deepEqual((await copy.tournaments()).map((t) => [t.id, t.results.length]), [['t2', 0], ['t1', 2]]);
   } finally {
     await sqlite.close();
     await copy.close();

@@ -36,7 +36,9 @@ export interface MigrateOptions {
  * an interrupted one) copies nothing twice. Ratings are rebuilt as the matches arrive, in the
  * order they ended, by the same code and in the same transaction as a live record: the
  * leaderboard in PostgreSQL is the one of the history copied. Nothing is removed on the way
- * (retention applies when a server next records).
+ * (retention applies when a server next records). Then the server tournaments the file keeps are
+ * copied with their results, those whose id PostgreSQL holds skipped (they are not counted in the
+ * progress, which is about matches).
  *
  * The file is opened as cocod opens it: one written by an older server is upgraded in place first.
  */
@@ -61,6 +63,13 @@ export async function migrateHistory(file: string, url: string, options: Migrate
         copied += records.length;
         skipped += present.size;
         options.progress?.({ total: ids.length, done: Math.min(at + batch, ids.length), copied, skipped });
+      }
+      const present = new Set((await target.tournaments()).map((t) => t.id));
+      // Oldest first, so that tournaments created at the same millisecond keep their order.
+      for (const tournament of source.tournaments().reverse()) {
+        if (present.has(tournament.id)) continue;
+        await target.saveTournament(tournament);
+        for (const [index, result] of tournament.results.entries()) await target.addTournamentResult(tournament.id, index, result);
       }
       return { total: ids.length, done: ids.length, copied, skipped };
     } finally {

@@ -14,6 +14,8 @@ import {
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
+  type StoredTournament,
+  type TournamentEntry,
 } from './history-store.js';
 import { forgetRatingPoints, rateInTransaction, ratingBoard, ratingPoints } from './postgres-ratings.js';
 import { migratePostgres } from './postgres-schema.js';
@@ -183,6 +185,27 @@ export class PostgresHistoryDb {
 
   ratingHistory(game: string, player: string, query: RatingQuery = {}): Promise<RatingPoint[]> {
     return ratingPoints(this.pool, game, player, ratingsLimit(query));
+  }
+
+  async saveTournament(entry: TournamentEntry): Promise<void> {
+    await this.pool.query('INSERT INTO tournaments (id, created_at, body) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, body = excluded.body', [entry.id, entry.createdAt, entry.body]);
+  }
+
+  async addTournamentResult(id: string, index: number, result: string): Promise<void> {
+    await this.pool.query('INSERT INTO tournament_results (tournament_id, idx, result) VALUES ($1, $2, $3) ON CONFLICT (tournament_id, idx) DO UPDATE SET result = excluded.result', [id, index, result]);
+  }
+
+  async tournaments(): Promise<StoredTournament[]> {
+    const { rows } = await this.pool.query<{ id: string; created_at: string; body: string; results: string[] }>(
+      `SELECT t.id, t.created_at, t.body, coalesce((SELECT array_agg(r.result ORDER BY r.idx) FROM tournament_results r WHERE r.tournament_id = t.id), '{}') AS results
+       FROM tournaments t ORDER BY t.created_at DESC, t.seq DESC`,
+    );
+    return rows.map((row) => ({ id: row.id, createdAt: Number(row.created_at), body: row.body, results: row.results }));
+  }
+
+  async forgetTournament(id: string): Promise<void> {
+    // Its results go with it (ON DELETE CASCADE).
+    await this.pool.query('DELETE FROM tournaments WHERE id = $1', [id]);
   }
 
   async close(): Promise<void> {

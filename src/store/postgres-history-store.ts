@@ -10,6 +10,8 @@ import {
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
+  type StoredTournament,
+  type TournamentEntry,
 } from './history-store.js';
 import { PostgresHistoryDb } from './postgres-history-db.js';
 import { errorText, isTransientPostgresError, maskedUrl } from './postgres-connection.js';
@@ -156,6 +158,24 @@ export class PostgresHistoryStore implements HistoryStore {
 
   ratingHistory(game: string, player: string, query?: RatingQuery): Promise<RatingPoint[]> {
     return this.read(() => this.db.ratingHistory(game, player, query));
+  }
+
+  // Tournaments are written at once, not kept in the backlog: an outage fails the write (told as
+  // unavailable), which the tournament logs and goes on without (src/tournament/tournament-archive.ts).
+  saveTournament(tournament: TournamentEntry): Promise<void> {
+    return this.read(() => this.db.saveTournament(tournament));
+  }
+
+  addTournamentResult(id: string, index: number, result: string): Promise<void> {
+    return this.read(() => this.db.addTournamentResult(id, index, result));
+  }
+
+  tournaments(): Promise<StoredTournament[]> {
+    return this.read(() => this.db.tournaments());
+  }
+
+  forgetTournament(id: string): Promise<void> {
+    return this.read(() => this.db.forgetTournament(id));
   }
 
   /** Tries the backlog once more; what still cannot be written is named in the log as lost. */

@@ -77,6 +77,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (match_id, player)
    );
    CREATE INDEX rating_history_by_player ON rating_history (game, player, ended_at, seq);`,
+  // Server tournaments (TournamentEntry): a row each, and their results added one at a time;
+  // `seq` orders tournaments created at the same millisecond (SQLite's rowid does there).
+  `CREATE TABLE tournaments (
+     id TEXT PRIMARY KEY,
+     seq BIGSERIAL NOT NULL,
+     created_at BIGINT NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE TABLE tournament_results (
+     tournament_id TEXT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+     idx INTEGER NOT NULL,
+     result TEXT NOT NULL,
+     PRIMARY KEY (tournament_id, idx)
+   );`,
 ];
 
 /**

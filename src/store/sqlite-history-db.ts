@@ -14,6 +14,8 @@ import {
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
+  type StoredTournament,
+  type TournamentEntry,
 } from './history-store.js';
 import { RATINGS_TABLES, SqliteRatings, backfillRatings } from './sqlite-ratings.js';
 
@@ -78,6 +80,18 @@ export const MIGRATIONS: readonly Migration[] = [
     db.exec(RATINGS_TABLES);
     backfillRatings(db);
   },
+  // Server tournaments (TournamentEntry): a row each, and their results added one at a time.
+  `CREATE TABLE tournaments (
+     id TEXT PRIMARY KEY,
+     created_at INTEGER NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE TABLE tournament_results (
+     tournament_id TEXT NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+     idx INTEGER NOT NULL,
+     result TEXT NOT NULL,
+     PRIMARY KEY (tournament_id, idx)
+   ) WITHOUT ROWID;`,
 ];
 
 /**
@@ -308,6 +322,28 @@ export class SqliteHistoryDb {
       visJson: typeof row.vis === 'string' ? row.vis : row.vis.toString('utf8'),
       artifacts: Object.fromEntries(artifacts.map((a) => [a.name, a.content])),
     };
+  }
+
+  saveTournament(entry: TournamentEntry): void {
+    // An upsert, not INSERT OR REPLACE: a replaced row would take a new rowid (its place in the list) and lose its results.
+    this.db
+      .prepare('INSERT INTO tournaments (id, created_at, body) VALUES (@id, @createdAt, @body) ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, body = excluded.body')
+      .run(entry);
+  }
+
+  addTournamentResult(id: string, index: number, result: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO tournament_results (tournament_id, idx, result) VALUES (?, ?, ?)').run(id, index, result);
+  }
+
+  tournaments(): StoredTournament[] {
+    const rows = this.db.prepare('SELECT id, created_at AS createdAt, body FROM tournaments ORDER BY created_at DESC, rowid DESC').all() as TournamentEntry[];
+    const results = this.db.prepare('SELECT result FROM tournament_results WHERE tournament_id = ? ORDER BY idx').pluck();
+    return rows.map((row) => ({ ...row, results: results.all(row.id) as string[] }));
+  }
+
+  forgetTournament(id: string): void {
+    // Its results go with it (ON DELETE CASCADE).
+    this.db.prepare('DELETE FROM tournaments WHERE id = ?').run(id);
   }
 
   close(): void {

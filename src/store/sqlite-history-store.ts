@@ -10,6 +10,8 @@ import {
   type PlayerRating,
   type RatingPoint,
   type RatingQuery,
+  type StoredTournament,
+  type TournamentEntry,
 } from './history-store.js';
 import { ownBytes } from '../util/own-bytes.js';
 import { asBuffer, type StoreReply, type StoreRequest, type StoreWorkerData } from './sqlite-store-messages.js';
@@ -102,6 +104,22 @@ export class SqliteHistoryStore implements HistoryStore {
 
   async ratingHistory(game: string, player: string, query: RatingQuery = {}): Promise<RatingPoint[]> {
     return (await this.request({ op: 'ratingHistory', game, player, query })) as RatingPoint[];
+  }
+
+  async saveTournament(tournament: TournamentEntry): Promise<void> {
+    await this.request({ op: 'saveTournament', tournament: { id: tournament.id, createdAt: tournament.createdAt, body: tournament.body } });
+  }
+
+  async addTournamentResult(id: string, index: number, result: string): Promise<void> {
+    await this.request({ op: 'addTournamentResult', tournamentId: id, index, result });
+  }
+
+  async tournaments(): Promise<StoredTournament[]> {
+    return (await this.request({ op: 'tournaments' })) as StoredTournament[];
+  }
+
+  async forgetTournament(id: string): Promise<void> {
+    await this.request({ op: 'forgetTournament', tournamentId: id });
   }
 
   async close(): Promise<void> {

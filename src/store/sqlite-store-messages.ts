@@ -1,4 +1,4 @@
-import type { HistoryQuery, HistoryRetention, NewMatchRecord, RatingQuery } from './history-store.js';
+import type { HistoryQuery, HistoryRetention, NewMatchRecord, RatingQuery, TournamentEntry } from './history-store.js';
 
 /**
  * A structured clone turns a Buffer into a plain Uint8Array; this views it as a Buffer again
@@ -29,6 +29,10 @@ export type StoreRequest =
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
   | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery }
   | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery }
+  | { readonly id: number; readonly op: 'saveTournament'; readonly tournament: TournamentEntry }
+  | { readonly id: number; readonly op: 'addTournamentResult'; readonly tournamentId: string; readonly index: number; readonly result: string }
+  | { readonly id: number; readonly op: 'tournaments' }
+  | { readonly id: number; readonly op: 'forgetTournament'; readonly tournamentId: string }
   | { readonly id: number; readonly op: 'close' };
 
 /** The answer to the request with the same id; id 0 is the worker's report that the file is open. */

@@ -78,6 +78,21 @@ port.on('message', (request: StoreRequest) => {
       case 'ratingHistory':
         reply = { id: request.id, ok: true, value: db.ratingHistory(request.game, request.player, request.query) };
         break;
+      case 'saveTournament':
+        db.saveTournament(request.tournament);
+        reply = { id: request.id, ok: true, value: null };
+        break;
+      case 'addTournamentResult':
+        db.addTournamentResult(request.tournamentId, request.index, request.result);
+        reply = { id: request.id, ok: true, value: null };
+        break;
+      case 'tournaments':
+        reply = { id: request.id, ok: true, value: db.tournaments() };
+        break;
+      case 'forgetTournament':
+        db.forgetTournament(request.tournamentId);
+        reply = { id: request.id, ok: true, value: null };
+        break;
       case 'close':
         db.close();
         reply = { id: request.id, ok: true, value: null };

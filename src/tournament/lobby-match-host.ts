@@ -3,7 +3,7 @@
  * recorded in the history), and reads each one's result from its record: a match leaves the
  * lobby only once it is recorded, so its `deleted` event is the moment to read it.
  */
-import type { LobbyListener, LobbyPort } from '../lobby/lobby.js';
+import type { Lobby, LobbyListener } from '../lobby/lobby.js';
 import { transcriptName } from '../match/match.js';
 import { closureReason } from '../match/seat-transcript.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -18,7 +18,7 @@ export class LobbyMatchHost implements MatchHost {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly lobby: LobbyPort,
+    private readonly lobby: Pick<Lobby, 'create' | 'find' | 'subscribe' | 'abort'>,
     private readonly store: HistoryStore,
   ) {
     const listener: LobbyListener = {
@@ -47,6 +47,10 @@ export class LobbyMatchHost implements MatchHost {
       },
       TOURNAMENT_ORIGIN,
     );
+  }
+
+  abort(id: string, reason: string): void {
+    this.lobby.abort(id, reason);
   }
 
   async ended(id: string): Promise<EndedMatch | null> {

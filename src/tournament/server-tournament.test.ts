@@ -28,6 +28,14 @@ class FakeHost implements MatchHost {
     });
   }
 
+  /** Ends the match as the lobby does when told to: without scores, `reason` in its record. */
+  abort(id: string, reason: string): void {
+    this.aborted.push(id);
+    this.finish(id, { scores: null, reason, error: null, closures: [null, null] });
+  }
+
+  readonly aborted: string[] = [];
+
   /** Matches waiting for their end, oldest first. */
   open(): string[] {
     return [...this.pending.keys()];
@@ -164,11 +172,27 @@ test('while matches run the view lists them with their match ids and entrants', 
   assert.deepEqual(t.view().running.map((r) => r.match), ['m0', 'm2']);
   assert.deepEqual(t.view().results.map((r) => [r.match, r.outcome, r.players]), [['m1', '0-1', ['b', 'a']]]);
   t.stop('stopped by test');
-  for (const id of host.open()) host.finish(id, null);
+  // The stop ends the running matches itself, with its reason.
+  assert.deepEqual(host.aborted, ['m0', 'm2']);
+  assert.deepEqual(host.open(), []);
   await t.done;
   assert.equal(t.view().state, 'stopped');
   assert.equal(host.requests.length, 3, 'no match started after the stop');
-  assert.deepEqual(t.view().results.map((r) => r.outcome), ['0-1', '*', '*']);
+  assert.deepEqual(t.view().results.map((r) => [r.outcome, r.reason]), [['0-1', 'done'], ['*', 'stopped by test'], ['*', 'stopped by test']]);
+});
+
+test('an interrupted tournament (the server stopping) starts no more matches and leaves the running ones to the shutdown', async () => {
+  const host = new FakeHost();
+  const t = new ServerTournament('t8', spec({ concurrency: 2 }), host, new ManualClock());
+  await settle();
+  t.interrupt('server shutdown');
+  assert.deepEqual(host.aborted, []);
+  for (const id of host.open()) host.finish(id, { scores: [1, 0], reason: 'done', error: null, closures: [null, null] });
+  await t.done;
+  const view = t.view();
+  assert.deepEqual([view.state, view.error, view.results.length, host.requests.length], ['interrupted', 'server shutdown', 2, 2]);
+  t.stop('too late');
+  assert.equal(t.view().state, 'interrupted', 'an interrupted tournament is not stopped again');
 });
 
 test('a match the lobby refuses fails the tournament, and nothing more is started', async () => {

@@ -58,9 +58,12 @@ export interface MatchHost {
   start(request: BotMatchRequest): Result<string>;
   /** Resolves once the match has ended and been recorded; null when the history has no record of it. */
   ended(id: string): Promise<EndedMatch | null>;
+  /** Ends a match now (the tournament was stopped), `reason` going into its record; `ended` still resolves. */
+  abort(id: string, reason: string): void;
 }
 
-export const TOURNAMENT_STATES = ['running', 'finished', 'stopped', 'failed'] as const;
+/** `interrupted`: the server stopped while it ran (a restart shows it so, from its record). */
+export const TOURNAMENT_STATES = ['running', 'finished', 'stopped', 'failed', 'interrupted'] as const;
 export type TournamentState = (typeof TOURNAMENT_STATES)[number];
 
 /** A match of the tournament that is being played. */
@@ -95,6 +98,17 @@ export interface TournamentView {
   readonly standings: Standings;
 }
 
+/** A tournament as it stands, without what follows from it (standings) or lives only while it runs (running matches). */
+export interface TournamentSnapshot {
+  readonly id: string;
+  readonly spec: TournamentSpec;
+  readonly state: TournamentState;
+  readonly error: string | null;
+  readonly createdAt: number;
+  readonly endedAt: number | null;
+  readonly results: readonly ResultLine[];
+}
+
 /** One server tournament, running from its construction to the end of its schedule or a stop. */
 export class ServerTournament {
   private readonly results: ResultLine[] = [];
@@ -126,12 +140,31 @@ export class ServerTournament {
     return this.state;
   }
 
-  /** Starts no more matches; those running finish and count. */
+  /**
+   * Starts no more matches and ends those running now, each recorded with `reason` (they count as
+   * unfinished, `*`): a stop asked for is a stop now, not after the longest running match.
+   */
   stop(reason: string): void {
-    if (this.state !== 'running') return;
-    this.state = 'stopped';
+    if (!this.halt('stopped', reason)) return;
+    for (const { match } of this.running.values()) this.host.abort(match, reason);
+  }
+
+  /** The server is stopping: starts no more matches; the server's shutdown ends those running. */
+  interrupt(reason: string): void {
+    this.halt('interrupted', reason);
+  }
+
+  private halt(state: TournamentState, reason: string): boolean {
+    if (this.state !== 'running') return false;
+    this.state = state;
     this.error = reason;
     this.changed();
+    return true;
+  }
+
+  /** What the history keeps of it (tournament-record.ts): the standings follow from the results. */
+  snapshot(): TournamentSnapshot {
+    return { id: this.id, spec: this.spec, state: this.state, error: this.error, createdAt: this.createdAt, endedAt: this.endedAt, results: this.results };
   }
 
   view(): TournamentView {

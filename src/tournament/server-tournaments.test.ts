@@ -4,17 +4,26 @@ import { roshambo } from '../games/roshambo/roshambo.js';
 import { ManualClock } from '../util/clock.js';
 import { ok } from '../util/result.js';
 import type { EndedMatch, MatchHost, TournamentSpec } from './server-tournament.js';
+import { MemoryHistoryStore } from '../store/memory-history-store.js';
+import { silentLog } from '../util/log.js';
+import { TournamentArchive } from './tournament-archive.js';
 import { TournamentDirectory, type TournamentLimits } from './server-tournaments.js';
 
-/** Matches end when the test calls `endAll`. */
+/** Matches end when the test calls `endAll`, or at once without scores when aborted. */
 function host(): MatchHost & { endAll(): void } {
   let n = 0;
-  const pending: ((ended: EndedMatch) => void)[] = [];
+  const pending = new Map<string, (ended: EndedMatch) => void>();
   return {
     start: () => ok(`m${n++}`),
-    ended: () => new Promise((resolve) => pending.push(resolve)),
+    ended: (id) => new Promise((resolve) => pending.set(id, resolve)),
+    abort: (id, reason) => {
+      pending.get(id)?.({ scores: null, reason, error: null, closures: [null, null] });
+      pending.delete(id);
+    },
     endAll: () => {
-      for (const resolve of pending.splice(0)) resolve({ scores: [1, 0], reason: 'done', error: null, closures: [null, null] });
+      const ending = [...pending.values()];
+      pending.clear();
+      for (const resolve of ending) resolve({ scores: [1, 0], reason: 'done', error: null, closures: [null, null] });
     },
   };
 }
@@ -50,7 +59,7 @@ test('finished tournaments past tournaments-kept are forgotten, oldest first; ru
   assert.equal(directory.get('t0'), null);
 });
 
-test('shutdown stops every running tournament, and resolves once their running matches are tallied', async () => {
+test('shutdown interrupts every running tournament, and resolves once their running matches are tallied', async () => {
   const matches = host();
   const directory = new TournamentDirectory({ host: matches, games: () => [roshambo], limits: LIMITS, clock: new ManualClock() });
   const one = directory.create(spec(3));
@@ -67,8 +76,92 @@ test('shutdown stops every running tournament, and resolves once their running m
   await stopping;
   for (const t of [one.value, two.value]) {
     const view = t.view();
-    assert.equal(view.state, 'stopped');
+    assert.equal(view.state, 'interrupted');
     assert.equal(view.error, 'server shutdown');
     assert.equal(view.results.length, 2, 'the 2 running matches counted, no more started');
   }
+});
+
+test('with an archive, tournaments come back after a restart: an ended one as it was, a running one interrupted, and no more than tournaments-kept', async () => {
+  const store = new MemoryHistoryStore();
+  const clock = new ManualClock();
+  const matches = host();
+  let n = 0;
+  const firstArchive = new TournamentArchive(store, silentLog);
+  const first = new TournamentDirectory({ host: matches, games: () => [roshambo], limits: LIMITS, clock, ids: () => `t${n++}`, archive: firstArchive });
+  const ended = first.create(spec());
+  assert.ok(ended.ok);
+  await settle();
+  matches.endAll();
+  await ended.value.done;
+  await clock.advance(1000);
+  const running = first.create(spec(3));
+  assert.ok(running.ok);
+  await settle();
+  matches.endAll();
+  await settle();
+  assert.equal(running.value.view().results.length, 2);
+  // A crash now: the store as it is (the second tournament's record says running, with 2 results)
+  // is what the next server reads.
+  await firstArchive.flushed();
+  const crashed = new MemoryHistoryStore();
+  for (const stored of await store.tournaments()) {
+    await crashed.saveTournament(stored);
+    for (const [i, result] of stored.results.entries()) await crashed.addTournamentResult(stored.id, i, result);
+  }
+  assert.match((await crashed.tournaments()).find((t) => t.id === 't1')!.body, /"state":"running"/);
+  const stopping = first.shutdown('test over');
+  matches.endAll();
+  await stopping;
+
+  const archive = new TournamentArchive(crashed, silentLog);
+  const second = new TournamentDirectory({ host: host(), games: () => [roshambo], limits: LIMITS, clock, ids: () => `t${n++}`, archive });
+  await second.restore();
+  assert.deepEqual(second.list().map((t) => [t.id, t.state, t.finished, t.total]), [['t1', 'interrupted', 2, 6], ['t0', 'finished', 2, 2]]);
+  const t0 = second.get('t0')!.view();
+  const original = ended.value.view();
+  assert.deepEqual({ ...t0, standings: null }, { ...original, standings: null });
+  assert.deepEqual(t0.standings.rows.map((r) => [r.name, r.points, r.games]), original.standings.rows.map((r) => [r.name, r.points, r.games]));
+  assert.equal(second.get('t1')!.view().error, 'the server stopped while it ran');
+  // The interrupted state is written back; an interrupted tournament cannot be stopped.
+  await archive.flushed();
+  assert.match((await crashed.tournaments()).find((t) => t.id === 't1')!.body, /"state":"interrupted"/);
+  const refused = second.stop('t1');
+  assert.equal(refused.ok ? 'stopped' : refused.error.code, 'tournament/not-running');
+
+  // A new one, stopped (its 2 running matches count unfinished), pushes the oldest ended one out of memory and of the store (tournaments-kept 2).
+  const next = second.create(spec());
+  assert.ok(next.ok);
+  await settle();
+  second.stop(next.value.id);
+  await next.value.done;
+  await archive.flushed();
+  assert.deepEqual((await crashed.tournaments()).map((t) => [t.id, t.results.length]), [['t2', 2], ['t1', 2]]);
+  assert.deepEqual(second.list().map((t) => [t.id, t.state]), [['t2', 'stopped'], ['t1', 'interrupted']]);
+});
+
+test('an archive that cannot write logs it and the tournament goes on; a record it cannot read is left out', async () => {
+  const store = new MemoryHistoryStore();
+  const errors: string[] = [];
+  const log = { info: () => {}, warn: () => {}, error: (message: string) => void errors.push(message) };
+  const failing = Object.assign(Object.create(store) as MemoryHistoryStore, { saveTournament: () => Promise.reject(new Error('disk full')) });
+  const archive = new TournamentArchive(failing, log);
+  const matches = host();
+  const directory = new TournamentDirectory({ host: matches, games: () => [roshambo], limits: LIMITS, clock: new ManualClock(), ids: () => 'x1', archive });
+  const created = directory.create(spec());
+  assert.ok(created.ok);
+  await settle();
+  matches.endAll();
+  await created.value.done;
+  await archive.flushed();
+  assert.equal(created.value.current, 'finished');
+  assert.ok(errors.length > 0 && errors.every((e) => /^tournament x1 could not be kept in the history: /.test(e)), errors.join('\n'));
+
+  await store.saveTournament({ id: 'bad', createdAt: 1, body: '{"version":1,"spec":{"game":"roshambo"}}' });
+  await store.saveTournament({ id: 'odd', createdAt: 2, body: 'not json' });
+  errors.length = 0;
+  const reader = new TournamentDirectory({ host: host(), games: () => [roshambo], limits: LIMITS, clock: new ManualClock(), archive: new TournamentArchive(store, log) });
+  await reader.restore();
+  assert.deepEqual(reader.list(), []);
+  assert.deepEqual(errors.map((e) => e.replace(/:.*/, '')).sort(), ['tournament bad in the history cannot be read, left out', 'tournament odd in the history cannot be read, left out']);
 });

@@ -1,7 +1,8 @@
 /**
- * The server's tournaments: creation against the named limits (server-limits.ts), the list, and
- * the end of them all at shutdown. A tournament lives in this process's memory; its matches are
- * in the history like any other.
+ * The server's tournaments: creation against the named limits (server-limits.ts), the list, a
+ * stop, and the end of them all at shutdown. A tournament runs in this process's memory; with an
+ * archive, it is kept in the history store as it changes and read back when the server starts
+ * again (those that were running come back `interrupted`). Its matches are in the history like any other.
  */
 import { randomBytes } from 'node:crypto';
 import type { GameDefinition } from '../match/game.js';
@@ -9,7 +10,15 @@ import type { Clock } from '../util/clock.js';
 import { err, ok, type Result } from '../util/result.js';
 import { scheduleSize } from './schedule.js';
 import { ServerTournament, type MatchHost, type TournamentSpec, type TournamentState } from './server-tournament.js';
+import type { TournamentArchive } from './tournament-archive.js';
+import { ArchivedTournament } from './tournament-record.js';
 import type { TournamentRefusal } from './tournament-request.js';
+
+/** A tournament of the directory: one it runs, or one restored from the history (over). */
+export type DirectoryTournament = Pick<ServerTournament, 'id' | 'current' | 'done' | 'view' | 'snapshot' | 'stop' | 'interrupt'>;
+
+/** The reason a stopped tournament's running matches are recorded with. */
+export const STOP_REASON = 'the tournament was stopped';
 
 export interface TournamentLimits {
   /** Tournaments running at once. */
@@ -32,6 +41,8 @@ export interface TournamentDirectoryOptions {
   readonly ids?: () => string;
   /** Told after any change of any tournament (live followers). */
   readonly changed?: (id: string) => void;
+  /** Where tournaments are kept across restarts; in memory only without it. */
+  readonly archive?: TournamentArchive;
 }
 
 /** One line of the list. */
@@ -49,7 +60,7 @@ export interface TournamentSummary {
 
 export class TournamentDirectory {
   /** In creation order. */
-  private readonly tournaments = new Map<string, ServerTournament>();
+  private readonly tournaments = new Map<string, DirectoryTournament>();
   private readonly ids: () => string;
 
   constructor(private readonly options: TournamentDirectoryOptions) {
@@ -80,15 +91,40 @@ export class TournamentDirectory {
     if (!configured.ok) return err({ code: 'tournament/bad-args', error: configured.error });
     let id = this.ids();
     while (this.tournaments.has(id)) id = this.ids();
-    const tournament = new ServerTournament(id, spec, this.options.host, this.options.clock, () => this.options.changed?.(id));
+    const tournament = new ServerTournament(id, spec, this.options.host, this.options.clock, () => this.changed(id));
     this.tournaments.set(id, tournament);
+    this.options.archive?.save(tournament.snapshot());
     // Kept to the limit when one ends (only an ended one is ever forgotten).
     void tournament.done.then(() => this.forgetOld());
     return ok(tournament);
   }
 
-  get(id: string): ServerTournament | null {
+  /**
+   * Reads the tournaments the archive keeps (at start, before any is created). Those that were
+   * running are saved again as `interrupted`; past `tournaments-kept`, the oldest are forgotten.
+   */
+  async restore(): Promise<void> {
+    const { archive } = this.options;
+    if (!archive) return;
+    for (const snapshot of (await archive.load()).reverse()) {
+      if (this.tournaments.has(snapshot.id)) continue;
+      this.tournaments.set(snapshot.id, new ArchivedTournament(snapshot));
+      archive.save(snapshot);
+    }
+    this.forgetOld();
+  }
+
+  get(id: string): DirectoryTournament | null {
     return this.tournaments.get(id) ?? null;
+  }
+
+  /** Stops a running tournament now (ServerTournament.stop); refused for an unknown id or one that is over. */
+  stop(id: string): Result<DirectoryTournament, TournamentRefusal> {
+    const tournament = this.tournaments.get(id);
+    if (!tournament) return err({ code: 'tournament/not-found', error: `no tournament "${id}"` });
+    if (tournament.current !== 'running') return err({ code: 'tournament/not-running', error: `tournament ${id} is ${tournament.current} already: only a running one can be stopped` });
+    tournament.stop(STOP_REASON);
+    return ok(tournament);
   }
 
   /** Newest first. */
@@ -99,15 +135,30 @@ export class TournamentDirectory {
     });
   }
 
-  /** Stops every tournament (server shutdown) and waits for their running matches to be tallied. */
+  /**
+   * The server is stopping: every running tournament is interrupted (it starts no more matches;
+   * the lobby's shutdown ends those running). Resolves once their running matches are tallied and
+   * the archive has written them.
+   */
   async shutdown(reason: string): Promise<void> {
-    for (const t of this.tournaments.values()) t.stop(reason);
+    for (const t of this.tournaments.values()) t.interrupt(reason);
     await Promise.all([...this.tournaments.values()].map((t) => t.done));
+    await this.options.archive?.flushed();
   }
 
-  /** Keeps at most `kept` tournaments that are over; running ones are never forgotten. */
+  private changed(id: string): void {
+    // Told during the tournament's construction too, before it is in the map: create() saves it then.
+    const tournament = this.tournaments.get(id);
+    if (tournament) this.options.archive?.save(tournament.snapshot());
+    this.options.changed?.(id);
+  }
+
+  /** Keeps at most `kept` tournaments that are over, in memory and in the archive; running ones are never forgotten. */
   private forgetOld(): void {
     const over = [...this.tournaments.values()].filter((t) => t.current !== 'running');
-    for (const t of over.slice(0, Math.max(0, over.length - this.options.limits.kept))) this.tournaments.delete(t.id);
+    for (const t of over.slice(0, Math.max(0, over.length - this.options.limits.kept))) {
+      this.tournaments.delete(t.id);
+      this.options.archive?.forget(t.id);
+    }
   }
 }

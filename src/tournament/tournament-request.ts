@@ -29,6 +29,7 @@ export const TOURNAMENT_ERROR_CODES = [
   'tournament/password-backoff',
   'tournament/body-too-large',
   'tournament/not-found',
+  'tournament/not-running',
 ] as const;
 export type TournamentErrorCode = (typeof TOURNAMENT_ERROR_CODES)[number];
 
@@ -95,6 +96,22 @@ export function parseTournamentRequest(text: string): Result<TournamentRequest, 
       seed,
     },
   });
+}
+
+/** The body of POST /api/tournaments/ID/stop: `{"password": PASSWORD}`, the server's verification password. */
+export function parseStopRequest(text: string): Result<{ readonly password: string }, TournamentRefusal> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse('tournament/bad-json', 'the body is not JSON');
+  }
+  if (!isObject(body)) return refuse('tournament/bad-json', 'the body must be a JSON object');
+  const unknown = Object.keys(body).find((key) => key !== 'password');
+  if (unknown !== undefined) return refuse('tournament/unknown-field', `unknown field "${unknown.slice(0, 64)}" (fields: password)`);
+  const { password } = body;
+  if (typeof password !== 'string') return refuse('tournament/password', '"password" must be the server\'s verification password');
+  return ok({ password });
 }
 
 function parseEntrants(raw: unknown): Result<BotEntrant[], TournamentRefusal> {

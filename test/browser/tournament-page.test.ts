@@ -88,3 +88,35 @@ test('a server tournament made with the form is followed live to its end: standi
   assert.match(await row.innerText(), /roshambo\tround-robin\tfinished\t3\t6\/6\t0/);
   await page.close();
 });
+
+test('a running tournament is stopped from its page with the verification password: a wrong one is refused, the right one stops it and the form goes', async () => {
+  // Slow matches: the tournament runs until the page stops it.
+  const created = await fetch(`${base}api/tournaments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ game: 'roshambo', password: 'master', concurrency: 2, entrants: [{ name: 'ann', bot: null }, { name: 'bob', bot: null }], args: { rounds: '100', pace: '0.2' } }),
+  });
+  assert.equal(created.status, 201);
+  const { id } = (await created.json()) as { id: string };
+  const page = await newPage();
+  await page.goto(`${base}#/tournaments/${id}`);
+  await page.locator('.running-matches a', { hasText: 'watch live' }).first().waitFor();
+  const form = page.locator('form.tournament-stop');
+  await form.waitFor();
+  await page.fill('input[name=stop-password]', 'wrong');
+  await form.locator('button[type=submit]').click();
+  await form.locator('.form-result .notice-error', { hasText: 'wrong verification password: stopping a tournament' }).waitFor();
+  await page.fill('input[name=stop-password]', 'master');
+  await screenshot(page, 'tournament-stop');
+  await form.locator('button[type=submit]').click();
+  await page.locator('.tournament-state[data-state=stopped]').waitFor();
+  await form.waitFor({ state: 'hidden' });
+  assert.match(await page.locator('.tournament .notice').first().innerText(), /the tournament was stopped/);
+  // Its running matches end at once, unfinished: the page follows them to the end.
+  await page.locator('.finished-matches tbody tr').nth(1).waitFor();
+  assert.equal(await page.locator('.running-matches').count(), 0);
+  assert.match(await page.locator('.tournament-state').innerText(), /2 of 2 matches played, 0 running/);
+  for (const row of await page.locator('.finished-matches tbody tr').allInnerTexts()) assert.match(row, /\*\tann|\*\tbob/);
+  await screenshot(page, 'tournament-stopped');
+  await page.close();
+});

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markTestProcesses } from '../../src/games/external/test-support.js';
-import { ROOT, coco, startServer, type ServerProcess } from '../support/processes.js';
+import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
 
 /**
  * `coco tournament --on-server` against a real cocod: the server's own bots, here three bot
@@ -75,4 +75,34 @@ test('refusals come back as coco errors: a wrong password (3), a bot the game la
   const usage = await coco(server.url, [...GAME, ...ENTRANTS, '--player', 'x=true']);
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /--on-server plays server bots only/);
+});
+
+test('coco stop-tournament stops a running one: the follower sees it stopped; a second stop, an unknown id and a wrong password are refused (3)', async () => {
+  // Slow matches (a gesture every 0.2 s for 100 rounds): still running when the stop comes.
+  const follower = startCoco(server.url, ['tournament', 'roshambo', '--on-server', '-v', 'master', '-a', 'rounds=100', '-a', 'pace=0.2', ...ENTRANTS]);
+  await follower.waitForOutput(/^tournament [0-9a-f]+ on the server/m);
+  // The other tests' tournaments are over: the running one is this one.
+  const list = (await (await fetch(`${server.url.replace('ws:', 'http:')}api/tournaments`)).json()) as { tournaments: { id: string; state: string }[] };
+  const id = list.tournaments.find((t) => t.state === 'running')!.id;
+
+  const usage = await coco(server.url, ['stop-tournament', id]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /needs the server's verification password/);
+  const wrong = await coco(server.url, ['stop-tournament', id, '-v', 'nope']);
+  assert.equal(wrong.code, 3);
+  assert.match(wrong.stderr, /wrong verification password: stopping a tournament needs/);
+  const unknown = await coco(server.url, ['stop-tournament', 'ffffffffff', '-v', 'master']);
+  assert.equal(unknown.code, 3);
+  assert.match(unknown.stderr, /no tournament "ffffffffff"/);
+
+  const stopped = await coco(server.url, ['stop-tournament', id, '-v', 'master']);
+  assert.equal(stopped.code, 0, stopped.stderr);
+  assert.match(stopped.stdout, new RegExp(`^tournament ${id} stopped after \\d+ of 6 matches \\(\\d+ running matches end unfinished\\)$`, 'm'));
+  const followed = await follower.done;
+  assert.equal(followed.code, 1, followed.stderr + followed.stdout);
+  assert.match(followed.stdout, /the tournament stopped: the tournament was stopped/);
+
+  const again = await coco(server.url, ['stop-tournament', id, '-v', 'master']);
+  assert.equal(again.code, 3);
+  assert.match(again.stderr, new RegExp(`tournament ${id} is stopped already`));
 });

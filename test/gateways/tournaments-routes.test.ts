@@ -28,6 +28,7 @@ const noBots: GameDefinition<any> = { ...roshambo, name: 'botless', botChoices: 
 interface Served {
   readonly base: string;
   readonly store: MemoryHistoryStore;
+  readonly directory: TournamentDirectory;
   close(): Promise<void>;
 }
 
@@ -56,6 +57,7 @@ async function serve(limits: Partial<ServerLimits> = {}, makeHost?: () => MatchH
   return {
     base: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     store,
+    directory,
     async close() {
       await lobby.shutdown();
       lobbyHost.close();
@@ -84,6 +86,11 @@ function body(overrides: Record<string, unknown> = {}): Record<string, unknown> 
 
 async function post(base: string, payload: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(`${base}/api/tournaments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  return { status: response.status, json: await response.json() };
+}
+
+async function stop(base: string, id: string, payload: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${base}/api/tournaments/${id}/stop`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
   return { status: response.status, json: await response.json() };
 }
 
@@ -134,6 +141,61 @@ describe('a server tournament through the HTTP API, on a real lobby', () => {
     assert.deepEqual(list.json.limits, { running: 4, entrants: 32, matches: 2000, concurrency: 16 });
   });
 
+  test('POST .../stop with the password stops a running tournament now: its running matches end recorded with the reason, its standings stay', async () => {
+    // Matches of several seconds: they are still running when the stop comes.
+    const created = await post(served.base, body({ entrants: [{ name: 'ann', bot: null }, { name: 'bob', bot: null }, { name: 'cid', bot: null }], args: { rounds: '100', pace: '0.05' } }));
+    assert.equal(created.status, 201, JSON.stringify(created.json));
+    const id = created.json.id;
+    let view = created.json;
+    while (view.running.length === 0) view = (await get(served.base, `/api/tournaments/${id}?after=${view.version}`)).json;
+
+    assert.equal((await fetch(`${served.base}/api/tournaments/${id}/stop`)).status, 405);
+    const cases: [string, unknown, number, string][] = [
+      [id, '{nope', 400, 'tournament/bad-json'],
+      [id, { password: PASSWORD, why: 'bored' }, 400, 'tournament/unknown-field'],
+      [id, {}, 403, 'tournament/password'],
+      ['zzz', { password: PASSWORD }, 404, 'tournament/not-found'],
+      [id, { password: 'not-it' }, 403, 'tournament/password'],
+    ];
+    for (const [which, payload, status, code] of cases) {
+      const answer = await stop(served.base, which, payload);
+      assert.equal(answer.status, status, `${JSON.stringify(payload)}: ${JSON.stringify(answer.json)}`);
+      assert.equal(answer.json.code, code);
+      assert.equal(typeof answer.json.error, 'string');
+    }
+    assert.equal((await get(served.base, `/api/tournaments/${id}`)).json.state, 'running', 'a refused stop changes nothing');
+
+    const stopped = await stop(served.base, id, { password: PASSWORD });
+    assert.equal(stopped.status, 200, JSON.stringify(stopped.json));
+    assert.equal(stopped.json.state, 'stopped');
+    assert.equal(stopped.json.error, 'the tournament was stopped');
+    const running: string[] = stopped.json.running.map((r: any) => r.match);
+    assert.ok(running.length > 0);
+    await served.directory.get(id)!.done;
+    const after = (await get(served.base, `/api/tournaments/${id}`)).json;
+    assert.equal(after.state, 'stopped');
+    assert.deepEqual(after.running, []);
+    assert.ok(after.results.length < after.total, 'no match started after the stop');
+    for (const match of running) {
+      const result = after.results.find((r: any) => r.match === match);
+      assert.equal(result?.outcome, '*', `match ${match} counts as unfinished`);
+      assert.equal(result.reason, 'the tournament was stopped');
+      const record = await served.store.get(match);
+      assert.equal(record?.reason, 'the tournament was stopped');
+      assert.equal(record.scores, null);
+    }
+    assert.deepEqual(after.standings.rows.map((row: any) => row.name).sort(), ['ann', 'bob', 'cid']);
+
+    const again = await stop(served.base, id, { password: PASSWORD });
+    assert.equal(again.status, 409);
+    assert.equal(again.json.code, 'tournament/not-running');
+    assert.match(again.json.error, /is stopped already/);
+    // The first test's tournament ran to its end.
+    const finished = await stop(served.base, 't0', { password: PASSWORD });
+    assert.equal(finished.status, 409);
+    assert.match(finished.json.error, /tournament t0 is finished already: only a running one can be stopped/);
+  });
+
   test('malformed requests get a 4xx with a stable code and words', async () => {
     const cases: [unknown, number, string][] = [
       ['{not json', 400, 'tournament/bad-json'],
@@ -173,10 +235,10 @@ describe('a server tournament through the HTTP API, on a real lobby', () => {
   });
 });
 
-/** A host whose matches never end: tournaments stay running for as long as a test needs. */
+/** A host whose matches never end (not even when aborted): tournaments stay running for as long as a test needs. */
 const endless = (): MatchHost => {
   let n = 0;
-  return { start: () => ok(`m${n++}`), ended: () => new Promise(() => {}) };
+  return { start: () => ok(`m${n++}`), ended: () => new Promise(() => {}), abort: () => {} };
 };
 
 describe('the named limits of server tournaments', () => {

@@ -1,7 +1,7 @@
 import { getJson } from '../api.js';
 import { h } from '../dom.js';
 import { href } from '../routes.js';
-import { createTournament, parseEntrantLines, readTournament, readTournamentList, tournamentPath, TOURNAMENTS_PATH, type TournamentDetail, type TournamentList } from '../tournaments-api.js';
+import { createTournament, parseEntrantLines, readTournament, readTournamentList, stopTournament, tournamentPath, TOURNAMENTS_PATH, type TournamentDetail, type TournamentList } from '../tournaments-api.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
 /** How often the list refreshes itself (a tournament's own page follows it by long poll instead). */
@@ -194,13 +194,52 @@ function render(t: TournamentDetail): (Node | string)[] {
   ];
 }
 
+/**
+ * Stops the tournament with the server's verification password, as creating one needs. Outside
+ * the live content, which each change redraws: a password being typed survives the redraws.
+ */
+function stopForm(id: string, stopped: (t: TournamentDetail) => void): HTMLFormElement {
+  const password = h('input', { name: 'stop-password', type: 'password', autocomplete: 'off', required: true });
+  const submit = h('button', { type: 'submit', class: 'button danger' }, 'Stop tournament');
+  const result = h('div', { class: 'form-result' });
+  const form = h(
+    'form',
+    { class: 'form card tournament-stop', novalidate: true, hidden: true },
+    h('fieldset', {}, h('legend', {}, 'Stop this tournament'), field('Verification password', password, 'The server\'s. Running matches end now, unfinished; the standings stay.')),
+    h('div', { class: 'form-actions' }, submit),
+    result,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    result.replaceChildren();
+    stopTournament(id, password.value).then(
+      (t) => {
+        submit.disabled = false;
+        stopped(t);
+      },
+      (e: unknown) => {
+        submit.disabled = false;
+        result.replaceChildren(notice('error', `The server refused: ${errorText(e)}`));
+      },
+    );
+  });
+  return form;
+}
+
 /** `#/tournaments/ID`: the standings, the running matches to watch, the finished ones to replay; live by long poll. */
 export const tournamentView = (id: string): View => (root) => {
   const resources = new Resources();
   const abort = new AbortController();
   resources.add(() => abort.abort());
   const content = h('div', { class: 'tournament' }, h('p', { class: 'muted' }, 'Loading…'));
-  root.append(pageHead(`Tournament ${id}`, h('a', { class: 'button', href: href.tournaments() }, 'All tournaments')), content);
+  const show = (t: TournamentDetail): void => {
+    if (resources.isReleased) return;
+    content.replaceChildren(...render(t));
+    stop.hidden = t.state !== 'running';
+  };
+  const stop = stopForm(id, show);
+  root.append(pageHead(`Tournament ${id}`, h('a', { class: 'button', href: href.tournaments() }, 'All tournaments')), content, stop);
   const follow = async (): Promise<void> => {
     let after: number | undefined;
     for (;;) {
@@ -209,8 +248,9 @@ export const tournamentView = (id: string): View => (root) => {
       if (!response.ok) throw new Error(typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : `${response.status}`);
       const t = readTournament(body);
       if (resources.isReleased) return;
-      content.replaceChildren(...render(t));
-      if (t.state !== 'running') return;
+      show(t);
+      // A stopped tournament's matches take a moment to end: followed until none runs.
+      if (t.state !== 'running' && t.running.length === 0) return;
       after = t.version;
     }
   };

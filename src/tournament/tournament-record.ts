@@ -1,0 +1,116 @@
+/**
+ * A server tournament as the history store keeps it (TournamentEntry): its spec, state, error and
+ * times as one JSON body, each result as its results-file line. Read back, it is checked like any
+ * input from outside (the spec by the creation request's own parser), and one that was running
+ * when its server stopped comes back `interrupted`: nothing runs it any more.
+ */
+import type { StoredTournament, TournamentEntry } from '../store/history-store.js';
+import { err, ok, type Result } from '../util/result.js';
+import { parseLine, type ResultLine } from './results-file.js';
+import { scheduleSize } from './schedule.js';
+import { TOURNAMENT_STATES, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
+import { standings } from './standings.js';
+import { parseTournamentRequest } from './tournament-request.js';
+
+/** The body's shape; a change of meaning takes a new number, and the reader keeps reading the old ones. */
+const BODY_VERSION = 1;
+
+/** Why a tournament that was running when its server stopped is `interrupted`, when the record says nothing more. */
+export const INTERRUPTED_REASON = 'the server stopped while it ran';
+
+export function tournamentEntry(snapshot: TournamentSnapshot): TournamentEntry {
+  const { id, createdAt, spec, state, error, endedAt } = snapshot;
+  return { id, createdAt, body: JSON.stringify({ version: BODY_VERSION, spec, state, error, endedAt }) };
+}
+
+export function resultText(result: ResultLine): string {
+  return JSON.stringify(result);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The tournament in a stored entry, or why it cannot be read. */
+export function restoreTournament(stored: StoredTournament): Result<TournamentSnapshot> {
+  let body: unknown;
+  try {
+    body = JSON.parse(stored.body);
+  } catch {
+    return err('its body is not JSON');
+  }
+  if (!isObject(body) || body['version'] !== BODY_VERSION) return err('its body is not a tournament this server knows');
+  // The spec passed this parser when it was created: the same parser checks it again.
+  const spec = parseTournamentRequest(JSON.stringify({ ...(isObject(body['spec']) ? body['spec'] : {}), password: '' }));
+  if (!spec.ok) return err(`its spec: ${spec.error.error}`);
+  const stateText = body['state'];
+  if (!(TOURNAMENT_STATES as readonly unknown[]).includes(stateText)) return err(`its state ${JSON.stringify(stateText)} is not one of ${TOURNAMENT_STATES.join(', ')}`);
+  const error = body['error'];
+  const endedAt = body['endedAt'];
+  if (!(error === null || typeof error === 'string') || !(endedAt === null || Number.isFinite(endedAt))) return err('its error or end time is not one');
+  const results: ResultLine[] = [];
+  for (const text of stored.results) {
+    const line = parseLine(text);
+    if (line === null) return err(`result ${results.length} is not a result line`);
+    results.push(line);
+  }
+  const wasRunning = stateText === 'running';
+  return ok({
+    id: stored.id,
+    spec: spec.value.spec,
+    state: wasRunning ? 'interrupted' : (stateText as TournamentState),
+    error: wasRunning ? (error ?? INTERRUPTED_REASON) : error,
+    createdAt: stored.createdAt,
+    endedAt: endedAt as number | null,
+    results,
+  });
+}
+
+/** The view of a tournament that nothing runs (restored from the history): its standings follow from its results. */
+export function snapshotView(snapshot: TournamentSnapshot): TournamentView {
+  const { spec } = snapshot;
+  const names = spec.entrants.map((e) => e.name);
+  return {
+    id: snapshot.id,
+    game: spec.game,
+    format: spec.format,
+    rounds: spec.rounds,
+    concurrency: spec.concurrency,
+    entrants: spec.entrants,
+    args: spec.args,
+    timeout: spec.timeout,
+    state: snapshot.state,
+    error: snapshot.error,
+    createdAt: snapshot.createdAt,
+    endedAt: snapshot.endedAt,
+    total: scheduleSize(spec.format, names.length, spec.rounds),
+    running: [],
+    results: snapshot.results,
+    standings: standings(names, snapshot.results),
+  };
+}
+
+/** A tournament restored from the history: over, so it only shows itself. */
+export class ArchivedTournament {
+  readonly done: Promise<void> = Promise.resolve();
+  readonly id: string;
+
+  constructor(private readonly record: TournamentSnapshot) {
+    this.id = record.id;
+  }
+
+  get current(): TournamentState {
+    return this.record.state;
+  }
+
+  snapshot(): TournamentSnapshot {
+    return this.record;
+  }
+
+  view(): TournamentView {
+    return snapshotView(this.record);
+  }
+
+  /** Over already: there is nothing to stop (the directory refuses to stop one that is not running). */
+  stop(): void {}
+
+  interrupt(): void {}
+}
