@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { silentLog, type Log } from '../util/log.js';
+import { RedisAddressCounter } from './redis-address-counter.js';
 import { decodeBatch, encodeBatch } from './redis-bus-codec.js';
 import { DirectoryView, parseChange } from './redis-directory-view.js';
 import { Liveness } from './redis-liveness.js';
@@ -48,6 +49,7 @@ export interface RedisLinkOptions {
 export class RedisLink implements ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
+  readonly addresses: RedisAddressCounter;
   /** This node's number in the cluster (for match ids that no other node makes). */
   nodeNumber = 0;
   /** Settles when close() has left the cluster and disconnected. */
@@ -99,6 +101,15 @@ export class RedisLink implements ClusterLink {
       log: this.log,
       reap: (victim) => this.reap(victim),
       evicted: () => this.onEvicted(),
+    });
+    this.addresses = new RedisAddressCounter({
+      node,
+      redis: cmd,
+      keys: this.keys,
+      clock: options.clock ?? systemClock,
+      useClockTime: options.useClockTime ?? false,
+      available: () => this.available(),
+      log: this.log,
     });
     this.directory = {
       put: (entry) => this.put(entry),
@@ -158,7 +169,7 @@ export class RedisLink implements ClusterLink {
     const wasAvailable = this.cmd.status === 'ready' && !this.evicted;
     this.closed = (async () => {
       try {
-        if (wasAvailable) await runScript(this.cmd, 'nodeDown', this.downKeys(), [this.options.node, this.keys.dirChannel]);
+        if (wasAvailable) await runScript(this.cmd, 'nodeDown', this.downKeys(this.options.node), [this.options.node, this.keys.dirChannel]);
       } catch (error) {
         this.warn(error);
       }
@@ -202,7 +213,7 @@ export class RedisLink implements ClusterLink {
     this.log.error('Redis is unreachable: no new matches until it is back; running matches go on');
   }
 
-  /** Redis is back (perhaps a new one, empty): lease, held messages, this node's matches, the directory. */
+  /** Redis is back (perhaps a new one, empty): lease, held messages, this node's matches and address counts, the directory. */
   private async reconnected(): Promise<void> {
     if (this.leaving || this.evicted) return;
     for (const to of this.held.keys()) void this.pump(to);
@@ -215,6 +226,7 @@ export class RedisLink implements ClusterLink {
         if (entry.node === this.options.node && !this.mine.has(entry.info.id)) await this.publishRemove(entry.info.id);
       }
       for (const entry of [...this.mine.values()]) await this.publishPut(entry);
+      await this.addresses.publish();
       await this.view.resync();
       if (this.outage) this.log.info(`Redis is back: ${this.mine.size} matches of this node published again`);
       this.outage = false;
@@ -408,12 +420,13 @@ export class RedisLink implements ClusterLink {
     const { entries } = await this.snapshot();
     const lost = entries.filter((entry) => entry.node === victim);
     await this.options.recordLost?.(lost);
-    await runScript(this.cmd, 'nodeDown', this.downKeys(), [victim, this.keys.dirChannel]);
+    await runScript(this.cmd, 'nodeDown', this.downKeys(victim), [victim, this.keys.dirChannel]);
+    this.log.info(`node ${victim} is down: its ${lost.length} matches and the connections it counted left the cluster`);
   }
 
-  private downKeys(): string[] {
+  private downKeys(node: string): string[] {
     const { entries, owners, order, seq, leases, reaping } = this.keys;
-    return [entries, owners, order, seq, leases, reaping];
+    return [entries, owners, order, seq, leases, reaping, this.keys.addresses(node)];
   }
 
   private onEvicted(): void {

@@ -18,6 +18,8 @@ import type { Redis } from 'ioredis';
  *   reaping        zset  node whose lease ran out -> the time the claim on its clean-up runs out
  *   gone:NODE      a node declared dead: it may neither refresh its lease nor publish (one day)
  *   node-number    counter giving each node a number for its match ids
+ *   addr:NODE      hash  address key -> connections the node holds from it (leaves with the node)
+ *   game-new:KEY   hash  the GameNew bucket of one address: tokens t as of time at (expires in a minute)
  */
 export interface RedisKeys {
   readonly entries: string;
@@ -31,6 +33,8 @@ export interface RedisKeys {
   readonly prefix: string;
   bus(node: string): string;
   gone(node: string): string;
+  addresses(node: string): string;
+  gameNew(address: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -46,6 +50,8 @@ export function redisKeys(prefix: string): RedisKeys {
     nodeNumber: `${prefix}node-number`,
     bus: (node) => `${prefix}bus:${node}`,
     gone: (node) => `${prefix}gone:${node}`,
+    addresses: (node) => `${prefix}addr:${node}`,
+    gameNew: (address) => `${prefix}game-new:${address}`,
   };
 }
 
@@ -101,11 +107,12 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
 end
 return out`,
   },
-  // A node is down (it left, or its clean-up is done): its matches leave, then the node.
-  // KEYS entries owners order seq leases reaping; ARGV node channel
+  // A node is down (it left, or its clean-up is done): its matches and connection counts leave, then the node.
+  // KEYS entries owners order seq leases reaping addresses(node); ARGV node channel
   nodeDown: {
-    numberOfKeys: 6,
+    numberOfKeys: 7,
     lua: `
+redis.call('DEL', KEYS[7])
 local owners = redis.call('HGETALL', KEYS[2])
 for i = 1, #owners, 2 do
   if owners[i + 1] == ARGV[1] then
@@ -151,6 +158,53 @@ if not victim then return false end
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), victim)
 redis.call('SET', ARGV[4] .. 'gone:' .. victim, ARGV[1], 'PX', tonumber(ARGV[3]))
 return victim`,
+  },
+  // Takes a connection slot of one address if the live nodes together hold fewer than the limit.
+  // A node counts while it holds a lease: one whose lease ran out and whose clean-up was claimed
+  // has left the set, so its slots are free from that moment.
+  // KEYS leases addresses(me); ARGV address limit prefix. 1: taken; 0: the limit is reached.
+  addressOpen: {
+    numberOfKeys: 2,
+    lua: `
+local total = 0
+for _, node in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  total = total + tonumber(redis.call('HGET', ARGV[3] .. 'addr:' .. node, ARGV[1]) or '0')
+end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+return 1`,
+  },
+  // KEYS addresses(me); ARGV address
+  addressClose: {
+    numberOfKeys: 1,
+    lua: `
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1`,
+  },
+  // This node's counts as it knows them, after Redis came back (perhaps a new one, empty).
+  // KEYS addresses(me); ARGV address count address count ...
+  addressReplace: {
+    numberOfKeys: 1,
+    lua: `
+redis.call('DEL', KEYS[1])
+for i = 1, #ARGV - 1, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1`,
+  },
+  // One address's GameNew bucket, shared by the nodes: perMinute tokens, refilled evenly over a minute.
+  // KEYS gameNew(address); ARGV perMinute [now]. 0: a token taken; else ms until one is back.
+  gameNewTake: {
+    numberOfKeys: 1,
+    lua: `${NOW}
+local per = tonumber(ARGV[1])
+local bucket = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(bucket[1]) or per
+local at = tonumber(bucket[2]) or now
+tokens = math.min(per, tokens + math.max(0, now - at) * per / 60000)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 60000 / per) end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], 60000)
+return wait`,
   },
 } as const;
 
