@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { silentLog, type Log } from '../util/log.js';
@@ -70,6 +71,10 @@ export class RedisLink implements ClusterLink {
   private readonly pumping = new Set<string>();
   /** Batches published and not yet known to be received, by destination, in order. */
   private readonly inflight = new Map<string, Buffer[]>();
+  /** The epoch of the Redis this node last reached (redis-scripts.ts): another one means Redis lost its data. */
+  private epoch = '';
+  /** The directory as this node saw it when Redis became unreachable: the other nodes' matches, to account for. */
+  private knownAtOutage: DirectoryEntry[] | null = null;
   private heldBytes = 0;
   private droppedOffline = 0;
   private started = false;
@@ -199,6 +204,7 @@ export class RedisLink implements ClusterLink {
     this.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString('utf8'), message));
     await this.sub.subscribe(this.keys.bus(this.options.node), this.keys.dirChannel);
     this.nodeNumber = Number(await this.cmd.incr(this.keys.nodeNumber));
+    this.epoch = await this.readEpoch();
     if (!(await this.liveness.connected())) throw new Error(`the node name ${this.options.node} was declared dead`);
     await this.view.resync();
     this.cmd.on('ready', () => void this.reconnected());
@@ -210,6 +216,7 @@ export class RedisLink implements ClusterLink {
   private lost(): void {
     if (this.outage || this.leaving) return;
     this.outage = true;
+    this.knownAtOutage = this.view.list();
     this.log.error('Redis is unreachable: no new matches until it is back; running matches go on');
   }
 
@@ -227,11 +234,45 @@ export class RedisLink implements ClusterLink {
       }
       for (const entry of [...this.mine.values()]) await this.publishPut(entry);
       await this.addresses.publish();
+      await this.adoptUnaccounted();
       await this.view.resync();
       if (this.outage) this.log.info(`Redis is back: ${this.mine.size} matches of this node published again`);
       this.outage = false;
     } catch (error) {
       this.warn(error);
+    }
+  }
+
+  private async readEpoch(): Promise<string> {
+    return String(await runScript(this.cmd, 'epoch', [this.keys.epoch], [randomBytes(12).toString('base64url')]));
+  }
+
+  /**
+   * After an outage: if Redis came back without its data (restarted with no persistence), the nodes
+   * this node knew of are in it only once they reconnect. One that died meanwhile never will, and
+   * nothing would record its running matches nor tell the players bridged to it: it is put back
+   * with a lease, and its running matches with it, so that the usual clean-up takes it over.
+   */
+  private async adoptUnaccounted(): Promise<void> {
+    const known = this.knownAtOutage;
+    this.knownAtOutage = null;
+    const epoch = await this.readEpoch();
+    const lostData = epoch !== this.epoch;
+    this.epoch = epoch;
+    if (!known || !lostData) return;
+    const byNode = new Map<string, DirectoryEntry[]>();
+    for (const entry of known) {
+      if (entry.node === this.options.node) continue;
+      const entries = byNode.get(entry.node) ?? [];
+      if (entry.info.running) entries.push(entry);
+      byNode.set(entry.node, entries);
+    }
+    const { leases, entries, owners, order, seq, dirChannel } = this.keys;
+    const now = this.options.useClockTime ? String((this.options.clock ?? systemClock).now()) : '';
+    for (const [node, running] of byNode) {
+      const pairs = running.flatMap((entry) => [entry.info.id, JSON.stringify(entry)]);
+      const adopted = Number(await runScript(this.cmd, 'nodeAdopt', [leases, this.keys.gone(node), entries, owners, order, seq], [node, this.options.leaseMs, dirChannel, ...pairs, now]));
+      if (adopted === 1) this.log.warn(`Redis lost its data: node ${node} (${running.length} running matches) is given a lease to come back; if it does not, its matches are recorded as ended by node failure`);
     }
   }
 

@@ -18,6 +18,7 @@ import type { Redis } from 'ioredis';
  *   reaping        zset  node whose lease ran out -> the time the claim on its clean-up runs out
  *   gone:NODE      a node declared dead: it may neither refresh its lease nor publish (one day)
  *   node-number    counter giving each node a number for its match ids
+ *   epoch          a random value the first node to reach this Redis sets: a new one means Redis lost its data
  *   addr:NODE      hash  address key -> connections the node holds from it (leaves with the node)
  *   game-new:KEY   hash  the GameNew bucket of one address: tokens t as of time at (expires in a minute)
  */
@@ -30,6 +31,7 @@ export interface RedisKeys {
   readonly leases: string;
   readonly reaping: string;
   readonly nodeNumber: string;
+  readonly epoch: string;
   readonly prefix: string;
   bus(node: string): string;
   gone(node: string): string;
@@ -48,6 +50,7 @@ export function redisKeys(prefix: string): RedisKeys {
     leases: `${prefix}leases`,
     reaping: `${prefix}reaping`,
     nodeNumber: `${prefix}node-number`,
+    epoch: `${prefix}epoch`,
     bus: (node) => `${prefix}bus:${node}`,
     gone: (node) => `${prefix}gone:${node}`,
     addresses: (node) => `${prefix}addr:${node}`,
@@ -158,6 +161,35 @@ if not victim then return false end
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), victim)
 redis.call('SET', ARGV[4] .. 'gone:' .. victim, ARGV[1], 'PX', tonumber(ARGV[3]))
 return victim`,
+  },
+  // KEYS epoch; ARGV a new random value. The epoch of this Redis (set now if it had none).
+  epoch: {
+    numberOfKeys: 1,
+    lua: `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])`,
+  },
+  // Redis came back without its data, and a node this one knew of before is not in it: the node
+  // is given a lease and its running matches are put back, so that if it does not come back
+  // within that lease, the usual clean-up (leaseClaim, one survivor) records them and tells
+  // everyone it is down. Nothing is done for a node already known again (it came back, or another
+  // survivor did this first) or declared dead.
+  // KEYS leases gone(node) entries owners order seq; ARGV node leaseMs channel id entryJson ... [now]
+  nodeAdopt: {
+    numberOfKeys: 6,
+    lua: `${NOW}
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+for i = 4, #ARGV - 1, 2 do
+  if not redis.call('HGET', KEYS[4], ARGV[i]) then
+    local seq = redis.call('INCR', KEYS[6])
+    redis.call('HSET', KEYS[4], ARGV[i], ARGV[1])
+    redis.call('ZADD', KEYS[5], seq, ARGV[i])
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+    redis.call('PUBLISH', ARGV[3], '{"s":' .. seq .. ',"k":"put","e":' .. ARGV[i + 1] .. '}')
+  end
+end
+return 1`,
   },
   // Takes a connection slot of one address if the live nodes together hold fewer than the limit.
   // A node counts while it holds a lease: one whose lease ran out and whose clean-up was claimed
