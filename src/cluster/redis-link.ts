@@ -13,6 +13,9 @@ import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, Lob
 /** How soon a batch held during an outage is sent again when its destination has not resubscribed yet. */
 const HELD_RETRY_MS = 50;
 
+/** The longest wait between two attempts to reconnect to Redis (ioredis's own default, named here). */
+const RECONNECT_MAX_MS = 2000;
+
 /** Keys of one cluster start with this (several clusters may share one Redis with other prefixes). */
 export const DEFAULT_REDIS_PREFIX = 'cocod:';
 
@@ -145,10 +148,11 @@ export class RedisLink implements ClusterLink {
       enableOfflineQueue: false,
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 0,
+      retryStrategy: (times: number) => Math.min(times * 50, RECONNECT_MAX_MS),
     };
     const cmd = new Redis(options.url, connection);
     // The subscriber's own queue holds only its (re)subscriptions.
-    const sub = new Redis(options.url, { lazyConnect: true });
+    const sub = new Redis(options.url, { lazyConnect: true, retryStrategy: connection.retryStrategy });
     defineScripts(cmd);
     const link = new RedisLink(options, cmd, sub);
     try {
@@ -268,10 +272,13 @@ export class RedisLink implements ClusterLink {
       byNode.set(entry.node, entries);
     }
     const { leases, entries, owners, order, seq, dirChannel } = this.keys;
+    // A node that is alive may try to reconnect up to RECONNECT_MAX_MS after this one did, then
+    // needs its first refresh: two leases and that wait, before anyone may claim it.
+    const graceMs = 2 * this.options.leaseMs + RECONNECT_MAX_MS;
     const now = this.options.useClockTime ? String((this.options.clock ?? systemClock).now()) : '';
     for (const [node, running] of byNode) {
       const pairs = running.flatMap((entry) => [entry.info.id, JSON.stringify(entry)]);
-      const adopted = Number(await runScript(this.cmd, 'nodeAdopt', [leases, this.keys.gone(node), entries, owners, order, seq], [node, this.options.leaseMs, dirChannel, ...pairs, now]));
+      const adopted = Number(await runScript(this.cmd, 'nodeAdopt', [leases, this.keys.gone(node), entries, owners, order, seq], [node, graceMs, dirChannel, ...pairs, now]));
       if (adopted === 1) this.log.warn(`Redis lost its data: node ${node} (${running.length} running matches) is given a lease to come back; if it does not, its matches are recorded as ended by node failure`);
     }
   }

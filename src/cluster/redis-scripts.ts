@@ -174,7 +174,7 @@ return redis.call('GET', KEYS[1])`,
   // within that lease, the usual clean-up (leaseClaim, one survivor) records them and tells
   // everyone it is down. Nothing is done for a node already known again (it came back, or another
   // survivor did this first) or declared dead.
-  // KEYS leases gone(node) entries owners order seq; ARGV node leaseMs channel id entryJson ... [now]
+  // KEYS leases gone(node) entries owners order seq; ARGV node graceMs channel id entryJson ... [now]
   nodeAdopt: {
     numberOfKeys: 6,
     lua: `${NOW}
