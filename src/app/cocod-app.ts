@@ -107,7 +107,6 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const { log } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const clock = options.clock ?? systemClock;
-  const addresses = new AddressLimits(limits, clock);
   const refused = (reason: RefusalReason): void => metrics.refused(reason);
   let verificationPassword = options.verificationPassword;
   if (verificationPassword === null) {
@@ -145,6 +144,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     link = redisLink;
     log.info(`node ${redisLink.bus.node} joined the cluster through Redis at ${maskRedisUrl(options.redis)}`);
   }
+  // With nodes, the per-address limits count on all of them together (seams.ts: AddressCounter).
+  const addresses = new AddressLimits(limits, clock, link?.addresses);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
     ...(redisLink && { matchIds: () => nodeMatchId(redisLink.nodeNumber) }),

@@ -1,4 +1,6 @@
-import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { AddressTally } from './address-tally.js';
+import type { AddressCounter, BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
 
 /** What a node asks the hub. */
 export type HubRequest =
@@ -6,6 +8,9 @@ export type HubRequest =
   | { readonly k: 'remove'; readonly id: string }
   | { readonly k: 'list'; readonly req: number }
   | { readonly k: 'send'; readonly to: string; readonly msg: BridgeMessage }
+  | { readonly k: 'conn-open'; readonly req: number; readonly key: string; readonly limit: number }
+  | { readonly k: 'conn-close'; readonly key: string }
+  | { readonly k: 'game-new'; readonly req: number; readonly key: string; readonly perMinute: number }
   | { readonly k: 'leave' };
 
 /** What the hub tells a node. */
@@ -14,6 +19,7 @@ export type HubEvent =
   | { readonly k: 'removed'; readonly id: string; readonly node: string }
   | { readonly k: 'list'; readonly req: number; readonly entries: readonly DirectoryEntry[] }
   | { readonly k: 'msg'; readonly from: string; readonly msg: BridgeMessage }
+  | { readonly k: 'answer'; readonly req: number; readonly value: number }
   | { readonly k: 'down'; readonly node: string };
 
 /** A two-way message pipe: in one process (microtasks), over IPC (process.send), over a MessagePort. */
@@ -31,6 +37,12 @@ export interface Channel<In, Out> {
 export class ClusterHub {
   private readonly entries = new Map<string, DirectoryEntry>();
   private readonly nodes = new Map<string, (event: HubEvent) => void>();
+  private readonly addresses: AddressTally;
+
+  /** `clock` times the shared GameNew buckets. */
+  constructor(clock: Clock = systemClock) {
+    this.addresses = new AddressTally(clock);
+  }
 
   /**
    * Connects a node: it is sent every match published so far, then every change. Returns what
@@ -49,6 +61,7 @@ export class ClusterHub {
    */
   down(node: string): DirectoryEntry[] {
     if (!this.nodes.delete(node)) return [];
+    this.addresses.nodeDown(node);
     const lost = [...this.entries.values()].filter((entry) => entry.node === node);
     for (const entry of lost) {
       this.entries.delete(entry.info.id);
@@ -90,6 +103,12 @@ export class ClusterHub {
         return deliver({ k: 'list', req: request.req, entries: [...this.entries.values()] });
       case 'send':
         return this.nodes.get(request.to)?.({ k: 'msg', from: node, msg: request.msg });
+      case 'conn-open':
+        return deliver({ k: 'answer', req: request.req, value: this.addresses.openConnection(node, request.key, request.limit) ? 1 : 0 });
+      case 'conn-close':
+        return this.addresses.closeConnection(node, request.key);
+      case 'game-new':
+        return deliver({ k: 'answer', req: request.req, value: this.addresses.takeGameNew(request.key, request.perMinute) });
       case 'leave':
         this.down(node);
         return;
@@ -101,14 +120,17 @@ export class ClusterHub {
   }
 }
 
-/** A node's end of the two seams, talking to a ClusterHub through a channel. */
+/** A node's end of the seams, talking to a ClusterHub through a channel. */
 export class HubLink implements ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
+  readonly addresses: AddressCounter;
   private readonly watchers = new Set<DirectoryListener>();
   private readonly handlers = new Set<(from: string, message: BridgeMessage) => void>();
   private readonly downHandlers = new Set<(node: string) => void>();
   private readonly lists = new Map<number, (entries: DirectoryEntry[]) => void>();
+  /** Requests for a number (address counts) waiting for the hub's answer, with what to answer once closed. */
+  private readonly answers = new Map<number, { resolve: (value: number) => void; closedValue: number }>();
   private nextRequest = 0;
   private closed = false;
 
@@ -135,6 +157,19 @@ export class HubLink implements ClusterLink {
         return () => this.watchers.delete(listener);
       },
     };
+    const ask = (closedValue: number, make: (req: number) => HubRequest): Promise<number> =>
+      new Promise((resolve) => {
+        // A node that left counts alone, as a single server does.
+        if (this.closed) return resolve(closedValue);
+        const req = this.nextRequest++;
+        this.answers.set(req, { resolve, closedValue });
+        request(make(req));
+      });
+    this.addresses = {
+      openConnection: async (key, limit) => (await ask(1, (req) => ({ k: 'conn-open', req, key, limit }))) === 1,
+      closeConnection: (key) => request({ k: 'conn-close', key }),
+      takeGameNew: (key, perMinute) => ask(0, (req) => ({ k: 'game-new', req, key, perMinute })),
+    };
     this.bus = {
       node,
       send: (to, msg) => request({ k: 'send', to, msg }),
@@ -155,6 +190,8 @@ export class HubLink implements ClusterLink {
     this.closed = true;
     for (const resolve of this.lists.values()) resolve([]);
     this.lists.clear();
+    for (const { resolve, closedValue } of this.answers.values()) resolve(closedValue);
+    this.answers.clear();
   }
 
   private onEvent(event: HubEvent): void {
@@ -175,6 +212,12 @@ export class HubLink implements ClusterLink {
       case 'msg':
         for (const handler of this.handlers) handler(event.from, event.msg);
         return;
+      case 'answer': {
+        const waiting = this.answers.get(event.req);
+        this.answers.delete(event.req);
+        waiting?.resolve(event.value);
+        return;
+      }
       case 'down':
         if (event.node === this.node) return;
         for (const handler of this.downHandlers) handler(event.node);

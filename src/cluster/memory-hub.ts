@@ -1,4 +1,5 @@
 import { ClusterHub, HubLink, type Channel, type HubEvent, type HubRequest } from './hub.js';
+import type { Clock } from '../util/clock.js';
 import type { ClusterLink } from './seams.js';
 
 /**
@@ -7,7 +8,11 @@ import type { ClusterLink } from './seams.js';
  * so a node sees the same asynchrony it would over IPC or a network, in a deterministic order.
  */
 export class MemoryHub {
-  readonly hub = new ClusterHub();
+  readonly hub: ClusterHub;
+
+  constructor(clock?: Clock) {
+    this.hub = new ClusterHub(clock);
+  }
 
   link(node: string): ClusterLink {
     let toNode: ((event: HubEvent) => void) | null = null;

@@ -66,7 +66,7 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     clock: options.clock ?? systemClock,
     log,
   });
-  const hub = new ClusterHub();
+  const hub = new ClusterHub(options.clock ?? systemClock);
   const { extraGames: _extra, clock: _clock, postgres: _postgres, ...plain } = options as CocodOptions;
   // The nodes record through this process and never open the history: they get its name to log,
   // not the PostgreSQL URL (which may hold a password, and would sit in their environment).

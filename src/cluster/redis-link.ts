@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../util/clock.js';
 import { silentLog, type Log } from '../util/log.js';
+import { RedisAddressCounter } from './redis-address-counter.js';
 import { decodeBatch, encodeBatch } from './redis-bus-codec.js';
 import { DirectoryView, parseChange } from './redis-directory-view.js';
 import { Liveness } from './redis-liveness.js';
@@ -10,6 +12,9 @@ import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, Lob
 
 /** How soon a batch held during an outage is sent again when its destination has not resubscribed yet. */
 const HELD_RETRY_MS = 50;
+
+/** The longest wait between two attempts to reconnect to Redis (ioredis's own default, named here). */
+const RECONNECT_MAX_MS = 2000;
 
 /** Keys of one cluster start with this (several clusters may share one Redis with other prefixes). */
 export const DEFAULT_REDIS_PREFIX = 'cocod:';
@@ -48,6 +53,7 @@ export interface RedisLinkOptions {
 export class RedisLink implements ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
+  readonly addresses: RedisAddressCounter;
   /** This node's number in the cluster (for match ids that no other node makes). */
   nodeNumber = 0;
   /** Settles when close() has left the cluster and disconnected. */
@@ -68,6 +74,10 @@ export class RedisLink implements ClusterLink {
   private readonly pumping = new Set<string>();
   /** Batches published and not yet known to be received, by destination, in order. */
   private readonly inflight = new Map<string, Buffer[]>();
+  /** The epoch of the Redis this node last reached (redis-scripts.ts): another one means Redis lost its data. */
+  private epoch = '';
+  /** The directory as this node saw it when Redis became unreachable: the other nodes' matches, to account for. */
+  private knownAtOutage: DirectoryEntry[] | null = null;
   private heldBytes = 0;
   private droppedOffline = 0;
   private started = false;
@@ -100,6 +110,15 @@ export class RedisLink implements ClusterLink {
       reap: (victim) => this.reap(victim),
       evicted: () => this.onEvicted(),
     });
+    this.addresses = new RedisAddressCounter({
+      node,
+      redis: cmd,
+      keys: this.keys,
+      clock: options.clock ?? systemClock,
+      useClockTime: options.useClockTime ?? false,
+      available: () => this.available(),
+      log: this.log,
+    });
     this.directory = {
       put: (entry) => this.put(entry),
       remove: (id) => this.remove(id),
@@ -129,10 +148,11 @@ export class RedisLink implements ClusterLink {
       enableOfflineQueue: false,
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 0,
+      retryStrategy: (times: number) => Math.min(times * 50, RECONNECT_MAX_MS),
     };
     const cmd = new Redis(options.url, connection);
     // The subscriber's own queue holds only its (re)subscriptions.
-    const sub = new Redis(options.url, { lazyConnect: true });
+    const sub = new Redis(options.url, { lazyConnect: true, retryStrategy: connection.retryStrategy });
     defineScripts(cmd);
     const link = new RedisLink(options, cmd, sub);
     try {
@@ -158,7 +178,7 @@ export class RedisLink implements ClusterLink {
     const wasAvailable = this.cmd.status === 'ready' && !this.evicted;
     this.closed = (async () => {
       try {
-        if (wasAvailable) await runScript(this.cmd, 'nodeDown', this.downKeys(), [this.options.node, this.keys.dirChannel]);
+        if (wasAvailable) await runScript(this.cmd, 'nodeDown', this.downKeys(this.options.node), [this.options.node, this.keys.dirChannel]);
       } catch (error) {
         this.warn(error);
       }
@@ -188,6 +208,7 @@ export class RedisLink implements ClusterLink {
     this.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString('utf8'), message));
     await this.sub.subscribe(this.keys.bus(this.options.node), this.keys.dirChannel);
     this.nodeNumber = Number(await this.cmd.incr(this.keys.nodeNumber));
+    this.epoch = await this.readEpoch();
     if (!(await this.liveness.connected())) throw new Error(`the node name ${this.options.node} was declared dead`);
     await this.view.resync();
     this.cmd.on('ready', () => void this.reconnected());
@@ -199,10 +220,11 @@ export class RedisLink implements ClusterLink {
   private lost(): void {
     if (this.outage || this.leaving) return;
     this.outage = true;
+    this.knownAtOutage = this.view.list();
     this.log.error('Redis is unreachable: no new matches until it is back; running matches go on');
   }
 
-  /** Redis is back (perhaps a new one, empty): lease, held messages, this node's matches, the directory. */
+  /** Redis is back (perhaps a new one, empty): lease, held messages, this node's matches and address counts, the directory. */
   private async reconnected(): Promise<void> {
     if (this.leaving || this.evicted) return;
     for (const to of this.held.keys()) void this.pump(to);
@@ -215,11 +237,49 @@ export class RedisLink implements ClusterLink {
         if (entry.node === this.options.node && !this.mine.has(entry.info.id)) await this.publishRemove(entry.info.id);
       }
       for (const entry of [...this.mine.values()]) await this.publishPut(entry);
+      await this.addresses.publish();
+      await this.adoptUnaccounted();
       await this.view.resync();
       if (this.outage) this.log.info(`Redis is back: ${this.mine.size} matches of this node published again`);
       this.outage = false;
     } catch (error) {
       this.warn(error);
+    }
+  }
+
+  private async readEpoch(): Promise<string> {
+    return String(await runScript(this.cmd, 'epoch', [this.keys.epoch], [randomBytes(12).toString('base64url')]));
+  }
+
+  /**
+   * After an outage: if Redis came back without its data (restarted with no persistence), the nodes
+   * this node knew of are in it only once they reconnect. One that died meanwhile never will, and
+   * nothing would record its running matches nor tell the players bridged to it: it is put back
+   * with a lease, and its running matches with it, so that the usual clean-up takes it over.
+   */
+  private async adoptUnaccounted(): Promise<void> {
+    const known = this.knownAtOutage;
+    this.knownAtOutage = null;
+    const epoch = await this.readEpoch();
+    const lostData = epoch !== this.epoch;
+    this.epoch = epoch;
+    if (!known || !lostData) return;
+    const byNode = new Map<string, DirectoryEntry[]>();
+    for (const entry of known) {
+      if (entry.node === this.options.node) continue;
+      const entries = byNode.get(entry.node) ?? [];
+      if (entry.info.running) entries.push(entry);
+      byNode.set(entry.node, entries);
+    }
+    const { leases, entries, owners, order, seq, dirChannel } = this.keys;
+    // A node that is alive may try to reconnect up to RECONNECT_MAX_MS after this one did, then
+    // needs its first refresh: two leases and that wait, before anyone may claim it.
+    const graceMs = 2 * this.options.leaseMs + RECONNECT_MAX_MS;
+    const now = this.options.useClockTime ? String((this.options.clock ?? systemClock).now()) : '';
+    for (const [node, running] of byNode) {
+      const pairs = running.flatMap((entry) => [entry.info.id, JSON.stringify(entry)]);
+      const adopted = Number(await runScript(this.cmd, 'nodeAdopt', [leases, this.keys.gone(node), entries, owners, order, seq], [node, graceMs, dirChannel, ...pairs, now]));
+      if (adopted === 1) this.log.warn(`Redis lost its data: node ${node} (${running.length} running matches) is given a lease to come back; if it does not, its matches are recorded as ended by node failure`);
     }
   }
 
@@ -408,12 +468,13 @@ export class RedisLink implements ClusterLink {
     const { entries } = await this.snapshot();
     const lost = entries.filter((entry) => entry.node === victim);
     await this.options.recordLost?.(lost);
-    await runScript(this.cmd, 'nodeDown', this.downKeys(), [victim, this.keys.dirChannel]);
+    await runScript(this.cmd, 'nodeDown', this.downKeys(victim), [victim, this.keys.dirChannel]);
+    this.log.info(`node ${victim} is down: its ${lost.length} matches and the connections it counted left the cluster`);
   }
 
-  private downKeys(): string[] {
+  private downKeys(node: string): string[] {
     const { entries, owners, order, seq, leases, reaping } = this.keys;
-    return [entries, owners, order, seq, leases, reaping];
+    return [entries, owners, order, seq, leases, reaping, this.keys.addresses(node)];
   }
 
   private onEvicted(): void {

@@ -18,6 +18,9 @@ import type { Redis } from 'ioredis';
  *   reaping        zset  node whose lease ran out -> the time the claim on its clean-up runs out
  *   gone:NODE      a node declared dead: it may neither refresh its lease nor publish (one day)
  *   node-number    counter giving each node a number for its match ids
+ *   epoch          a random value the first node to reach this Redis sets: a new one means Redis lost its data
+ *   addr:NODE      hash  address key -> connections the node holds from it (leaves with the node)
+ *   game-new:KEY   hash  the GameNew bucket of one address: tokens t as of time at (expires in a minute)
  */
 export interface RedisKeys {
   readonly entries: string;
@@ -28,9 +31,12 @@ export interface RedisKeys {
   readonly leases: string;
   readonly reaping: string;
   readonly nodeNumber: string;
+  readonly epoch: string;
   readonly prefix: string;
   bus(node: string): string;
   gone(node: string): string;
+  addresses(node: string): string;
+  gameNew(address: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -44,8 +50,11 @@ export function redisKeys(prefix: string): RedisKeys {
     leases: `${prefix}leases`,
     reaping: `${prefix}reaping`,
     nodeNumber: `${prefix}node-number`,
+    epoch: `${prefix}epoch`,
     bus: (node) => `${prefix}bus:${node}`,
     gone: (node) => `${prefix}gone:${node}`,
+    addresses: (node) => `${prefix}addr:${node}`,
+    gameNew: (address) => `${prefix}game-new:${address}`,
   };
 }
 
@@ -101,11 +110,12 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
 end
 return out`,
   },
-  // A node is down (it left, or its clean-up is done): its matches leave, then the node.
-  // KEYS entries owners order seq leases reaping; ARGV node channel
+  // A node is down (it left, or its clean-up is done): its matches and connection counts leave, then the node.
+  // KEYS entries owners order seq leases reaping addresses(node); ARGV node channel
   nodeDown: {
-    numberOfKeys: 6,
+    numberOfKeys: 7,
     lua: `
+redis.call('DEL', KEYS[7])
 local owners = redis.call('HGETALL', KEYS[2])
 for i = 1, #owners, 2 do
   if owners[i + 1] == ARGV[1] then
@@ -151,6 +161,82 @@ if not victim then return false end
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), victim)
 redis.call('SET', ARGV[4] .. 'gone:' .. victim, ARGV[1], 'PX', tonumber(ARGV[3]))
 return victim`,
+  },
+  // KEYS epoch; ARGV a new random value. The epoch of this Redis (set now if it had none).
+  epoch: {
+    numberOfKeys: 1,
+    lua: `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])`,
+  },
+  // Redis came back without its data, and a node this one knew of before is not in it: the node
+  // is given a lease and its running matches are put back, so that if it does not come back
+  // within that lease, the usual clean-up (leaseClaim, one survivor) records them and tells
+  // everyone it is down. Nothing is done for a node already known again (it came back, or another
+  // survivor did this first) or declared dead.
+  // KEYS leases gone(node) entries owners order seq; ARGV node graceMs channel id entryJson ... [now]
+  nodeAdopt: {
+    numberOfKeys: 6,
+    lua: `${NOW}
+if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+for i = 4, #ARGV - 1, 2 do
+  if not redis.call('HGET', KEYS[4], ARGV[i]) then
+    local seq = redis.call('INCR', KEYS[6])
+    redis.call('HSET', KEYS[4], ARGV[i], ARGV[1])
+    redis.call('ZADD', KEYS[5], seq, ARGV[i])
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+    redis.call('PUBLISH', ARGV[3], '{"s":' .. seq .. ',"k":"put","e":' .. ARGV[i + 1] .. '}')
+  end
+end
+return 1`,
+  },
+  // Takes a connection slot of one address if the live nodes together hold fewer than the limit.
+  // A node counts while it holds a lease: one whose lease ran out and whose clean-up was claimed
+  // has left the set, so its slots are free from that moment.
+  // KEYS leases addresses(me); ARGV address limit prefix. 1: taken; 0: the limit is reached.
+  addressOpen: {
+    numberOfKeys: 2,
+    lua: `
+local total = 0
+for _, node in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  total = total + tonumber(redis.call('HGET', ARGV[3] .. 'addr:' .. node, ARGV[1]) or '0')
+end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+return 1`,
+  },
+  // KEYS addresses(me); ARGV address
+  addressClose: {
+    numberOfKeys: 1,
+    lua: `
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1`,
+  },
+  // This node's counts as it knows them, after Redis came back (perhaps a new one, empty).
+  // KEYS addresses(me); ARGV address count address count ...
+  addressReplace: {
+    numberOfKeys: 1,
+    lua: `
+redis.call('DEL', KEYS[1])
+for i = 1, #ARGV - 1, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1`,
+  },
+  // One address's GameNew bucket, shared by the nodes: perMinute tokens, refilled evenly over a minute.
+  // KEYS gameNew(address); ARGV perMinute [now]. 0: a token taken; else ms until one is back.
+  gameNewTake: {
+    numberOfKeys: 1,
+    lua: `${NOW}
+local per = tonumber(ARGV[1])
+local bucket = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(bucket[1]) or per
+local at = tonumber(bucket[2]) or now
+tokens = math.min(per, tokens + math.max(0, now - at) * per / 60000)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 60000 / per) end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
+redis.call('PEXPIRE', KEYS[1], 60000)
+return wait`,
   },
 } as const;
 

@@ -17,6 +17,8 @@ interface Cluster {
   /** The node's process died: the cluster notices (the primary sees a worker exit; a lease runs out). */
   kill(name: string): void | Promise<void>;
   stop(): void | Promise<void>;
+  /** Times the shared GameNew buckets. */
+  readonly clock: ManualClock;
 }
 
 function info(id: string, overrides: Partial<MatchInfo> = {}): MatchInfo {
@@ -149,20 +151,73 @@ function contract(name: string, open: () => Cluster): void {
       await until(() => down.length === 1);
       assert.deepEqual(await b.directory.list(), []);
     }));
+
+  test(`${name}: the connection slots of one address count on every node together; a slot given back is free again`, () =>
+    using(async (cluster) => {
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 3), true);
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 3), true);
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 3), true);
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 3), false, 'three held on two nodes: the budget of three is spent');
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 3), false);
+      assert.equal(await b.addresses.openConnection('10.0.0.2', 3), true, 'another address has its own budget');
+      a.addresses.closeConnection('10.0.0.1');
+      await a.directory.list(); // answered after a's close, which travels the same channel
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 3), true);
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 3), false);
+    }));
+
+  test(`${name}: the connection slots a node held go with it when it goes down`, () =>
+    using(async (cluster) => {
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      const down: string[] = [];
+      b.bus.onNodeDown((node) => void down.push(node));
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 2), true);
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 2), true);
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 2), false);
+      await cluster.kill('a');
+      await until(() => down.length === 1);
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 2), true);
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 2), true);
+      assert.equal(await b.addresses.openConnection('10.0.0.1', 2), false);
+    }));
+
+  test(`${name}: the GameNew tokens of one address are shared by the nodes and come back with time`, () =>
+    using(async (cluster) => {
+      const nodes = [await cluster.node('a'), await cluster.node('b')];
+      const perMinute = 120;
+      let taken = 0;
+      let wait = 0;
+      while (wait === 0 && taken <= perMinute) {
+        wait = await nodes[taken % 2]!.addresses.takeGameNew('10.0.0.1', perMinute);
+        if (wait === 0) taken++;
+      }
+      assert.equal(taken, perMinute, 'one bucket for both nodes');
+      assert.equal(wait, 500, 'a token comes back every 60 / 120 s');
+      assert.equal(await nodes[0]!.addresses.takeGameNew('10.0.0.2', perMinute), 0, 'another address has its own bucket');
+      await cluster.clock.advance(500);
+      assert.equal(await nodes[1]!.addresses.takeGameNew('10.0.0.1', perMinute), 0);
+      assert.ok((await nodes[0]!.addresses.takeGameNew('10.0.0.1', perMinute)) > 0);
+    }));
 }
 
 contract('in-process hub', () => {
-  const memory = new MemoryHub();
-  return { node: (name) => memory.link(name), kill: (name) => void memory.hub.down(name), stop: () => {} };
+  const clock = new ManualClock();
+  const memory = new MemoryHub(clock);
+  return { node: (name) => memory.link(name), kill: (name) => void memory.hub.down(name), stop: () => {}, clock };
 });
 
 // The IPC implementation: the hub as the primary of `cocod --nodes N` holds it, each node reaching
 // it over its own channel. A MessagePort carries the same structured clones as cluster IPC with
 // `serialization: 'advanced'`; test/e2e/nodes.test.ts runs the real processes.
 contract('hub over IPC channels', () => {
-  const hub = new ClusterHub();
+  const clock = new ManualClock();
+  const hub = new ClusterHub(clock);
   const ports: MessageChannel[] = [];
   return {
+    clock,
     node: (name) => {
       const pipe = new MessageChannel();
       ports.push(pipe);
@@ -197,6 +252,7 @@ contract('Redis', () => {
   const clock = new ManualClock();
   const links = new Map<string, RedisLink>();
   return {
+    clock,
     node: async (name) => {
       const link = await RedisLink.connect({ url: redis.url, node: name, prefix, clock, useClockTime: true, leaseMs: TEST_LEASE_MS, refreshMs: TEST_LEASE_MS / 5, offlineBufferBytes: 1 << 20 });
       links.set(name, link);

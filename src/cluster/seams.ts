@@ -2,10 +2,10 @@ import type { MatchInfo } from '../protocol/coco/messages.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 
 /**
- * The two seams between nodes (processes, later machines) that share one lobby. Each is a small
+ * The seams between nodes (processes, later machines) that share one lobby. Each is a small
  * async interface: the in-process hub (memory-hub.ts), the local multi-process one (a hub in the
  * primary reached over IPC, channel.ts) and a networked one (Redis pub/sub and a hash) are
- * implementations of the same two, and pass the same contract suite (seams.test.ts).
+ * implementations of the same ones, and pass the same contract suite (seams.test.ts).
  */
 
 /** A match as the other nodes see it: where it lives and what the lobby shows of it. */
@@ -80,10 +80,29 @@ export interface NodeBus {
   onNodeDown(handler: (node: string) => void): () => void;
 }
 
-/** One node's ends of both seams. */
+/**
+ * The per-address counts every node shares, so that a client that reaches several nodes has one
+ * budget (connections-per-address, game-new-per-minute), not one per node. A node's connection
+ * slots go with it when it goes down, so a crash never locks an address out. An answer that
+ * cannot be had (Redis down) grants: each node's own count still holds meanwhile.
+ */
+export interface AddressCounter {
+  /** Takes a connection slot of `key` if all nodes together hold fewer than `limit`. */
+  openConnection(key: string, limit: number): Promise<boolean>;
+  /** Gives back a slot `openConnection` granted. */
+  closeConnection(key: string): void;
+  /**
+   * Takes a GameNew token from `key`'s bucket, shared by the nodes (`perMinute` tokens, refilled
+   * evenly over a minute): 0 when one was taken, else the milliseconds until one is back.
+   */
+  takeGameNew(key: string, perMinute: number): Promise<number>;
+}
+
+/** One node's ends of the seams. */
 export interface ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
+  readonly addresses: AddressCounter;
   /** Leaves the cluster: the other nodes see this node go down. */
   close(): void;
   /**

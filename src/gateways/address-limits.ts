@@ -1,4 +1,5 @@
 import { isIPv6, type Socket } from 'node:net';
+import type { AddressCounter } from '../cluster/seams.js';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import type { ServerLimits } from './server-limits.js';
@@ -32,6 +33,8 @@ interface AddressState {
   /** Refusals not yet logged, and when one was last logged (one log line a minute per address). */
   unloggedRefusals: number;
   loggedAt: number;
+  /** The cluster's GameNew bucket of this address is empty until then (monotonic ms). */
+  clusterGameNewFrom: number;
 }
 
 /** The key per-address limits count by: an IPv4 address, or the /64 network of an IPv6 one. */
@@ -53,6 +56,11 @@ export function addressKey(remoteAddress: string | undefined): string {
  * The limits that count per address, shared by every front door: open connections, GameNew rate,
  * and wrong passwords with exponential back-off. Memory is bounded: an address with nothing open
  * and nothing to remember is forgotten, and past `tracked-addresses` the idlest is dropped.
+ *
+ * With a `cluster` counter (several nodes), connections and GameNew also count on every node
+ * together. Admission never waits for it: this node's own count decides at once, and the cluster's
+ * answer follows one round trip later, cutting a connection over the address's budget and
+ * refusing GameNew while the shared bucket is empty (clusterConnection, takeGameNew).
  */
 export class AddressLimits {
   private readonly states = new Map<string, AddressState>();
@@ -61,6 +69,7 @@ export class AddressLimits {
   constructor(
     private readonly limits: ServerLimits,
     private readonly clock: Clock,
+    private readonly cluster?: AddressCounter,
   ) {}
 
   /** Open connections on every port. */
@@ -86,15 +95,44 @@ export class AddressLimits {
     this.forgetIfIdle(key, state);
   }
 
-  /** Takes one GameNew token: false when the address made too many matches in the last minute. */
+  /**
+   * Takes the connection's slot across the cluster, after `openConnection` admitted it here:
+   * `cut` is called if all nodes together already hold the address's budget. Returns what gives the
+   * slot back, to call when the connection closes.
+   */
+  clusterConnection(key: string, cut: () => void): () => void {
+    const cluster = this.cluster;
+    if (!cluster) return () => {};
+    let closed = false;
+    let held = false;
+    void cluster.openConnection(key, this.limits['connections-per-address']).then((granted) => {
+      if (granted && closed) return cluster.closeConnection(key);
+      held = granted;
+      if (!granted && !closed) cut();
+    });
+    return () => {
+      closed = true;
+      if (held) cluster.closeConnection(key);
+      held = false;
+    };
+  }
+
+  /**
+   * Takes one GameNew token: false when the address made too many matches in the last minute. With
+   * a cluster, each token is also taken from the address's shared bucket; when that one is empty,
+   * GameNew is refused here until it has a token again.
+   */
   takeGameNew(key: string): boolean {
     const state = this.state(key);
     const perMinute = this.limits['game-new-per-minute'];
     const now = this.clock.monotonic();
     state.tokens = Math.min(perMinute, state.tokens + ((now - state.tokensAt) * perMinute) / 60_000);
     state.tokensAt = now;
-    if (state.tokens < 1) return false;
+    if (state.tokens < 1 || now < state.clusterGameNewFrom) return false;
     state.tokens -= 1;
+    void this.cluster?.takeGameNew(key, perMinute).then((wait) => {
+      if (wait > 0) this.state(key).clusterGameNewFrom = this.clock.monotonic() + wait;
+    });
     return true;
   }
 
@@ -149,7 +187,7 @@ export class AddressLimits {
       // Re-inserted so that the map's order is least recently seen first.
       this.states.delete(key);
     } else {
-      state = { connections: 0, tokens: this.limits['game-new-per-minute'], tokensAt: now, failures: 0, blockedUntil: 0, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY };
+      state = { connections: 0, tokens: this.limits['game-new-per-minute'], tokensAt: now, failures: 0, blockedUntil: 0, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY, clusterGameNewFrom: 0 };
       this.evictIfFull();
     }
     state.seenAt = now;
@@ -159,7 +197,7 @@ export class AddressLimits {
 
   /** An address with no connection, a full bucket and no back-off carries nothing worth keeping. */
   private forgetIfIdle(key: string, state: AddressState): void {
-    if (state.connections > 0 || state.failures > 0) return;
+    if (state.connections > 0 || state.failures > 0 || state.clusterGameNewFrom > this.clock.monotonic()) return;
     const perMinute = this.limits['game-new-per-minute'];
     const refilled = state.tokens + ((this.clock.monotonic() - state.tokensAt) * perMinute) / 60_000;
     if (refilled >= perMinute) this.states.delete(key);
@@ -191,14 +229,22 @@ export interface Admission {
 export function admitConnection(socket: Socket, door: string, admission: Admission): string | null {
   const { addresses, log, refused } = admission;
   const key = addressKey(socket.remoteAddress);
-  const refusal = addresses.openConnection(key);
-  if (refusal) {
+  const refuse = (refusal: RefusalReason): void => {
     refused?.(refusal);
     const count = addresses.refusalToLog(key);
     if (count !== null) log.warn(`${door} ${socket.remoteAddress}: connection refused (${refusal}; ${count} since the last such line)`);
     socket.destroy();
+  };
+  const refusal = addresses.openConnection(key);
+  if (refusal) {
+    refuse(refusal);
     return null;
   }
-  socket.once('close', () => addresses.closeConnection(key));
+  // Over the budget of all nodes together: cut once the cluster says so (a round trip later).
+  const releaseCluster = addresses.clusterConnection(key, () => refuse('connections-per-address'));
+  socket.once('close', () => {
+    addresses.closeConnection(key);
+    releaseCluster();
+  });
   return key;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
 import { tcpClient } from '../support/clobber-client.js';
+import { JOIN, SochaPeer, randomMoves } from '../support/socha-peer.js';
 
 // Three real cocod processes, each a node of one cluster through a real redis-server on loopback
 // and recording into one real PostgreSQL, each on its own port as on three machines. A client picks its node by URL, so a player or
@@ -159,5 +160,30 @@ test('the clobber TCP port of a Redis node pairs its own clients; the match is l
     assert.match((await coco(elsewhere.url, ['history'])).stdout, new RegExp(`${id}\\s.*clobber`), 'recorded, read from another node');
   } finally {
     await withPort.stop();
+  }
+});
+
+test('the Software-Challenge port of a Redis node: two 2018 clients play through node B, the match is listed and spectated from node C and recorded in PostgreSQL', async () => {
+  // Wide time limits: the test is about the cluster, not the clock of a busy machine.
+  const b = await startServer(['--redis', redis.url, '--postgres', history, '--socha-port', '0', '--socha-soft-timeout', '300', '--socha-hard-timeout', '600', ...LEASE], null);
+  try {
+    const [, port] = await b.waitForLog(/socha port listening on [^:]+:(\d+)/);
+    const c = nodes[0]!;
+    const first = SochaPeer.open(Number(port), JOIN, randomMoves('a'));
+    const [, roomId, id] = (await b.waitForLog(/player1 joined room (\S+) \(match ([0-9a-v]{13})\)/)) as RegExpMatchArray;
+    await listedOn(c, id!);
+    const spectator = startCoco(c.url, ['connect', '-s', id!]);
+    await spectator.waitForOutput(/> spectating/);
+    const second = SochaPeer.open(Number(port), JOIN, randomMoves('b'));
+    await Promise.all([first.closed, second.closed]);
+    for (const peer of [first, second]) assert.equal(peer.all('result').length, 1, peer.text.slice(-500));
+    const watched = await spectator.done;
+    assert.ok(watched.stdout.includes(`<observed roomId="${roomId}"/>`) && watched.stdout.includes('<data class="result">'), watched.stdout.slice(-500));
+    await b.recorded(id!);
+    const recorded = (await coco(c.url, ['history', id!])).stdout;
+    assert.ok(recorded.includes('<data class="result">'), recorded.slice(-500));
+    assert.equal(watched.stdout.split('> reached current status\n')[1]!.split('> match ended')[0], recorded, 'the spectator on node C saw the recorded stream, byte for byte');
+  } finally {
+    await b.stop();
   }
 });

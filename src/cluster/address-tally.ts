@@ -1,0 +1,63 @@
+import type { Clock } from '../util/clock.js';
+
+/** A bucket this long untouched is full again whatever its rate (it refills over a minute). */
+const REFILL_MS = 60_000;
+/** Full buckets are swept out after this many new ones (amortized: memory follows the addresses active in a minute). */
+const SWEEP_EVERY = 1024;
+
+/**
+ * The per-address counts of the nodes a hub serves (the in-process and IPC implementations of
+ * AddressCounter): connection slots by node, so that a node's go with it, and one GameNew bucket per
+ * address for all of them. The Redis implementation keeps the same in Redis (redis-address-counter.ts).
+ */
+export class AddressTally {
+  private readonly slots = new Map<string, Map<string, number>>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private added = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  openConnection(node: string, key: string, limit: number): boolean {
+    let total = 0;
+    for (const held of this.slots.values()) total += held.get(key) ?? 0;
+    if (total >= limit) return false;
+    let held = this.slots.get(node);
+    if (!held) this.slots.set(node, (held = new Map()));
+    held.set(key, (held.get(key) ?? 0) + 1);
+    return true;
+  }
+
+  closeConnection(node: string, key: string): void {
+    const held = this.slots.get(node);
+    const count = held?.get(key) ?? 0;
+    if (count > 1) return void held!.set(key, count - 1);
+    held?.delete(key);
+    if (held?.size === 0) this.slots.delete(node);
+  }
+
+  /** 0 when a token was taken, else the milliseconds until one is back. */
+  takeGameNew(key: string, perMinute: number): number {
+    const now = this.clock.monotonic();
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      if (++this.added % SWEEP_EVERY === 0) this.sweep(now);
+      this.buckets.set(key, (bucket = { tokens: perMinute, at: now }));
+    }
+    bucket.tokens = Math.min(perMinute, bucket.tokens + ((now - bucket.at) * perMinute) / REFILL_MS);
+    bucket.at = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - bucket.tokens) * REFILL_MS) / perMinute);
+  }
+
+  /** A node is gone: the slots it held are free. */
+  nodeDown(node: string): void {
+    this.slots.delete(node);
+  }
+
+  private sweep(now: number): void {
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= REFILL_MS) this.buckets.delete(key);
+  }
+}

@@ -1,0 +1,96 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../util/clock.js';
+import type { Log } from '../util/log.js';
+import { runScript, type RedisKeys } from './redis-scripts.js';
+import type { AddressCounter } from './seams.js';
+
+export interface RedisAddressCounterOptions {
+  readonly node: string;
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly clock: Clock;
+  /** True: the buckets are timed by the clock (tests); false: by Redis's own time. */
+  readonly useClockTime: boolean;
+  /** Whether Redis can be asked now (the link is connected and a member). */
+  readonly available: () => boolean;
+  readonly log: Log;
+}
+
+/**
+ * The per-address counts in Redis (redis-scripts.ts: addr:NODE, game-new:KEY): each question is
+ * one script, answered in one round trip that only the connection or GameNew asking waits for.
+ * This node also keeps the slots it holds itself, to publish them again when Redis comes back
+ * (a restarted Redis has lost them). While Redis cannot be answered, every question is granted:
+ * each node counts alone (its own limits still hold), and says so once in its log.
+ */
+export class RedisAddressCounter implements AddressCounter {
+  /** The slots this node holds, by address key. */
+  private readonly mine = new Map<string, number>();
+  private alone = false;
+
+  constructor(private readonly options: RedisAddressCounterOptions) {}
+
+  async openConnection(key: string, limit: number): Promise<boolean> {
+    const { redis, keys, node } = this.options;
+    let granted = true;
+    if (this.options.available()) {
+      try {
+        granted = Number(await runScript(redis, 'addressOpen', [keys.leases, keys.addresses(node)], [key, limit, keys.prefix])) === 1;
+        this.together();
+      } catch (error) {
+        this.countAlone(error);
+      }
+    } else {
+      this.countAlone('Redis is unreachable');
+    }
+    if (granted) this.mine.set(key, (this.mine.get(key) ?? 0) + 1);
+    return granted;
+  }
+
+  closeConnection(key: string): void {
+    const count = this.mine.get(key) ?? 0;
+    if (count === 0) return;
+    if (count === 1) this.mine.delete(key);
+    else this.mine.set(key, count - 1);
+    if (!this.options.available()) return;
+    const { redis, keys, node } = this.options;
+    // Not waited for: a count that fails here is put right by publish() after the reconnection.
+    runScript(redis, 'addressClose', [keys.addresses(node)], [key]).catch((error: unknown) => this.countAlone(error));
+  }
+
+  async takeGameNew(key: string, perMinute: number): Promise<number> {
+    if (!this.options.available()) {
+      this.countAlone('Redis is unreachable');
+      return 0;
+    }
+    const now = this.options.useClockTime ? String(this.options.clock.now()) : '';
+    try {
+      const wait = Number(await runScript(this.options.redis, 'gameNewTake', [this.options.keys.gameNew(key)], [perMinute, now]));
+      this.together();
+      return wait;
+    } catch (error) {
+      this.countAlone(error);
+      return 0;
+    }
+  }
+
+  /** Redis is back: this node's slots replace whatever it holds there (nothing, after a restart). */
+  async publish(): Promise<void> {
+    const { redis, keys, node } = this.options;
+    const pairs = [...this.mine].flatMap(([key, count]) => [key, count]);
+    await runScript(redis, 'addressReplace', [keys.addresses(node)], pairs);
+    this.together();
+  }
+
+  private countAlone(why: unknown): void {
+    if (this.alone) return;
+    this.alone = true;
+    this.options.log.warn(`per-address limits are counted by this node alone until Redis answers again (${why instanceof Error ? why.message : String(why)})`);
+  }
+
+  private together(): void {
+    if (!this.alone) return;
+    this.alone = false;
+    this.options.log.info('per-address limits are counted across the cluster again');
+  }
+}
