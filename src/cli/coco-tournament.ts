@@ -153,8 +153,8 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   if (sprtWords !== null) {
     const checked = parseSprt(sprtWords);
     if (!checked.ok) throw new UsageError(checked.error);
-    if (entrants.length !== 2) throw new UsageError('--sprt compares exactly 2 players');
     if (seats !== 2) throw new UsageError(`--sprt is for 2-player matches, not ${seats}-player ones: its test compares two players head to head`);
+    if (entrants.length !== 2) throw new UsageError('--sprt compares exactly 2 players');
     sprt = checked.value;
   }
   const timeout = values.timeout === undefined ? null : Number(values.timeout);
