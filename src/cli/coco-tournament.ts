@@ -1,5 +1,5 @@
 /**
- * `coco tournament`: plays a schedule of matches of k players (2 unless -n says otherwise)
+ * `coco tournament`: plays a schedule of matches of k players (-n, or the game's default)
  * between programs (and at most one server bot) on a server, up to K at once, appends each result to a JSONL file as it finishes
  * (a re-run with the same file plays only what is missing), and prints the standings at the end.
  */
@@ -14,13 +14,14 @@ import { isValidUserName } from '../lobby/names.js';
 import { signalNumber } from './coco-connect.js';
 import { CliError, EXIT, UsageError } from './exit-status.js';
 import { parseGameArgs } from './game-args.js';
+import { fetchGameArgs } from './game-usage.js';
 import { playPairing, type Entrant, type MatchContext } from './tournament-match.js';
 
 export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [options]
                          play a tournament of matches between programs
       --player NAME=COMMAND  a player: its name and a shell command line (repeatable)
       --bot NAME             the server's bot takes part too, as NAME
-      -n, --players K        players in each match (default 2; --on-server: the game's)
+      -n, --players K        players in each match (default: the game's)
       --format FORMAT        round-robin (default): every K players at a table; gauntlet:
                              the first player with every K-1 of the others; swiss: tables
                              of K by score, those left over sit the round out
@@ -57,7 +58,7 @@ interface TournamentSettings {
   readonly game: string;
   readonly format: Format;
   readonly rounds: number;
-  /** Players in each match, or null when not given (local: 2; on the server: the game's default). */
+  /** Players in each match, or null for the game's default. */
   readonly players: number | null;
   readonly concurrency: number;
   readonly args: Record<string, string>;
@@ -147,6 +148,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   if (twice !== undefined) throw new UsageError(`two players are named "${twice}"`);
   const players = values.players === undefined ? null : whole(values.players, '--players', 1);
   if (players !== null && players < 2) throw new UsageError(`--players counts the players of a match, from 2, not ${players}`);
+  // Without -n the game's default applies, known only from the server: tournament() checks it again.
   const seats = players ?? 2;
   if (entrants.length < seats) throw new UsageError(`a tournament of ${seats}-player matches needs at least ${seats} players (--player NAME=COMMAND, --bot NAME)`);
   let sprt: SprtSettings | null = null;
@@ -200,6 +202,15 @@ function sprtTally(first: string, results: readonly ResultLine[]): { wins: numbe
   return tally;
 }
 
+/**
+ * The game's players per match, as the server describes the game (GET /api/games); 2 from a
+ * server that does not say (the reference), where tournaments are of 2-player games.
+ */
+async function defaultPlayers(url: string, game: string): Promise<number> {
+  const games = await fetchGameArgs(url);
+  return games?.find((g) => g.name === game)?.default_players ?? 2;
+}
+
 /** `coco -s URL tournament ...`: returns the exit status. */
 export async function tournament(url: string, argv: readonly string[], io: TournamentIo): Promise<number> {
   const settings = parseTournament(argv);
@@ -219,9 +230,10 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   }
   const stranger = file?.previous.flatMap((r) => r.players).find((name) => !names.includes(name));
   if (stranger !== undefined) throw new CliError(`the results file ${settings.resultsPath} is another tournament's: it has a player "${stranger}"`, EXIT.error);
-  const seatsPerMatch = settings.players ?? 2;
+  const seatsPerMatch = settings.players ?? (await defaultPlayers(url, settings.game));
+  if (sprt !== null && seatsPerMatch !== 2) throw new UsageError(`--sprt is for 2-player matches, not ${seatsPerMatch}-player ones (${settings.game}'s default): its test compares two players head to head`);
   const checked = checkSchedule(settings.format, names.length, settings.rounds, seatsPerMatch);
-  if (!checked.ok) throw new UsageError(`${checked.error} (limit SCHEDULE_LIMITS.matches)`);
+  if (!checked.ok) throw new UsageError(checked.error);
   const total = checked.value;
   // Schedules grow by whole rounds at their end, so a file of fewer rounds is a start of this one;
   // games of later rounds than asked for now are left out.

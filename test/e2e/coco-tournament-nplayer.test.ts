@@ -135,6 +135,13 @@ test('the command line of an n-player tournament is checked before anything is p
   const sprt = await coco(server.url, ['tournament', 'lowest-unique', '-n', '3', '--player', 'a=true', '--player', 'b=true', '--player', 'c=true', '--sprt']);
   assert.equal(sprt.code, 2);
   assert.match(sprt.stderr, /--sprt is for 2-player matches, not 3-player ones/);
+  // Without -n, the game's default (4, as GET /api/games tells).
+  const byDefault = await coco(server.url, ['tournament', 'lowest-unique', '--player', 'a=true', '--player', 'b=true', '--player', 'c=true']);
+  assert.equal(byDefault.code, 2);
+  assert.match(byDefault.stderr, /a game of 4 players needs at least 4 entrants, not 3/);
+  const sprtByDefault = await coco(server.url, ['tournament', 'lowest-unique', '--player', 'a=true', '--player', 'b=true', '--sprt']);
+  assert.equal(sprtByDefault.code, 2);
+  assert.match(sprtByDefault.stderr, /--sprt is for 2-player matches, not 4-player ones \(lowest-unique's default\)/);
   const huge = await coco(server.url, ['tournament', 'lowest-unique', '-n', '3', ...Array.from({ length: 30 }, (_, i) => ['--player', `p${i}=true`]).flat(), '--rounds', '300']);
   assert.equal(huge.code, 2);
   assert.match(huge.stderr, /is 3654000 matches: at most 1000000/);
