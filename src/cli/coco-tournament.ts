@@ -1,7 +1,8 @@
 /**
  * `coco tournament`: plays a schedule of matches of k players (-n, or the game's default)
- * between programs (and at most one server bot) on a server, up to K at once, appends each result to a JSONL file as it finishes
- * (a re-run with the same file plays only what is missing), and prints the standings at the end.
+ * between programs (and at most one server bot) on a server, up to K at once, appends each
+ * result to a JSONL file as it finishes (a re-run with the same file plays only what is
+ * missing), and prints the standings at the end.
  */
 import { parseArgs } from 'node:util';
 import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
