@@ -32,3 +32,18 @@ test('a tournament as the server sends it is read; an unknown error (null) stays
   ]);
   assert.equal(tournamentPath('a b', 4), '/api/tournaments/a%20b?after=4');
 });
+
+test('a tournament of more players: its players per match and each row\'s mean place; an older server\'s body reads as 2 players', () => {
+  const t = readTournament({
+    players: 3,
+    results: [{ pairing: 0, players: ['a', 'b', 'c'], outcome: '2-1-3', match: 'm0', reason: 'done' }],
+    standings: { rows: [{ name: 'b', elo: 50, error95: 200, losNext: 0.6, points: 1, games: 1, wins: 1, draws: 0, losses: 0, place: 1 }] },
+  });
+  assert.equal(t.players, 3);
+  assert.equal(t.standings[0]!.place, 1);
+  assert.equal(t.results[0]!.outcome, '2-1-3');
+  const old = readTournament({ standings: { rows: [{ name: 'a' }] } });
+  assert.equal(old.players, 2);
+  assert.equal(old.standings[0]!.place, null);
+  assert.equal(readTournament({ players: 1.5 }).players, 2);
+});

@@ -36,6 +36,8 @@ export interface StandingRow {
   readonly wins: number;
   readonly draws: number;
   readonly losses: number;
+  /** Mean finishing place (games of more than 2 players show it); null with no game or from an older server. */
+  readonly place: number | null;
 }
 
 export interface TournamentResult {
@@ -56,6 +58,8 @@ export interface TournamentDetail {
   readonly state: string;
   readonly error: string | null;
   readonly total: number;
+  /** Players of each match (2 from a server that does not say). */
+  readonly players: number;
   readonly entrants: readonly { readonly name: string; readonly bot: string | null }[];
   readonly running: readonly { readonly pairing: number; readonly match: string; readonly players: readonly string[] }[];
   readonly results: readonly TournamentResult[];
@@ -100,6 +104,7 @@ export function readTournament(body: unknown): TournamentDetail {
     state: text(b['state']),
     error: typeof b['error'] === 'string' ? b['error'] : null,
     total: num(b['total']),
+    players: typeof b['players'] === 'number' && Number.isSafeInteger(b['players']) && b['players'] >= 2 ? b['players'] : 2,
     entrants: list(b['entrants']).map((value) => {
       const e = loose(value);
       return { name: text(e['name']), bot: typeof e['bot'] === 'string' ? e['bot'] : null };
@@ -114,7 +119,7 @@ export function readTournament(body: unknown): TournamentDetail {
     }),
     standings: list(loose(b['standings'])['rows']).map((value) => {
       const r = loose(value);
-      return { name: text(r['name']), elo: num(r['elo']), error95: numOrNull(r['error95']), losNext: numOrNull(r['losNext']), points: num(r['points']), games: num(r['games']), wins: num(r['wins']), draws: num(r['draws']), losses: num(r['losses']) };
+      return { name: text(r['name']), elo: num(r['elo']), error95: numOrNull(r['error95']), losNext: numOrNull(r['losNext']), points: num(r['points']), games: num(r['games']), wins: num(r['wins']), draws: num(r['draws']), losses: num(r['losses']), place: numOrNull(r['place']) };
     }),
   };
 }
@@ -127,6 +132,8 @@ export interface TournamentCreation {
   readonly concurrency: number;
   readonly entrants: readonly { readonly name: string; readonly bot: string | null }[];
   readonly args: Readonly<Record<string, string>>;
+  /** Players of each match, or null for the game's default. */
+  readonly players: number | null;
   readonly password: string;
 }
 

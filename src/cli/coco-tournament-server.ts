@@ -15,6 +15,8 @@ export interface ServerTournamentSettings {
   readonly game: string;
   readonly format: Format;
   readonly rounds: number;
+  /** Players in each match, or null for the game's default. */
+  readonly players: number | null;
   readonly concurrency: number;
   readonly args: Readonly<Record<string, string>>;
   readonly timeout: number | null;

@@ -52,3 +52,16 @@ test('--on-server: several --bot NAME[=BOT], the password, and no local-only opt
   assert.throws(() => parseTournament(['roshambo', ...TWO, '--bot', 'x', '--bot', 'y']), /only one --bot takes part in a local tournament/);
   assert.throws(() => parseTournament(['roshambo', ...TWO, '-v', 'pw']), /-v is for --on-server/);
 });
+
+test('-n/--players: the seats of each match; at least that many entrants; --sprt only for 2-player matches of 2', () => {
+  const THREE = [...TWO, '--player', 'c=./c'];
+  assert.equal(parseTournament(['roshambo', ...TWO]).players, null);
+  assert.equal(parseTournament(['lowest-unique', ...THREE, '-n', '3']).players, 3);
+  assert.equal(parseTournament(['lowest-unique', ...THREE, '--bot', 'house', '--players', '4']).players, 4);
+  assert.equal(parseTournament(['lowest-unique', '--on-server', '-v', 'pw', '--bot', 'a', '--bot', 'b', '--bot', 'c', '-n', '3']).players, 3);
+  assert.throws(() => parseTournament(['lowest-unique', ...TWO, '-n', '3']), /a tournament of 3-player matches needs at least 3 players/);
+  assert.throws(() => parseTournament(['lowest-unique', ...THREE, '-n', '1']), /--players counts the players of a match, from 2/);
+  assert.throws(() => parseTournament(['lowest-unique', ...THREE, '-n', 'x']), /--players must be a whole number/);
+  assert.throws(() => parseTournament(['lowest-unique', ...THREE, '-n', '3', '--sprt']), /--sprt is for 2-player matches, not 3-player ones/);
+  assert.throws(() => parseTournament(['roshambo', ...THREE, '--sprt']), /--sprt compares exactly 2 players/);
+});

@@ -1,11 +1,12 @@
 /**
- * `coco tournament`: plays a schedule of 2-player matches between programs (and at most one
- * server bot) on a server, up to K at once, appends each result to a JSONL file as it finishes
- * (a re-run with the same file plays only what is missing), and prints the standings at the end.
+ * `coco tournament`: plays a schedule of matches of k players (-n, or the game's default)
+ * between programs (and at most one server bot) on a server, up to K at once, appends each
+ * result to a JSONL file as it finishes (a re-run with the same file plays only what is
+ * missing), and prints the standings at the end.
  */
 import { parseArgs } from 'node:util';
 import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
-import { runSchedule, scheduleSize } from '../tournament/schedule.js';
+import { checkSchedule, runSchedule } from '../tournament/schedule.js';
 import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
 import { parseSprt, sprtStatus, type SprtSettings, type SprtStatus } from '../tournament/sprt.js';
 import { formatPoints, formatResultLine, formatStandings, standings } from '../tournament/standings.js';
@@ -14,16 +15,19 @@ import { isValidUserName } from '../lobby/names.js';
 import { signalNumber } from './coco-connect.js';
 import { CliError, EXIT, UsageError } from './exit-status.js';
 import { parseGameArgs } from './game-args.js';
+import { fetchGameArgs } from './game-usage.js';
 import { playPairing, type Entrant, type MatchContext } from './tournament-match.js';
 
 export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [options]
-                         play a tournament of 2-player matches between programs
+                         play a tournament of matches between programs
       --player NAME=COMMAND  a player: its name and a shell command line (repeatable)
       --bot NAME             the server's bot takes part too, as NAME
-      --format FORMAT        round-robin (default), gauntlet (the first player against
-                             each other one) or swiss
-      --rounds N             round-robin, gauntlet: each pair plays 2N games, N in each
-                             seat order; swiss: N rounds of 2 games a pair (default 1)
+      -n, --players K        players in each match (default: the game's)
+      --format FORMAT        round-robin (default): every K players at a table; gauntlet:
+                             the first player with every K-1 of the others; swiss: tables
+                             of K by score, those left over sit the round out
+      --rounds N             round-robin, gauntlet: each table plays K·N games, N in each
+                             rotation of its seats; swiss: N rounds (default 1)
       --concurrency K        matches at once (default 1)
       -a, --arg KEY=VALUE    game argument (repeatable)
       -t, --timeout SECONDS  player inactivity timeout (default: the game's)
@@ -32,9 +36,11 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
       --seed TEXT            swiss: breaks ties between equal scores (default "coco")
       --sprt [elo0=0 elo1=5 alpha=0.05 beta=0.05]
                              2 players: stop once the SPRT decides between elo0 and elo1
-                         Every pairing plays each seat order equally often (the reference
+                         Every player sits in each seat equally often (the reference
                          server seats players its own way: there, by chance); the results
-                         file records the seats each game had.
+                         file records the seats each game had. A game of K players scores
+                         (opponents beaten + half those tied) / (K-1) points; Elo comes
+                         from the rankings.
   tournament GAME --on-server -v PASSWORD --bot NAME[=BOT] ... [options]
                          the server plays a tournament between its own bots, which
                          anyone can follow on its page (#/tournaments/ID)
@@ -43,7 +49,7 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
       --bot NAME[=BOT]       an entrant: the game's bot, or its bot program BOT (the
                              page's tournament form lists a game's bot programs)
       -v, --verification PW  the server's verification password (needed)
-                         --format, --rounds, --concurrency, -a, -t and --seed as above;
+                         -n, --format, --rounds, --concurrency, -a, -t and --seed as above;
                          ^C stops following, the tournament goes on.
 `;
 
@@ -53,6 +59,8 @@ interface TournamentSettings {
   readonly game: string;
   readonly format: Format;
   readonly rounds: number;
+  /** Players in each match, or null for the game's default. */
+  readonly players: number | null;
   readonly concurrency: number;
   readonly args: Record<string, string>;
   /** Seconds of player inactivity, or null for the game's default. */
@@ -95,6 +103,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
         verification: { type: 'string', short: 'v' },
         format: { type: 'string', default: 'round-robin' },
         rounds: { type: 'string' },
+        players: { type: 'string', short: 'n' },
         concurrency: { type: 'string' },
         arg: { type: 'string', short: 'a', multiple: true },
         timeout: { type: 'string', short: 't' },
@@ -138,11 +147,16 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
   const names = entrants.map((e) => e.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) throw new UsageError(`two players are named "${twice}"`);
-  if (entrants.length < 2) throw new UsageError('a tournament needs at least 2 players (--player NAME=COMMAND, --bot NAME)');
+  const players = values.players === undefined ? null : whole(values.players, '--players', 1);
+  if (players !== null && players < 2) throw new UsageError(`--players counts the players of a match, from 2, not ${players}`);
+  // Without -n the game's default applies, known only from the server: tournament() checks it again.
+  const seats = players ?? 2;
+  if (entrants.length < seats) throw new UsageError(`a tournament of ${seats}-player matches needs at least ${seats} players (--player NAME=COMMAND, --bot NAME)`);
   let sprt: SprtSettings | null = null;
   if (sprtWords !== null) {
     const checked = parseSprt(sprtWords);
     if (!checked.ok) throw new UsageError(checked.error);
+    if (seats !== 2) throw new UsageError(`--sprt is for 2-player matches, not ${seats}-player ones: its test compares two players head to head`);
     if (entrants.length !== 2) throw new UsageError('--sprt compares exactly 2 players');
     sprt = checked.value;
   }
@@ -154,6 +168,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
     timeout,
     format: format as Format,
     rounds: whole(values.rounds, '--rounds', 1),
+    players,
     concurrency: whole(values.concurrency, '--concurrency', 1),
     args: parseGameArgs(values.arg ?? []),
     entrants,
@@ -188,12 +203,21 @@ function sprtTally(first: string, results: readonly ResultLine[]): { wins: numbe
   return tally;
 }
 
+/**
+ * The game's players per match, as the server describes the game (GET /api/games); 2 from a
+ * server that does not say (the reference), where tournaments are of 2-player games.
+ */
+async function defaultPlayers(url: string, game: string): Promise<number> {
+  const games = await fetchGameArgs(url);
+  return games?.find((g) => g.name === game)?.default_players ?? 2;
+}
+
 /** `coco -s URL tournament ...`: returns the exit status. */
 export async function tournament(url: string, argv: readonly string[], io: TournamentIo): Promise<number> {
   const settings = parseTournament(argv);
   if (settings.onServer) {
-    const { game, format, rounds, concurrency, args, timeout, seed } = settings;
-    return serverTournament(url, { game, format, rounds, concurrency, args, timeout, seed, ...settings.onServer }, io);
+    const { game, format, rounds, players, concurrency, args, timeout, seed } = settings;
+    return serverTournament(url, { game, format, rounds, players, concurrency, args, timeout, seed, ...settings.onServer }, io);
   }
   const { entrants, sprt } = settings;
   const names = entrants.map((e) => e.name);
@@ -207,7 +231,11 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   }
   const stranger = file?.previous.flatMap((r) => r.players).find((name) => !names.includes(name));
   if (stranger !== undefined) throw new CliError(`the results file ${settings.resultsPath} is another tournament's: it has a player "${stranger}"`, EXIT.error);
-  const total = scheduleSize(settings.format, names.length, settings.rounds);
+  const seatsPerMatch = settings.players ?? (await defaultPlayers(url, settings.game));
+  if (sprt !== null && seatsPerMatch !== 2) throw new UsageError(`--sprt is for 2-player matches, not ${seatsPerMatch}-player ones (${settings.game}'s default): its test compares two players head to head`);
+  const checked = checkSchedule(settings.format, names.length, settings.rounds, seatsPerMatch);
+  if (!checked.ok) throw new UsageError(checked.error);
+  const total = checked.value;
   // Schedules grow by whole rounds at their end, so a file of fewer rounds is a start of this one;
   // games of later rounds than asked for now are left out.
   const results: ResultLine[] = (file?.previous ?? []).filter((r) => r.pairing < total);
@@ -222,7 +250,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   const more = (): boolean => !halt.signal.aborted && !decided();
 
   let running = 0;
-  const context: MatchContext = { url, game: settings.game, args: settings.args, timeout: settings.timeout, signal: halt.signal };
+  const context: MatchContext = { url, game: settings.game, players: seatsPerMatch, args: settings.args, timeout: settings.timeout, signal: halt.signal };
   const progress = (): void => {
     if (io.tty) io.write(`\r\x1b[K[${results.length}/${total}] ${running} running | ${formatPoints(names, results)}`);
   };
@@ -247,7 +275,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
 
   try {
     await runSchedule(
-      { format: settings.format, rounds: settings.rounds, names, seed: settings.seed, concurrency: settings.concurrency },
+      { format: settings.format, rounds: settings.rounds, names, seatsPerMatch, seed: settings.seed, concurrency: settings.concurrency },
       { results, done, more, play, check: (pairings) => checkResumed(pairings, results, names, settings.resultsPath) },
     );
   } finally {

@@ -23,6 +23,8 @@ export interface Entrant {
 export interface MatchContext {
   readonly url: string;
   readonly game: string;
+  /** Players in each match. */
+  readonly players: number;
   readonly args: Readonly<Record<string, string>>;
   /** Seconds of player inactivity, or null for the game's default. */
   readonly timeout: number | null;
@@ -52,7 +54,7 @@ async function createMatch(context: MatchContext, seats: readonly string[], bots
     throw new CliError(`${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
   }
   try {
-    const request = { type: 'GameNew', name, game: context.game, params: { players: 2, bots, timeout: context.timeout }, args: { ...context.args, [SEAT_ORDER_ARG]: seats.join(' ') }, password: null, verification: null } as const;
+    const request = { type: 'GameNew', name, game: context.game, params: { players: context.players, bots, timeout: context.timeout }, args: { ...context.args, [SEAT_ORDER_ARG]: seats.join(' ') }, password: null, verification: null } as const;
     const reply = await client.request(request, 'GameNew');
     if ('Err' in reply.id) throw reply.id.Err === 'Game not found' ? noSuchGame(context.game) : refused(reply.id.Err);
     return reply.id.Ok;

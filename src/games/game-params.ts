@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../util/result.js';
-import type { ArgSpec, MatchSettings, NewMatchParams } from '../match/game.js';
+import type { ArgSpec, GameDefinition, MatchSettings, NewMatchParams } from '../match/game.js';
 import { numberArgSpec } from './arg-spec.js';
 
 /**
@@ -12,6 +12,15 @@ export interface SeatRules {
   readonly defaultPlayers: number;
   readonly maxBots: number;
   readonly defaultTimeout: number;
+}
+
+/**
+ * The players of a match when GameNew leaves them out: what the game's configure applies to a
+ * request of defaults (the seat rules stay inside each game's configure), or null when it refuses one.
+ */
+export function defaultPlayers(game: Pick<GameDefinition, 'configure'>): number | null {
+  const configured = game.configure({ players: null, bots: 0, timeout: null, args: {} });
+  return configured.ok ? configured.value.players : null;
 }
 
 /**

@@ -5,8 +5,7 @@ import type { ServerMetrics } from '../app/metrics.js';
 import { REPLAY_LOG_MAX_BYTES } from '../games/external/replay-log.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
-import type { ArgSpec } from '../match/game.js';
-import { gamesJson } from '../protocol/games-api.js';
+import { gamesJson, type DescribedGame } from '../protocol/games-api.js';
 import { MAX_RATINGS_LIMIT, type HistoryStore, type MatchSummary } from '../store/history-store.js';
 import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest } from './ratings-api.js';
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
@@ -31,7 +30,7 @@ export interface HttpRoutesOptions {
   readonly importer?: ReplayLogImporter;
   readonly replayLogMaxBytes?: number;
   /** The games with their arguments, served at /api/games; without it /api/games is 404. */
-  readonly games?: () => readonly { readonly name: string; readonly args: Readonly<Record<string, ArgSpec>> }[];
+  readonly games?: () => readonly DescribedGame[];
   /** The server's tournaments below /api/tournaments; without it those paths are 404. */
   readonly tournaments?: TournamentsApi;
 }

@@ -209,6 +209,7 @@ export class TournamentsApi {
       entrants: view.entrants,
       args: view.args,
       timeout: view.timeout,
+      players: view.players,
       state: view.state,
       error: view.error,
       created_at: view.createdAt,

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Compute } from '../match/compute.js';
-import { ALL_BOTS } from '../games/game-params.js';
+import { ALL_BOTS, defaultPlayers } from '../games/game-params.js';
 import type { ArgSpec, GameDefinition, MatchSettings } from '../match/game.js';
 import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
 import { Random, freshSeed } from '../match/random.js';
@@ -140,7 +140,7 @@ export type Eventually<T> = T | Promise<T>;
  */
 export interface LobbyPort {
   gameList(): GameListEntry[];
-  gameArgs(): { name: string; args: Readonly<Record<string, ArgSpec>> }[];
+  gameArgs(): { name: string; args: Readonly<Record<string, ArgSpec>>; defaultPlayers: number | null }[];
   gameDescription(name: string): string | null;
   list(): MatchInfo[];
   find(id: string): MatchInfo | null;
@@ -238,9 +238,9 @@ export class Lobby implements LobbyPort {
     return this.gameArgs();
   }
 
-  /** Each game's arguments in full (GameList sends only their description and regex), by game name. */
-  gameArgs(): { name: string; args: Readonly<Record<string, ArgSpec>> }[] {
-    return [...this.games.values()].map((game) => ({ name: game.name, args: game.args })).sort((a, b) => a.name.localeCompare(b.name));
+  /** Each game's arguments in full (GameList sends only their description and regex) and its default players (GET /api/games), by game name. */
+  gameArgs(): { name: string; args: Readonly<Record<string, ArgSpec>>; defaultPlayers: number | null }[] {
+    return [...this.games.values()].map((game) => ({ name: game.name, args: game.args, defaultPlayers: defaultPlayers(game) })).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   gameDescription(name: string): string | null {

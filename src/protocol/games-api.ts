@@ -2,10 +2,20 @@ import type { ArgSpec } from '../match/game.js';
 import { argProblem } from '../games/arg-spec.js';
 import type { GamesJson } from './games-json.js';
 
+/** What GET /api/games describes of a game: its arguments, and its players of a match by default when known. */
+export interface DescribedGame {
+  readonly name: string;
+  readonly args: Readonly<Record<string, ArgSpec>>;
+  readonly defaultPlayers?: number | null;
+}
+
+const withDefaultPlayers = (players: number | null): { default_players?: number } => (players === null ? {} : { default_players: players });
+
 /** The body of GET /api/games, from the games' argument specs. */
-export function gamesJson(games: readonly { readonly name: string; readonly args: Readonly<Record<string, ArgSpec>> }[]): GamesJson {
+export function gamesJson(games: readonly DescribedGame[]): GamesJson {
   return {
     games: games.map((game) => ({
+      ...withDefaultPlayers(game.defaultPlayers ?? null),
       name: game.name,
       args: Object.entries(game.args).map(([name, spec]) => ({
         name,

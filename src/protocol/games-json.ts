@@ -24,6 +24,8 @@ export interface GamesJson {
 export interface GameArgsJson {
   readonly name: string;
   readonly args: readonly ArgJson[];
+  /** Players of a match when its creator does not say (what `coco tournament` plays); absent where the server does not tell. */
+  readonly default_players?: number;
 }
 
 export interface ArgJson {
@@ -63,7 +65,9 @@ export function readGamesJson(body: unknown): GamesJson | null {
       .map((game): GameArgsJson => {
         const g = record(game);
         const args = Array.isArray(g['args']) ? g['args'] : [];
+        const players = g['default_players'];
         return {
+          ...(Number.isSafeInteger(players) && (players as number) >= 1 ? { default_players: players as number } : {}),
           name: text(g['name']),
           args: args
             .map((arg): ArgJson => {

@@ -92,3 +92,72 @@ test('superiority from the model: above ½ for the better player, the two sides 
   assert.ok(los > 0.99, String(los));
   close(los + superiority(r, 1, 0), 1, 1e-9);
 });
+
+/** The weighted log-likelihood of a Bradley-Terry model at strengths `theta` (nats). */
+function logLikelihood(theta: readonly number[], played: readonly Game[]): number {
+  return played.reduce((sum, { a, b, score, weight = 1 }) => {
+    const p = 1 / (1 + Math.exp(theta[b]! - theta[a]!));
+    return sum + weight * (score * Math.log(p) + (1 - score) * Math.log(1 - p));
+  }, 0);
+}
+
+/** The maximum over θ1, θ2 (θ0 = 0) by grid search, coarse then fine: no MM involved. */
+function bruteForceMaximum(played: readonly Game[]): number[] {
+  let best = [0, 0, 0];
+  let bestValue = -Infinity;
+  const scan = (centre: readonly number[], half: number, step: number): void => {
+    const [, c1, c2] = centre as [number, number, number];
+    for (let x = c1 - half; x <= c1 + half; x += step) {
+      for (let y = c2 - half; y <= c2 + half; y += step) {
+        const value = logLikelihood([0, x, y], played);
+        if (value > bestValue) [bestValue, best] = [value, [0, x, y]];
+      }
+    }
+  };
+  scan([0, 0, 0], 3, 0.01);
+  scan(best, 0.02, 0.0001);
+  return best;
+}
+
+test('3-player rankings: their pairwise results, weighted 1/2, have the maximum a brute-force search finds', () => {
+  // Four games of a, b, c by their places; each becomes 3 pairwise results of weight 1/2.
+  const rankings: [number[], number[]][] = [
+    [[0, 1, 2], [1, 2, 3]],
+    [[1, 0, 2], [1, 2, 3]],
+    [[2, 0, 1], [1, 2, 3]],
+    [[0, 2, 1], [1, 2, 3]],
+  ];
+  const played: Game[] = rankings.flatMap(([players, places]) => {
+    const pairs: Game[] = [];
+    for (let s = 0; s < 3; s++) for (let t = s + 1; t < 3; t++) pairs.push({ a: players[s]!, b: players[t]!, score: places[s]! < places[t]! ? 1 : 0, weight: 0.5 });
+    return pairs;
+  });
+  const r = rate(3, played);
+  assert.equal(r.regularized, false);
+  const theta = bruteForceMaximum(played);
+  const mean = theta.reduce((a, b) => a + b, 0) / 3;
+  const ELO_PER_NAT = 400 / Math.LN10;
+  theta.forEach((t, i) => close(r.elo[i]!, (t - mean) * ELO_PER_NAT, 0.1, `player ${i}`));
+  // a was first twice and second twice: strongest; b and c won once each.
+  assert.ok(r.elo[0]! > r.elo[1]! && r.elo[0]! > r.elo[2]!);
+});
+
+test('3-player rankings in every rotation: everyone is rated 0 (by symmetry)', () => {
+  const played: Game[] = [[0, 1, 2], [1, 2, 0], [2, 0, 1]].flatMap((order) => [
+    { a: order[0]!, b: order[1]!, score: 1 as const, weight: 0.5 },
+    { a: order[0]!, b: order[2]!, score: 1 as const, weight: 0.5 },
+    { a: order[1]!, b: order[2]!, score: 1 as const, weight: 0.5 },
+  ]);
+  const r = rate(3, played);
+  r.elo.forEach((elo) => close(elo, 0, 1e-6));
+});
+
+test('a weight is a fraction of a game: two results of weight 1/2 rate exactly as one of weight 1, error bars too', () => {
+  const whole = games(0, 1, 3, 1, 1);
+  const halves = whole.flatMap((g) => [{ ...g, weight: 0.5 }, { ...g, weight: 0.5 }]);
+  const a = rate(2, whole);
+  const b = rate(2, halves);
+  a.elo.forEach((elo, i) => close(b.elo[i]!, elo, 1e-6));
+  a.error95.forEach((e, i) => close(b.error95[i]!, e, 1e-6));
+  assert.deepEqual(rate(2, whole.map((g) => ({ ...g, weight: 1 }))), a);
+});

@@ -8,6 +8,15 @@
  * against" links (Hunter 2004, assumption 1); a player who won or lost every game breaks it and
  * its rating would run off to infinity. Then, and only then, each player is given one virtual draw
  * against an average (Elo 0) opponent, which keeps every rating finite; `regularized` says so.
+ *
+ * A game of k > 2 players comes in as its ranking split into its k(k-1)/2 pairwise results
+ * (standings.ts), each weighted 1/(k-1): a player's k - 1 results in one game weigh 1 in all, so
+ * a k-player game counts for each player as much as one 2-player game, in the rating and in its
+ * error bar. This composite likelihood was chosen over a Plackett-Luce model because it is the
+ * same MM code and error computation (weight 1 gives exactly the 2-player figures), it takes
+ * shared places as draws (Plackett-Luce has no ties), and it does not count the k - 1 results of
+ * one ranking, which are not independent, as k - 1 separate games: at full weight the error bars
+ * would claim a certainty the rankings do not give.
  */
 
 /** One game between two players (indices), from the first one's side: 1 a win, 0.5 a draw, 0 a loss. */
@@ -15,6 +24,8 @@ export interface Game {
   readonly a: number;
   readonly b: number;
   readonly score: 0 | 0.5 | 1;
+  /** How much the game counts: 1 (the default) for a 2-player game, 1/(k-1) for a pair from a k-player ranking. */
+  readonly weight?: number;
 }
 
 export interface Ratings {
@@ -66,11 +77,11 @@ function invert(matrix: readonly (readonly number[])[]): number[][] {
 export function rate(players: number, games: readonly Game[]): Ratings {
   const wins = new Array<number>(players).fill(0);
   const meetings = Array.from({ length: players }, () => new Array<number>(players).fill(0));
-  for (const { a, b, score } of games) {
-    wins[a]! += score;
-    wins[b]! += 1 - score;
-    meetings[a]![b]! += 1;
-    meetings[b]![a]! += 1;
+  for (const { a, b, score, weight = 1 } of games) {
+    wins[a]! += weight * score;
+    wins[b]! += weight * (1 - score);
+    meetings[a]![b]! += weight;
+    meetings[b]![a]! += weight;
   }
   const regularized = players > 1 && !stronglyConnected(players, games);
   // The virtual opponent: one draw against γ = 1 for everyone, when needed.

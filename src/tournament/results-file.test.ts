@@ -60,3 +60,32 @@ test('a broken line before the last is an error: the file is not a results file'
     assert.throws(() => ResultsFile.open(path), /line 1 is not a result line/);
   });
 });
+
+test('outcomes from more seats: each seat\'s finishing place, ties sharing the better one', () => {
+  assert.equal(outcomeOf([5, 3, 3, 1]), '1-2-2-4');
+  assert.equal(outcomeOf([0, 2, 1]), '3-1-2');
+  assert.equal(outcomeOf([1, 1, 1]), '1-1-1');
+  assert.equal(outcomeOf([1]), '*');
+});
+
+test('n-seat lines round-trip; places must be one per seat and within the seats; 2-seat lines parse as before', () => {
+  withDir((dir) => {
+    const path = join(dir, 'results.jsonl');
+    const file = ResultsFile.open(path);
+    const written = [
+      line(0, { players: ['a', 'b', 'c', 'd'], scores: [5, 3, 3, 1], outcome: '1-2-2-4' }),
+      line(1, { players: ['b', 'c', 'd', 'a'], scores: null, outcome: '*', crashed: ['d'] }),
+      line(2),
+    ];
+    for (const result of written) file.append(result);
+    assert.deepEqual(ResultsFile.open(path).previous, written);
+  });
+  const text = (fields: Partial<ResultLine>): string => JSON.stringify(line(0, fields));
+  const three = { players: ['a', 'b', 'c'], scores: [1, 2, 3] };
+  assert.equal(parseResults(text({ ...three, outcome: '3-2-1' })).ok, true);
+  for (const outcome of ['3-2', '1-0', '1-2-4', '0-1-2', '1-2-3-4', '1--2'] as ResultLine['outcome'][]) {
+    const parsed = parseResults(`${text({ ...three, outcome })}\n${text({})}\n`);
+    assert.equal(parsed.ok, false, outcome);
+  }
+  assert.equal(parseResults(`${text({ outcome: '1-2-3' as ResultLine['outcome'] })}\n${text({})}\n`).ok, false);
+});

@@ -4,6 +4,7 @@
  * plays only what is missing. A line cut short by a kill is ignored (that match is played again).
  */
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
+import { placesFromScores } from './places.js';
 
 /** Why a player's seat did not play to the end, as far as coco could tell. */
 export interface Incidents {
@@ -22,7 +23,11 @@ export interface ResultLine extends Incidents {
   readonly players: readonly string[];
   /** One per seat, or null when the match ended without a result. */
   readonly scores: readonly number[] | null;
-  /** `1-0` (seat 0 won), `0-1`, `1/2-1/2`, or `*` (no result). */
+  /**
+   * 2 seats: `1-0` (seat 0 won), `0-1`, `1/2-1/2`; more seats: each seat's finishing place, seat 0
+   * first, joined by `-` (`2-1-2-4`: seat 1 won, seats 0 and 2 tied for second; places.ts);
+   * `*` for no result.
+   */
   readonly outcome: Outcome;
   /** The server's match id. */
   readonly match: string;
@@ -30,12 +35,24 @@ export interface ResultLine extends Incidents {
   readonly reason: string;
 }
 
-export type Outcome = '1-0' | '0-1' | '1/2-1/2' | '*';
+/** The finishing places of 3 or more seats (never confused with a 2-player outcome, which has one `-`). */
+export type PlacesOutcome = `${number}-${number}-${string}`;
+export type Outcome = '1-0' | '0-1' | '1/2-1/2' | '*' | PlacesOutcome;
 
-/** The outcome of 2 seats' scores. */
+/** The finishing places of 3 or more seats, each from 1 to the number of seats. */
+const PLACES = /^[1-9]\d*(-[1-9]\d*){2,}$/;
+
+/** The outcome of the seats' scores: the 2-player notation for 2 seats, the places for more. */
 export function outcomeOf(scores: readonly number[] | null): Outcome {
-  if (scores === null || scores.length !== 2) return '*';
+  if (scores === null || scores.length < 2) return '*';
+  if (scores.length > 2) return placesFromScores(scores).join('-') as PlacesOutcome;
   return scores[0]! > scores[1]! ? '1-0' : scores[0]! < scores[1]! ? '0-1' : '1/2-1/2';
+}
+
+function isOutcome(value: unknown, seats: number): boolean {
+  if (typeof value !== 'string') return false;
+  if (['1-0', '0-1', '1/2-1/2'].includes(value)) return seats === 2;
+  return value === '*' || (PLACES.test(value) && value.split('-').length === seats && value.split('-').every((place) => Number(place) <= seats));
 }
 
 function isStrings(value: unknown): value is string[] {
@@ -56,7 +73,7 @@ export function parseLine(text: string): ResultLine | null {
     Number.isInteger(v['pairing']) &&
     isStrings(v['players']) &&
     (v['scores'] === null || (Array.isArray(v['scores']) && v['scores'].every((s) => typeof s === 'number'))) &&
-    ['1-0', '0-1', '1/2-1/2', '*'].includes(v['outcome'] as string) &&
+    isOutcome(v['outcome'], (v['players'] as string[]).length) &&
     typeof v['match'] === 'string' &&
     typeof v['reason'] === 'string' &&
     isStrings(v['crashed']) &&

@@ -3,14 +3,26 @@
  * once: the local `coco tournament` (programs on this machine) and the server's tournaments
  * (server bots) both go through here, so that they pair, order and stop the same way.
  */
-import { gauntlet, meetingKey, roundRobin, swissRound, type Format, type Pairing } from './pairings.js';
+import { binomial, gauntlet, roundRobin, swissRound, tableMeetings, type Format, type Pairing } from './pairings.js';
+import { placesOf, seatPoints } from './places.js';
 import type { ResultLine } from './results-file.js';
+import { err, ok, type Result } from '../util/result.js';
+
+/**
+ * The most matches a schedule may have, whoever plays it: a round-robin of many players at
+ * tables of many seats grows as a binomial coefficient (64 entrants at tables of 32 would be
+ * some 10^19 matches), and its pairings are made in memory. A server has its own, smaller
+ * `tournament-matches`.
+ */
+export const SCHEDULE_LIMITS = { matches: 1_000_000 } as const;
 
 export interface ScheduleSettings {
   readonly format: Format;
   readonly rounds: number;
   /** The players' names, in the tournament's order (pairings name them by index). */
   readonly names: readonly string[];
+  /** Seats of each match (the game's player count): tables of this many players. */
+  readonly seatsPerMatch: number;
   /** Swiss: breaks ties between equal scores. */
   readonly seed: string;
   readonly concurrency: number;
@@ -32,16 +44,24 @@ export interface ScheduleHooks {
   readonly check?: (pairings: readonly Pairing[]) => void;
 }
 
-/** Matches in one round of the format (swiss: with one player sitting out when they are odd). */
-export function matchesPerRound(format: Format, players: number): number {
-  if (format === 'gauntlet') return 2 * (players - 1);
-  if (format === 'swiss') return 2 * Math.floor(players / 2);
-  return players * (players - 1);
+/** Matches in one round of the format at tables of `seatsPerMatch` (swiss: with the players left over sitting out). */
+export function matchesPerRound(format: Format, players: number, seatsPerMatch = 2): number {
+  if (format === 'gauntlet') return seatsPerMatch * binomial(players - 1, seatsPerMatch - 1);
+  if (format === 'swiss') return seatsPerMatch * Math.floor(players / seatsPerMatch);
+  return seatsPerMatch * binomial(players, seatsPerMatch);
 }
 
 /** Matches in the whole schedule. */
-export function scheduleSize(format: Format, players: number, rounds: number): number {
-  return matchesPerRound(format, players) * rounds;
+export function scheduleSize(format: Format, players: number, rounds: number, seatsPerMatch = 2): number {
+  return matchesPerRound(format, players, seatsPerMatch) * rounds;
+}
+
+/** Whether the schedule can be played: enough players for one table, and within `limit` matches. */
+export function checkSchedule(format: Format, players: number, rounds: number, seatsPerMatch: number, limit: number = SCHEDULE_LIMITS.matches): Result<number> {
+  if (players < seatsPerMatch) return err(`a game of ${seatsPerMatch} players needs at least ${seatsPerMatch} entrants, not ${players}`);
+  const size = scheduleSize(format, players, rounds, seatsPerMatch);
+  if (size > limit) return err(`a ${format} of ${players} entrants at tables of ${seatsPerMatch} over ${rounds} rounds is ${size} matches: at most ${limit}`);
+  return ok(size);
 }
 
 /** Runs `work` on `items`, at most `width` at once, taking the next only while `more()`. */
@@ -55,8 +75,11 @@ export async function pool<T>(items: readonly T[], width: number, more: () => bo
 
 /** Plays the whole schedule; resolves when the last pairing started has finished. */
 export async function runSchedule(settings: ScheduleSettings, hooks: ScheduleHooks): Promise<void> {
+  const checked = checkSchedule(settings.format, settings.names.length, settings.rounds, settings.seatsPerMatch);
+  if (!checked.ok) throw new Error(checked.error);
   if (settings.format === 'swiss') return runSwiss(settings, hooks);
-  const schedule = settings.format === 'gauntlet' ? gauntlet(settings.names.length, settings.rounds) : roundRobin(settings.names.length, settings.rounds);
+  const make = settings.format === 'gauntlet' ? gauntlet : roundRobin;
+  const schedule = make(settings.names.length, settings.rounds, settings.seatsPerMatch);
   hooks.check?.(schedule);
   await pool(
     schedule.filter((p) => !hooks.done.has(p.index)),
@@ -80,15 +103,14 @@ async function runSwiss(settings: ScheduleSettings, hooks: ScheduleHooks): Promi
     const points = names.map(() => 0);
     // Only the rounds before this one count, even when the results already have later games.
     for (const r of hooks.results) {
-      if (r.outcome === '*' || r.pairing >= first) continue;
-      const [a, b] = r.players.map((name) => names.indexOf(name)) as [number, number];
-      points[a]! += r.outcome === '1-0' ? 1 : r.outcome === '0-1' ? 0 : 0.5;
-      points[b]! += r.outcome === '0-1' ? 1 : r.outcome === '1-0' ? 0 : 0.5;
+      const places = r.pairing < first ? placesOf(r.outcome) : null;
+      if (places === null) continue;
+      seatPoints(places).forEach((p, seat) => (points[names.indexOf(r.players[seat]!)]! += p));
     }
-    const next = swissRound({ points, met, byes }, round, settings.seed, first);
+    const next = swissRound({ points, met, byes }, round, settings.seed, first, settings.seatsPerMatch);
     hooks.check?.(next.pairings);
-    for (const p of next.pairings) met.add(meetingKey(...p.seats));
-    if (next.bye !== null) byes[next.bye]!++;
+    for (const p of next.pairings) for (const key of tableMeetings(p.seats)) met.add(key);
+    for (const player of next.sittingOut) byes[player]!++;
     first += next.pairings.length;
     await pool(
       next.pairings.filter((p) => !hooks.done.has(p.index)),

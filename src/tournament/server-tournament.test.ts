@@ -227,3 +227,43 @@ test('a result line: outcome from the scores, incidents from the seats\' closure
   assert.equal(resultLine(1, ['ann', 'bob'], 'm', { scores: [1, 0], reason: 'ServerBot$0 wins 3-1; ServerBot$1 gave up', error: null, closures: [null, null] }).reason, 'ann wins 3-1; bob gave up');
   assert.equal(resultLine(1, ['a', 'b'], 'm', { scores: null, reason: 'the game failed', error: 'boom', closures: [null, null] }).reason, 'the game failed: boom');
 });
+
+test('tables of 3: each match seats 3 bots in a rotation of its table, results carry the places, standings count by them', async () => {
+  const host = new FakeHost();
+  const entrants = ['p', 'q', 'r', 's'].map((name) => ({ name, bot: name }));
+  const t = new ServerTournament('t3', spec({ entrants, players: 3, concurrency: 2 }), host, new ManualClock());
+  assert.equal(t.view().total, 12);
+  assert.equal(t.view().players, 3);
+  // Each match: the bot named first alphabetically scores most, the next less, the last 0.
+  for (;;) {
+    await settle();
+    const open = host.open();
+    assert.ok(open.length <= 2);
+    if (open.length === 0) break;
+    const lineup = host.request(open[0]!).lineup as string[];
+    const scores = lineup.map((bot) => 3 - [...lineup].sort().indexOf(bot));
+    host.finish(open[0]!, { scores, reason: 'done', error: null, closures: [null, null, null] });
+  }
+  await t.done;
+  assert.equal(host.requests.length, 12);
+  assert.ok(host.requests.every((r) => r.request.lineup.length === 3));
+  const expected = roundRobin(4, 1, 3).map((p) => p.seats.map((i) => ['p', 'q', 'r', 's'][i]!).join(' '));
+  assert.deepEqual(host.requests.map((r) => r.request.lineup.join(' ')), expected);
+  const view = t.view();
+  assert.equal(view.state, 'finished');
+  assert.ok(view.results.every((r) => r.players.length === 3 && /^\d-\d-\d$/.test(r.outcome)));
+  // p beats everyone it meets: 9 games of 1 point; s loses all; q and r in between.
+  assert.deepEqual(view.standings.rows.map((row) => [row.name, row.points, row.wins, row.place]), [
+    ['p', 9, 9, 1],
+    ['q', 6, 3, 15 / 9],
+    ['r', 3, 0, 21 / 9],
+    ['s', 0, 0, 3],
+  ]);
+});
+
+test('a result line of more seats holds the places; bots are named by their seats in the reason', () => {
+  const line = resultLine(4, ['x', 'y', 'z'], 'm9', { scores: [1, 5, 1], reason: 'ServerBot$1 bid lowest', error: null, closures: [null, null, 'timeout'] });
+  assert.equal(line.outcome, '2-1-2');
+  assert.equal(line.reason, 'y bid lowest');
+  assert.deepEqual(line.timedOut, ['z']);
+});

@@ -31,6 +31,16 @@ export interface TournamentSpec {
   readonly timeout: number | null;
   /** Swiss: breaks ties between equal scores. */
   readonly seed: string;
+  /**
+   * Seats of each match; null or absent in a request means the game's default, which the
+   * directory (server-tournaments.ts) puts here before the tournament starts; 2 when absent.
+   */
+  readonly players?: number | null;
+}
+
+/** Seats of each match of `spec`. */
+export function seatsPerMatch(spec: TournamentSpec): number {
+  return spec.players ?? 2;
 }
 
 /** A match of server bots only, as the tournament asks for one. */
@@ -84,6 +94,8 @@ export interface TournamentView {
   readonly entrants: readonly BotEntrant[];
   readonly args: Readonly<Record<string, string>>;
   readonly timeout: number | null;
+  /** Seats of each match. */
+  readonly players: number;
   readonly state: TournamentState;
   /** Why it failed or was stopped, or null. */
   readonly error: string | null;
@@ -178,11 +190,12 @@ export class ServerTournament {
       entrants: spec.entrants,
       args: spec.args,
       timeout: spec.timeout,
+      players: seatsPerMatch(spec),
       state: this.state,
       error: this.error,
       createdAt: this.createdAt,
       endedAt: this.endedAt,
-      total: scheduleSize(spec.format, this.names.length, spec.rounds),
+      total: scheduleSize(spec.format, this.names.length, spec.rounds, seatsPerMatch(spec)),
       running: [...this.running.values()].sort((a, b) => a.pairing - b.pairing),
       results: [...this.results],
       standings: standings(this.names, this.results),
@@ -193,7 +206,7 @@ export class ServerTournament {
     const { spec } = this;
     try {
       await runSchedule(
-        { format: spec.format, rounds: spec.rounds, names: this.names, seed: spec.seed, concurrency: spec.concurrency },
+        { format: spec.format, rounds: spec.rounds, names: this.names, seatsPerMatch: seatsPerMatch(spec), seed: spec.seed, concurrency: spec.concurrency },
         { results: this.results, done: new Set(), more: () => this.state === 'running', play: (pairing) => this.play(pairing) },
       );
     } catch (error) {
@@ -257,7 +270,7 @@ export function resultLine(pairing: number, players: readonly string[], match: s
     scores: ended.scores,
     outcome: outcomeOf(ended.scores),
     match,
-    // The game speaks of the seats by their names, ServerBot$0 and ServerBot$1: here they are the entrants.
+    // The game speaks of the seats by their names, ServerBot$0, ServerBot$1...: here they are the entrants.
     reason: players.reduce((text, name, seat) => text.split(botName(seat)).join(name), [ended.reason, ended.error].filter((text): text is string => !!text).join(': ')),
     // A bot program that exits or breaks its stream leaves its seat: that is its crash.
     crashed: closedFor('disconnected', 'line/too-long', 'line/invalid-utf8', 'flood'),

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { configureMatch } from '../games/game-params.js';
 import { roshambo } from '../games/roshambo/roshambo.js';
+import type { GameDefinition } from '../match/game.js';
 import { ManualClock } from '../util/clock.js';
 import { ok } from '../util/result.js';
 import type { EndedMatch, MatchHost, TournamentSpec } from './server-tournament.js';
@@ -8,6 +10,7 @@ import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { silentLog } from '../util/log.js';
 import { TournamentArchive } from './tournament-archive.js';
 import { TournamentDirectory, type TournamentLimits } from './server-tournaments.js';
+import { parseTournamentRequest } from './tournament-request.js';
 
 /** Matches end when the test calls `endAll`, or at once without scores when aborted. */
 function host(): MatchHost & { endAll(): void } {
@@ -164,4 +167,54 @@ test('an archive that cannot write logs it and the tournament goes on; a record 
   await reader.restore();
   assert.deepEqual(reader.list(), []);
   assert.deepEqual(errors.map((e) => e.replace(/:.*/, '')).sort(), ['tournament bad in the history cannot be read, left out', 'tournament odd in the history cannot be read, left out']);
+});
+
+/** A stand-in game of 3 to 6 players (4 by default) with server bots. */
+const TRIO: GameDefinition = {
+  ...roshambo,
+  name: 'trio',
+  args: {},
+  configure: (params) => configureMatch(params, { minPlayers: 3, maxPlayers: 6, defaultPlayers: 4, maxBots: 6, defaultTimeout: 5 }, {}, () => ok(null)),
+};
+
+const trioSpec = (entrants: number, overrides: Partial<TournamentSpec> = {}): TournamentSpec => ({
+  ...spec(),
+  game: 'trio',
+  entrants: Array.from({ length: entrants }, (_, i) => ({ name: `e${i}`, bot: null })),
+  ...overrides,
+});
+
+test('a game of more players: its default seats unless asked, at least that many entrants, the match limit counts tables of k', () => {
+  const directory = new TournamentDirectory({ host: host(), games: () => [TRIO, roshambo], limits: { ...LIMITS, running: 10 }, clock: new ManualClock() });
+  const byDefault = directory.create(trioSpec(5));
+  assert.ok(byDefault.ok);
+  assert.equal(byDefault.value.view().players, 4);
+  assert.equal(byDefault.value.view().total, 4 * 5);
+  const three = directory.create(trioSpec(5, { players: 3 }));
+  assert.ok(three.ok);
+  assert.equal(three.value.view().total, 3 * 10);
+  const few = directory.create(trioSpec(3));
+  assert.deepEqual(few.ok ? null : few.error, { code: 'tournament/bad-field', error: 'a game of 4 players needs at least 4 entrants, not 3' });
+  const seven = directory.create(trioSpec(5, { players: 7 }));
+  assert.equal(seven.ok ? null : seven.error.code, 'tournament/bad-args');
+  // 8 entrants at tables of 3: 56 tables, 168 matches, past the 100 of LIMITS.
+  const many = directory.create(trioSpec(8, { players: 3 }));
+  assert.deepEqual(many.ok ? null : many.error, { code: 'tournament/too-many-matches', error: 'round-robin of 8 entrants at tables of 3 over 1 rounds is 168 matches: at most 100 (limit tournament-matches)' });
+  // A 2-player game keeps its 2 seats and its words.
+  const two = directory.create(spec());
+  assert.ok(two.ok);
+  assert.equal(two.value.view().players, 2);
+  assert.equal(directory.create({ ...spec(), players: 3 }).ok, false);
+});
+
+test('a creation request may name the players of a match; null or absent is the game\'s default', () => {
+  const body = { game: 'trio', entrants: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], password: 'pw' };
+  const asked = parseTournamentRequest(JSON.stringify({ ...body, players: 3 }));
+  assert.equal(asked.ok ? asked.value.spec.players : 'refused', 3);
+  const absent = parseTournamentRequest(JSON.stringify(body));
+  assert.equal(absent.ok ? absent.value.spec.players : 'refused', null);
+  for (const players of [1, 2.5, '3']) {
+    const bad = parseTournamentRequest(JSON.stringify({ ...body, players }));
+    assert.equal(bad.ok ? 'accepted' : bad.error.code, 'tournament/bad-field', String(players));
+  }
 });

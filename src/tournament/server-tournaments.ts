@@ -73,11 +73,6 @@ export class TournamentDirectory {
     const running = [...this.tournaments.values()].filter((t) => t.current === 'running').length;
     if (running >= limits.running) return err({ code: 'tournament/too-many-running', error: `${running} tournaments are running, the most this server runs at once (limit tournaments-running)` });
     if (spec.entrants.length > limits.entrants) return err({ code: 'tournament/too-many-entrants', error: `${spec.entrants.length} entrants: at most ${limits.entrants} (limit tournament-entrants)` });
-    // Checked before the size is multiplied out, so a huge round count cannot overflow it.
-    const perRound = scheduleSize(spec.format, spec.entrants.length, 1);
-    if (spec.rounds > limits.matches || perRound * spec.rounds > limits.matches) {
-      return err({ code: 'tournament/too-many-matches', error: `${spec.format} of ${spec.entrants.length} entrants over ${spec.rounds} rounds is ${perRound * spec.rounds} matches: at most ${limits.matches} (limit tournament-matches)` });
-    }
     if (spec.concurrency > limits.concurrency) return err({ code: 'tournament/too-much-concurrency', error: `concurrency ${spec.concurrency}: at most ${limits.concurrency} (limit tournament-concurrency)` });
     const game = this.options.games().find((g) => g.name === spec.game);
     if (!game) return err({ code: 'tournament/no-game', error: `no game "${spec.game.slice(0, 64)}"` });
@@ -86,12 +81,23 @@ export class TournamentDirectory {
       const choices = game.botChoices === undefined ? `its one bot (bot: null)` : game.botChoices.length === 0 ? 'none' : [...game.botChoices, 'null'].join(', ');
       return err({ code: 'tournament/no-bot', error: `entrant "${unknownBot.name}": ${game.name} has no such server bot (bots: ${choices})` });
     }
-    // The match parameters are the game's to judge, once, before any match is made.
-    const configured = game.configure({ players: 2, bots: 2, timeout: spec.timeout, args: spec.args });
+    // The match parameters are the game's to judge, once, before any match is made. A request
+    // that leaves the seats to the game takes its default, which configure applies.
+    const byDefault = game.configure({ players: spec.players ?? null, bots: 0, timeout: spec.timeout, args: spec.args });
+    if (!byDefault.ok) return err({ code: 'tournament/bad-args', error: byDefault.error });
+    const seats = byDefault.value.players;
+    const configured = game.configure({ players: seats, bots: seats, timeout: spec.timeout, args: spec.args });
     if (!configured.ok) return err({ code: 'tournament/bad-args', error: configured.error });
+    if (spec.entrants.length < seats) return err({ code: 'tournament/bad-field', error: `a game of ${seats} players needs at least ${seats} entrants, not ${spec.entrants.length}` });
+    // Checked before the size is multiplied out, so a huge round count cannot overflow it.
+    const perRound = scheduleSize(spec.format, spec.entrants.length, 1, seats);
+    if (spec.rounds > limits.matches || perRound * spec.rounds > limits.matches) {
+      const tables = seats === 2 ? '' : ` at tables of ${seats}`;
+      return err({ code: 'tournament/too-many-matches', error: `${spec.format} of ${spec.entrants.length} entrants${tables} over ${spec.rounds} rounds is ${perRound * spec.rounds} matches: at most ${limits.matches} (limit tournament-matches)` });
+    }
     let id = this.ids();
     while (this.tournaments.has(id)) id = this.ids();
-    const tournament = new ServerTournament(id, spec, this.options.host, this.options.clock, () => this.changed(id));
+    const tournament = new ServerTournament(id, { ...spec, players: seats }, this.options.host, this.options.clock, () => this.changed(id));
     this.tournaments.set(id, tournament);
     this.options.archive?.save(tournament.snapshot());
     // Kept to the limit when one ends (only an ended one is ever forgotten).

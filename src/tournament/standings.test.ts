@@ -47,3 +47,37 @@ test('the formatted table has a header, a row per player, the draw rate and the 
 test('the live line lists points, best first', () => {
   assert.equal(formatPoints(['a', 'b', 'c'], RESULTS), 'a 2.5, c 1.5, b 1');
 });
+
+/** A game of more seats, its outcome the places of `scores`. */
+function ranked(pairing: number, players: string[], scores: number[], outcome: ResultLine['outcome']): ResultLine {
+  return { pairing, players, scores, outcome, match: `m${pairing}`, reason: '', crashed: [], timedOut: [], illegal: [] };
+}
+
+test('3-seat games: points by opponents beaten and tied over 2, a win is first alone, a draw first shared, the mean place', () => {
+  const results = [
+    // a first, b and c tied for second: a 1, b and c 0.25 each.
+    ranked(0, ['a', 'b', 'c'], [5, 3, 3], '1-2-2'),
+    // b and c tied for first, a third: b and c 0.75 each, a 0.
+    ranked(1, ['b', 'c', 'a'], [2, 2, 1], '1-1-3'),
+    ranked(2, ['c', 'a', 'b'], [0, 0, 0], '*'),
+  ];
+  const table = standings(['a', 'b', 'c'], results);
+  const byName = new Map(table.rows.map((r) => [r.name, r]));
+  assert.deepEqual(['a', 'b', 'c'].map((name) => { const r = byName.get(name)!; return [r.points, r.games, r.wins, r.draws, r.losses, r.place, r.unfinished]; }), [
+    [1, 2, 1, 0, 1, 2, 1],
+    [1, 2, 0, 1, 1, 1.5, 1],
+    [1, 2, 0, 1, 1, 1.5, 1],
+  ]);
+  assert.equal(table.games, 2);
+  assert.equal(table.draws, 1);
+  assert.equal(table.seats, 3);
+  const text = formatStandings(table);
+  assert.match(text, /^#\s+player\s+Elo\s+±95%\s+LOS\s+points\s+games\s+W\s+D\s+L\s+place\s+draws\s+crash/m);
+  assert.match(text, /^2 games, draw rate 50\.0% \(first place shared\)/m);
+  assert.equal(formatPoints(['a', 'b', 'c'], results), 'a 1, b 1, c 1');
+  assert.equal(formatPoints(['a', 'b', 'c'], results.slice(0, 1)), 'a 1, b 0.25, c 0.25');
+});
+
+test('a table of 2-player games has no place column, as before', () => {
+  assert.doesNotMatch(formatStandings(standings(['a', 'b', 'c'], RESULTS)), /place/);
+});

@@ -8,7 +8,7 @@ import type { StoredTournament, TournamentEntry } from '../store/history-store.j
 import { err, ok, type Result } from '../util/result.js';
 import { parseLine, type ResultLine } from './results-file.js';
 import { scheduleSize } from './schedule.js';
-import { TOURNAMENT_STATES, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
+import { seatsPerMatch, TOURNAMENT_STATES, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
 import { standings } from './standings.js';
 import { parseTournamentRequest } from './tournament-request.js';
 
@@ -77,11 +77,12 @@ export function snapshotView(snapshot: TournamentSnapshot): TournamentView {
     entrants: spec.entrants,
     args: spec.args,
     timeout: spec.timeout,
+    players: seatsPerMatch(spec),
     state: snapshot.state,
     error: snapshot.error,
     createdAt: snapshot.createdAt,
     endedAt: snapshot.endedAt,
-    total: scheduleSize(spec.format, names.length, spec.rounds),
+    total: scheduleSize(spec.format, names.length, spec.rounds, seatsPerMatch(spec)),
     running: [],
     results: snapshot.results,
     standings: standings(names, snapshot.results),

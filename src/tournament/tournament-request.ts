@@ -39,7 +39,7 @@ export interface TournamentRequest {
   readonly password: string;
 }
 
-const FIELDS = ['game', 'format', 'rounds', 'concurrency', 'entrants', 'args', 'timeout', 'seed', 'password'] as const;
+const FIELDS = ['game', 'format', 'rounds', 'concurrency', 'entrants', 'args', 'timeout', 'seed', 'players', 'password'] as const;
 const ENTRANT_FIELDS = ['name', 'bot'] as const;
 
 function refuse(code: TournamentErrorCode, error: string): Result<never, TournamentRefusal> {
@@ -77,6 +77,8 @@ export function parseTournamentRequest(text: string): Result<TournamentRequest, 
   if (!concurrency.ok) return concurrency;
   const timeout = body['timeout'] ?? null;
   if (timeout !== null && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) return refuse('tournament/bad-field', '"timeout" must be a number of seconds above 0, or null');
+  const players = body['players'] ?? null;
+  if (players !== null && !(Number.isSafeInteger(players) && (players as number) >= 2)) return refuse('tournament/bad-field', '"players" must be the seats of a match, a whole number from 2, or null for the game\'s default');
   const seed = body['seed'] ?? 'coco';
   if (typeof seed !== 'string' || seed.length > 64) return refuse('tournament/bad-field', '"seed" must be a text of at most 64 characters');
   const args = body['args'] ?? {};
@@ -94,6 +96,7 @@ export function parseTournamentRequest(text: string): Result<TournamentRequest, 
       args: args as Record<string, string>,
       timeout,
       seed,
+      players: players as number | null,
     },
   });
 }

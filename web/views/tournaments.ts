@@ -30,6 +30,7 @@ function createForm(list: TournamentList, navigate: (hash: string) => void): HTM
   const game = h('select', { name: 'game', required: true }, list.games.map((g) => h('option', { value: g.name }, g.name)));
   const format = h('select', { name: 'format' }, FORMATS.map((f) => h('option', { value: f }, f)));
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, step: 1, value: 1 });
+  const players = h('input', { name: 'players', type: 'number', min: 2, step: 1, placeholder: 'the game\'s default' });
   const concurrency = h('input', { name: 'concurrency', type: 'number', min: 1, max: list.limits.concurrency, step: 1, value: 2 });
   const entrants = h('textarea', { name: 'entrants', rows: 4, placeholder: 'alpha\nbeta', autocomplete: 'off' });
   const args = h('textarea', { name: 'args', rows: 2, placeholder: 'rounds=10', autocomplete: 'off' });
@@ -51,8 +52,9 @@ function createForm(list: TournamentList, navigate: (hash: string) => void): HTM
       {},
       h('legend', {}, 'New server tournament'),
       field('Game', game, null),
-      field('Format', format, 'Each meeting is played in both seat orders.'),
-      field('Rounds', rounds, `Round robin and gauntlet: each pair meets 2×rounds times. At most ${list.limits.matches} matches.`),
+      field('Format', format, 'Each meeting is played in both seat orders; with more players, each table in every rotation of its seats.'),
+      field('Players per match', players, 'Empty: the game\'s default. More than 2: tables of that many entrants.'),
+      field('Rounds', rounds, `Round robin and gauntlet: each pair meets 2×rounds times (each table of k, k×rounds times). At most ${list.limits.matches} matches.`),
       field('Concurrency', concurrency, `Matches at once, at most ${list.limits.concurrency}.`),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Entrants'), entrants, bots),
       field('Game arguments', args, 'KEY=VALUE, one a line.'),
@@ -72,6 +74,7 @@ function createForm(list: TournamentList, navigate: (hash: string) => void): HTM
       concurrency: Number(concurrency.value),
       entrants: parseEntrantLines(entrants.value),
       args: argLines(args.value),
+      players: players.value.trim() === '' ? null : Number(players.value),
       password: password.value,
     }).then(
       (created) => navigate(href.tournament(created.id)),
@@ -135,11 +138,16 @@ export const tournamentsView: View = (root, context) => {
   return () => resources.release();
 };
 
+/** Points as they are (halves, from 2-player games), or to 2 decimals (thirds and the like, from more players). */
+const pointsText = (points: number): string => (Number.isInteger(points * 2) ? String(points) : points.toFixed(2));
+
 function standingsTable(t: TournamentDetail): HTMLElement {
+  // With more than 2 players a match has places, and a win is first place alone: the mean place says more.
+  const places = t.players > 2;
   return h(
     'table',
     { class: 'table standings-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, 'Entrant'), ['Elo', '±95%', 'LOS', 'Points', 'Games', 'W', 'D', 'L'].map((c) => h('th', { scope: 'col', class: 'num' }, c)))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, 'Entrant'), ['Elo', '±95%', 'LOS', 'Points', 'Games', 'W', 'D', 'L', ...(places ? ['Place'] : [])].map((c) => h('th', { scope: 'col', class: 'num' }, c)))),
     h(
       'tbody',
       {},
@@ -152,19 +160,41 @@ function standingsTable(t: TournamentDetail): HTMLElement {
           h('td', { class: 'num' }, fixed(row.elo)),
           h('td', { class: 'num' }, fixed(row.error95)),
           h('td', { class: 'num' }, percent(row.losNext)),
-          h('td', { class: 'num' }, String(row.points)),
+          h('td', { class: 'num' }, pointsText(row.points)),
           h('td', { class: 'num' }, String(row.games)),
           h('td', { class: 'num' }, String(row.wins)),
           h('td', { class: 'num' }, String(row.draws)),
           h('td', { class: 'num' }, String(row.losses)),
+          ...(places ? [h('td', { class: 'num' }, row.place === null ? '–' : row.place.toFixed(2))] : []),
         ),
       ),
     ),
   );
 }
 
+/** The finished matches: seat 0, result, seat 1 for 2 players; the seats in order and their places for more. */
+function finishedTable(t: TournamentDetail): HTMLElement {
+  const replay = (match: string): HTMLElement => h('td', {}, h('a', { href: href.replay(match) }, 'replay'));
+  const places = t.players > 2;
+  const columns = places ? ['Seats in order', 'Places', 'Reason', 'Replay'] : ['Seat 0', 'Result', 'Seat 1', 'Reason', 'Replay'];
+  return h(
+    'table',
+    { class: 'table finished-matches' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), columns.map((c) => h('th', { scope: 'col' }, c)))),
+    h(
+      'tbody',
+      {},
+      [...t.results].reverse().map((r) =>
+        places
+          ? h('tr', {}, h('td', { class: 'num' }, String(r.pairing)), h('td', {}, r.players.join(', ')), h('td', {}, r.outcome === '*' ? 'no result' : r.outcome), h('td', {}, r.reason), replay(r.match))
+          : h('tr', {}, h('td', { class: 'num' }, String(r.pairing)), h('td', {}, r.players[0] ?? ''), h('td', {}, r.outcome), h('td', {}, r.players[1] ?? ''), h('td', {}, r.reason), replay(r.match)),
+      ),
+    ),
+  );
+}
+
 function render(t: TournamentDetail): (Node | string)[] {
-  const progress = `${t.results.length} of ${t.total} matches played, ${t.running.length} running · ${t.format}, ${t.rounds} round${t.rounds === 1 ? '' : 's'}, ${t.concurrency} at once`;
+  const progress = `${t.results.length} of ${t.total} matches played, ${t.running.length} running · ${t.format}, ${t.rounds} round${t.rounds === 1 ? '' : 's'}, ${t.concurrency} at once${t.players > 2 ? `, ${t.players} players a match` : ''}`;
   return [
     h('p', { class: 'tournament-state', 'data-state': t.state }, h('strong', {}, t.state), ` · ${progress}`),
     t.error ? notice(t.state === 'failed' ? 'error' : 'info', t.error) : '',
@@ -177,20 +207,7 @@ function render(t: TournamentDetail): (Node | string)[] {
     h('h2', {}, 'Finished'),
     t.results.length === 0
       ? h('p', { class: 'muted' }, 'No match finished yet.')
-      : h(
-          'div',
-          { class: 'table-wrap' },
-          h(
-            'table',
-            { class: 'table finished-matches' },
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, '#'), ['Seat 0', 'Result', 'Seat 1', 'Reason', 'Replay'].map((c) => h('th', { scope: 'col' }, c)))),
-            h(
-              'tbody',
-              {},
-              [...t.results].reverse().map((r) => h('tr', {}, h('td', { class: 'num' }, String(r.pairing)), h('td', {}, r.players[0] ?? ''), h('td', {}, r.outcome), h('td', {}, r.players[1] ?? ''), h('td', {}, r.reason), h('td', {}, h('a', { href: href.replay(r.match) }, 'replay')))),
-            ),
-          ),
-        ),
+      : h('div', { class: 'table-wrap' }, finishedTable(t)),
   ];
 }
 
