@@ -133,15 +133,19 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
   }
   const record = found.value;
   const players = record.players.map((seat) => (bot && seat === botName(0) ? bot.name : seat));
-  const closures = await Promise.all(
-    players.map(async (name, index) => {
-      if (name === bot?.name) return null;
-      const transcript = await fetchArtifact(context.url, id, `transcript-${index}.txt`);
-      return transcript === null ? null : closureReason(transcript);
-    }),
-  );
+  const transcripts = await Promise.all(players.map((name, index) => (name === bot?.name ? null : fetchArtifact(context.url, id, `transcript-${index}.txt`))));
+  const closures = transcripts.map((transcript) => (transcript === null ? null : closureReason(transcript)));
   const closedFor = (reason: string): string[] => players.filter((_, index) => closures[index] === reason);
-  const crashed = connected.filter((c) => c.code === EXIT.programEnded || c.code === EXIT.programStart || c.error !== null).map((c) => c.name);
+  // A program that left after its last move is no crash even when its coco heard the end too late
+  // (a loaded server) and said the program ended first: the server's transcript of the seat says
+  // whether the seat was closed before the match was over for it.
+  const playedToTheEnd = (name: string): boolean => {
+    const index = players.indexOf(name);
+    return index >= 0 && transcripts[index] !== null && closures[index] === null;
+  };
+  const crashed = connected
+    .filter((c) => (c.code === EXIT.programEnded && !playedToTheEnd(c.name)) || c.code === EXIT.programStart || c.error !== null)
+    .map((c) => c.name);
   return {
     pairing: pairing.index,
     players,
