@@ -199,6 +199,7 @@ export function admitConnection(socket: Socket, door: string, admission: Admissi
     socket.destroy();
     return null;
   }
-  socket.once('close', () => addresses.closeConnection(key));
+  // 'close' comes once; `on` spares each socket the wrapper `once` would add for the socket's life.
+  socket.on('close', () => addresses.closeConnection(key));
   return key;
 }
