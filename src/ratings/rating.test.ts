@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ordinal, rating } from 'openskill';
 import { BOT_PLAYER, INITIAL_SKILL, displayedRating, rateMatch, ratedName, ratedStandings, standings, type Skill } from './rating.js';
 
@@ -22,7 +23,22 @@ test("the newcomer's skill and the displayed rating are openskill's own (rating(
 });
 
 test('the rating library is loaded when a rating is first computed, not when this module is imported', () => {
-  // A fresh process: this one's module cache may hold openskill already (imported above).
+  // Nothing this module imports, directly or through its own imports, names openskill statically...
+  const bare = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gm)) {
+      if (specifier === undefined) continue;
+      if (specifier.startsWith('.')) visit(fileURLToPath(new URL(specifier, pathToFileURL(file))));
+      else bare.add(specifier);
+    }
+  };
+  visit(fileURLToPath(new URL('./rating.js', import.meta.url)));
+  assert.ok(seen.size > 1, 'the walk followed the imports');
+  assert.ok(!bare.has('openskill'), `imported at load: ${[...bare].join(', ')}`);
+  // ...and a fresh process (this one's module cache holds openskill, imported above) loads it at the first rating.
   const script = `
     import { createRequire } from 'node:module';
     const cache = createRequire(import.meta.url).cache;
