@@ -6,7 +6,10 @@
  * and never joined, and the RSS again. Each figure is the difference divided by the count.
  */
 import { type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
+import { heapByKind, heapGrowth, type KindGrowth } from './heap-diff.js';
+import { heapSnapshotFlags, readV8Memory, takeHeapSnapshot, type V8Memory } from './heap-stages.js';
 import { ProcessTreeMonitor } from './proc-stats.js';
 import { round2, type Column } from './report.js';
 import { benchLimits, createMatches, here, sleep, spawnWithFileLimit, startServer, type ServerSetup, type ServerSpec } from './server.js';
@@ -20,6 +23,17 @@ export interface MemoryRun {
   readonly perWaitingMatchKiB: number | null;
   readonly secondsToConnect: number;
   readonly secondsToCreateMatches: number | null;
+  /** V8's figures at start, with connections, with matches (cocod's /metrics; empty for the relay). */
+  readonly v8: readonly V8Memory[];
+  /** With BENCH_HEAP_SNAPSHOTS: what grew in the JS heap. */
+  readonly heap?: HeapBreakdown;
+}
+
+/** The heap snapshots' account of a memory run (heap-stages.ts). */
+export interface HeapBreakdown {
+  readonly snapshots: readonly string[];
+  readonly perConnection: readonly KindGrowth[];
+  readonly perWaitingMatch: readonly KindGrowth[] | null;
 }
 
 /**
@@ -60,12 +74,29 @@ async function aliveConnections(clients: readonly { child: ChildProcess; lines: 
   return counts.reduce((sum, n) => sum + n, 0);
 }
 
-export async function memoryRun(spec: ServerSpec, connections: number, waiting: number, processes: number, setup: ServerSetup): Promise<MemoryRun> {
-  const server = await startServer(spec, setup, { limits: benchLimits(waiting, connections + 64) });
+/**
+ * `heapDir` (BENCH_HEAP_SNAPSHOTS): a heap snapshot of the server after each RSS reading, into a
+ * new directory under it. Writing a snapshot leaves the server's memory larger, so the RSS figures
+ * of such a run are not comparable with a plain one: use it for the breakdown only.
+ */
+export async function memoryRun(spec: ServerSpec, connections: number, waiting: number, processes: number, setup: ServerSetup, heapDir?: string): Promise<MemoryRun> {
+  const snapshotDir = heapDir === undefined ? undefined : mkdtempSync(join(heapDir, `${spec.kind}-`));
+  const runSetup = snapshotDir === undefined ? setup : { ...setup, nodeFlags: [...setup.nodeFlags, ...heapSnapshotFlags(snapshotDir)] };
+  const server = await startServer(spec, runSetup, { limits: benchLimits(waiting, connections + 64) });
   const clients: { child: ChildProcess; lines: string[] }[] = [];
+  const httpUrl = server.url.replace(/^ws/, 'http').replace(/\/+$/, '');
+  const snapshots: string[] = [];
+  const v8: V8Memory[] = [];
+  const stage = async (): Promise<void> => {
+    const figures = spec.kind === 'cocod' ? await readV8Memory(httpUrl) : null;
+    if (figures) v8.push(figures);
+    if (snapshotDir === undefined) return;
+    snapshots.push(await takeHeapSnapshot(server.pid, snapshotDir));
+  };
   try {
     const monitor = new ProcessTreeMonitor(server.pid);
     const start = await settledRssKiB(monitor);
+    await stage();
     const connectStarted = performance.now();
     const count = Math.max(1, Math.min(processes, connections));
     const opened = Array.from({ length: count }, (_, p) => {
@@ -91,6 +122,7 @@ export async function memoryRun(spec: ServerSpec, connections: number, waiting: 
     const open = (await Promise.all(opened)).reduce((sum, n) => sum + n, 0);
     const secondsToConnect = (performance.now() - connectStarted) / 1000;
     const withConnections = await settledRssKiB(monitor);
+    await stage();
     let still = await aliveConnections(clients);
     if (still !== connections) throw new Error(`${connections - still} of ${open} idle connections were closed by the server`);
 
@@ -101,6 +133,7 @@ export async function memoryRun(spec: ServerSpec, connections: number, waiting: 
       await createMatches(server.url, waiting, 10, 4);
       secondsToCreateMatches = (performance.now() - createStarted) / 1000;
       withMatches = await settledRssKiB(monitor);
+      await stage();
       still = await aliveConnections(clients);
       if (still !== connections) throw new Error(`${connections - still} idle connections were closed while the matches were created`);
     }
@@ -113,12 +146,23 @@ export async function memoryRun(spec: ServerSpec, connections: number, waiting: 
       perWaitingMatchKiB: withMatches === null ? null : round2((withMatches - withConnections) / waiting),
       secondsToConnect: round2(secondsToConnect),
       secondsToCreateMatches: secondsToCreateMatches === null ? null : round2(secondsToCreateMatches),
+      v8,
+      ...(snapshots.length >= 2 && { heap: breakdown(snapshots, connections, withMatches === null ? 0 : waiting) }),
     };
   } finally {
     for (const { child } of clients) child.stdin!.end();
     await Promise.all(clients.map(({ child }) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
     await server.stop();
   }
+}
+
+function breakdown(snapshots: readonly string[], connections: number, waiting: number): HeapBreakdown {
+  const kinds = snapshots.map(heapByKind);
+  return {
+    snapshots,
+    perConnection: heapGrowth(kinds[0]!, kinds[1]!, connections),
+    perWaitingMatch: kinds.length > 2 && waiting > 0 ? heapGrowth(kinds[1]!, kinds[2]!, waiting) : null,
+  };
 }
 
 export const MEMORY_COLUMNS: readonly Column<MemoryRun>[] = [

@@ -25,11 +25,13 @@
  *   open loop:       BENCH_RATES (2000,5000,10000 rounds/s offered in total), BENCH_OPEN_SECONDS (10),
  *                    BENCH_OPEN_MATCHES (BENCH_MATCHES), BENCH_PLAYER_PROCESSES (1)
  *   memory:          BENCH_CONNECTIONS (10000), BENCH_WAITING (10000 waiting matches),
- *                    BENCH_CLIENT_PROCESSES (one per 5000 connections)
+ *                    BENCH_CLIENT_PROCESSES (one per 5000 connections),
+ *                    BENCH_HEAP_SNAPSHOTS (DIR: heap snapshots at each stage, and the heap's breakdown)
  */
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { CLOSED_COLUMNS, closedRun, type ClosedRun } from './closed-loop.js';
+import { growthTable } from './heap-diff.js';
 import { MEMORY_COLUMNS, memoryRun, type MemoryRun } from './memory.js';
 import { OPEN_COLUMNS, openRoundsPerMatch, openRun, type OpenRun } from './open-loop.js';
 import { groupRows, markdownTable, ratioSummary, type Column, type Labelled } from './report.js';
@@ -101,6 +103,29 @@ const clientProcesses = integer('BENCH_CLIENT_PROCESSES', Math.ceil(connections 
 const spectateEvery = env['BENCH_SPECTATE'] === '0' ? 0 : integer('BENCH_SPECTATE', 0);
 const spectatorsText = spectateEvery > 0 ? `; cocod's matches with a spectator on every ${spectateEvery}th` : '';
 
+const heapSnapshots = env['BENCH_HEAP_SNAPSHOTS'] ? resolve(env['BENCH_HEAP_SNAPSHOTS']) : undefined;
+
+/**
+ * What a memory run's growth was made of: V8's own figures at each stage (the JS heap as
+ * committed, the young generation's share of it, the heap in use, memory held by Buffers
+ * outside it) and, with BENCH_HEAP_SNAPSHOTS, the heap's growth by constructor.
+ */
+function memoryDetail(title: string, run: MemoryRun): string | null {
+  const parts: string[] = [];
+  if (run.v8.length > 0) {
+    const stages = ['start', 'with connections', 'with matches'];
+    const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
+    const rows = run.v8.map((f, i) => `| ${stages[i]} | ${[f.rss, f.heapTotal, f.newSpaceTotal, f.heapUsed, f.external, f.rss - f.heapTotal - f.external].map(mib).join(' | ')} |`);
+    parts.push([`V8's account of ${title} (its /metrics after each RSS reading), MiB:`, '', '| stage | RSS | JS heap committed | of it young generation | JS heap used | external (Buffers) | RSS outside both |', '|---|---:|---:|---:|---:|---:|---:|', ...rows].join('\n'));
+  }
+  if (run.heap) {
+    parts.push(`Heap snapshots of ${title}: ${run.heap.snapshots.join(', ')}`);
+    parts.push(`JS heap growth per idle connection, ${title}:\n\n${growthTable(run.heap.perConnection, 25, 'connection')}`);
+    if (run.heap.perWaitingMatch) parts.push(`JS heap growth per waiting match, ${title}:\n\n${growthTable(run.heap.perWaitingMatch, 25, 'match')}`);
+  }
+  return parts.length > 0 ? parts.join('\n\n') : null;
+}
+
 function progress(text: string): void {
   process.stderr.write(`bench: ${text}\n`);
 }
@@ -165,11 +190,15 @@ if (modes.includes('open')) {
 if (modes.includes('memory')) {
   const done = await alternate<MemoryRun>(
     `memory, ${connections} idle connections and ${waiting} waiting matches,`,
-    (spec) => memoryRun(spec, connections, waiting, clientProcesses, setup),
+    (spec) => memoryRun(spec, connections, waiting, clientProcesses, setup, heapSnapshots),
     (run) => `${run.perConnectionKiB} KiB per idle connection${run.perWaitingMatchKiB === null ? '' : `, ${run.perWaitingMatchKiB} KiB per waiting match`}`,
   );
   results['memory'] = { connections, waitingMatches: waiting, clientProcesses, runs: done, ratios: ratioSummary(MEMORY_COLUMNS, done) };
   sections.push(`## Memory: ${connections.toLocaleString('en-US')} idle connections, then ${waiting.toLocaleString('en-US')} waiting matches (cocod only)\n\n${table(MEMORY_COLUMNS, done)}`);
+  for (const { label, repetition, run } of done) {
+    const detail = memoryDetail(`${label} #${repetition}`, run);
+    if (detail) sections.push(detail);
+  }
 }
 
 await redis?.stop();

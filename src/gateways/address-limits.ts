@@ -242,7 +242,8 @@ export function admitConnection(socket: Socket, door: string, admission: Admissi
   }
   // Over the budget of all nodes together: cut once the cluster says so (a round trip later).
   const releaseCluster = addresses.clusterConnection(key, () => refuse('connections-per-address'));
-  socket.once('close', () => {
+  // 'close' comes once; `on` spares each socket the wrapper `once` would add for the socket's life.
+  socket.on('close', () => {
     addresses.closeConnection(key);
     releaseCluster();
   });

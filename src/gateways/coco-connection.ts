@@ -12,6 +12,7 @@ import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { AddressLimits, RefusalReason } from './address-limits.js';
+import type { Heartbeat, HeartbeatPeer } from './heartbeat.js';
 import type { ServerLimits } from './server-limits.js';
 
 /** How one coco connection cuts what it sends (the limits on peers are in server-limits.ts). */
@@ -42,6 +43,10 @@ export interface ConnectionDeps {
   readonly addresses: AddressLimits;
   /** Told about every request refused by a limit (for /metrics). */
   readonly refused?: (reason: RefusalReason) => void;
+  /** Pings the connection when it is silent and drops it when it stops answering (the server's one heartbeat). */
+  readonly heartbeat?: Heartbeat;
+  /** Told once when the connection has closed, after it left its match or subscription. */
+  readonly closed?: (connection: CocoConnection) => void;
 }
 
 type State =
@@ -54,13 +59,18 @@ type State =
   | { readonly kind: 'vis'; readonly stop: () => void }
   | { readonly kind: 'closed' };
 
+// The states without data are shared: ten thousand idle connections need no object each for it.
+const HANDSHAKE: State = { kind: 'handshake' };
+const IDLE: State = { kind: 'idle' };
+const CLOSED: State = { kind: 'closed' };
+
 /**
  * One client of the coco WebSocket protocol (notes/coco-wire-protocol.md): a state machine over
  * the requests valid in each state, as the reference server has it. A request that is invalid,
  * or not valid in the current state, closes this connection only, with a log line.
  */
-export class CocoConnection {
-  private state: State = { kind: 'handshake' };
+export class CocoConnection implements HeartbeatPeer {
+  private state: State = HANDSHAKE;
   private version = 2;
   /** Requests received and not yet handled; they are handled one at a time, in order. */
   private readonly requests: string[] = [];
@@ -68,13 +78,9 @@ export class CocoConnection {
   /** Game bytes waiting to go out in one binary frame (flushed at the end of the current turn). */
   private readonly outgoing: Buffer[] = [];
   private flushScheduled = false;
-  private readonly flushLater = (): void => this.flush();
+  /** Made when the connection first plays: most connections never send game bytes. */
+  private flushLater: (() => void) | null = null;
   private cancelHandshakeTimer: (() => void) | null;
-  private readonly lobby: LobbyPort;
-  private readonly store: HistoryStore;
-  private readonly log: Log;
-  private readonly limits: ServerLimits;
-  private readonly requester: Requester;
 
   constructor(
     private readonly ws: WebSocket,
@@ -85,9 +91,41 @@ export class CocoConnection {
     private readonly peer: string,
     private readonly deps: ConnectionDeps,
   ) {
-    ({ lobby: this.lobby, store: this.store, log: this.log, limits: this.limits } = deps);
-    const { addresses } = deps;
-    this.requester = {
+    this.cancelHandshakeTimer = deps.clock.setTimer(this.limits['handshake-seconds'] * 1000, () => {
+      this.cancelHandshakeTimer = null;
+      if (this.state.kind === 'handshake') this.abort(CLOSE_CODES.policy, `no Handshake within ${this.limits['handshake-seconds']} s`, 'handshake-timeout');
+    });
+    deps.heartbeat?.add(this);
+    ws.on('message', (data, isBinary) => {
+      deps.heartbeat?.heard(this);
+      this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary);
+    });
+    ws.on('pong', () => deps.heartbeat?.heard(this));
+    ws.on('close', () => this.onClose());
+    ws.on('error', (error) => this.log.warn(`${this.peer}: connection error: ${error.message}`));
+  }
+
+  private get lobby(): LobbyPort {
+    return this.deps.lobby;
+  }
+
+  private get store(): HistoryStore {
+    return this.deps.store;
+  }
+
+  private get log(): Log {
+    return this.deps.log;
+  }
+
+  private get limits(): ServerLimits {
+    return this.deps.limits;
+  }
+
+  /** Who asks, for the lobby's per-address limits; made per request that needs it, not kept. */
+  private requester(): Requester {
+    const { addresses } = this.deps;
+    const address = this.address;
+    return {
       owner: address,
       passwords: {
         refusal: () => {
@@ -100,13 +138,18 @@ export class CocoConnection {
         succeeded: () => addresses.passwordSucceeded(address),
       },
     };
-    this.cancelHandshakeTimer = deps.clock.setTimer(this.limits['handshake-seconds'] * 1000, () => {
-      this.cancelHandshakeTimer = null;
-      if (this.state.kind === 'handshake') this.abort(CLOSE_CODES.policy, `no Handshake within ${this.limits['handshake-seconds']} s`, 'handshake-timeout');
-    });
-    ws.on('message', (data, isBinary) => this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary));
-    ws.on('close', () => this.onClose());
-    ws.on('error', (error) => this.log.warn(`${this.peer}: connection error: ${error.message}`));
+  }
+
+  /** HeartbeatPeer: the connection was silent for a heartbeat period. */
+  ping(): void {
+    this.ws.ping();
+  }
+
+  /** HeartbeatPeer: no pong came within a period of the ping. */
+  dead(): void {
+    this.log.warn(`${this.peer}: dropping connection: no pong within ${this.limits['heartbeat-seconds']} s`);
+    this.refused('heartbeat');
+    this.ws.terminate();
   }
 
   /** The server is stopping: say so with 1001 (its matches were ended and recorded first). */
@@ -160,6 +203,9 @@ export class CocoConnection {
       this.abort(CLOSE_CODES.internal, 'internal error');
     } finally {
       this.handling = false;
+      // An emptied array keeps the room it grew to; setting its length to 0 gives that back, which
+      // across ten thousand idle connections is over a megabyte.
+      if (this.requests.length === 0) this.requests.length = 0;
     }
   }
 
@@ -191,17 +237,17 @@ export class CocoConnection {
       case 'subscribed':
         if (request.type !== 'LobbyUnsubscribe') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while subscribed to the lobby`);
         this.state.unsubscribe();
-        this.state = { kind: 'idle' };
+        this.state = IDLE;
         return this.reply({ type: 'LobbyUnsubscribed' });
       case 'waiting':
         if (request.type !== 'LobbyLeaveMatch') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while waiting in a match`);
         this.lobby.leave(this.state.id, this.state.member);
-        this.state = { kind: 'idle' };
+        this.state = IDLE;
         return this.reply({ type: 'LobbyLeavedMatch' });
       case 'spectating':
         if (request.type !== 'SpectateLeave') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while spectating`);
         this.lobby.unspectate(this.state.id, this.state.watcher);
-        this.state = { kind: 'idle' };
+        this.state = IDLE;
         return this.reply({ type: 'SpectateLeaved' });
       case 'vis':
         return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while receiving visualizer events`);
@@ -218,7 +264,7 @@ export class CocoConnection {
     if (!supported) return this.abort(CLOSE_CODES.policy, `unsupported handshake: magic "${request.magic}", version ${request.version}`, 'invalid-request');
     this.cancelHandshakeTimer?.();
     this.cancelHandshakeTimer = null;
-    this.state = { kind: 'idle' };
+    this.state = IDLE;
   }
 
   private async idleRequest(request: Request): Promise<void> {
@@ -232,7 +278,7 @@ export class CocoConnection {
           this.refused('game-new-per-minute');
           return this.reply({ type: 'GameNew', id: { Err: `Too many new matches: at most ${this.limits['game-new-per-minute']} a minute per address` } });
         }
-        const created = this.lobby.create(request, 'coco', this.requester);
+        const created = this.lobby.create(request, 'coco', this.requester());
         // The error may quote what the client sent as a password: it goes back to the client, not to the log.
         if (!created.ok) this.log.info(`${this.peer}: GameNew refused: ${redact(created.error, [request.password, request.verification])}`);
         return this.reply({ type: 'GameNew', id: created.ok ? { Ok: created.value } : { Err: created.error } });
@@ -269,12 +315,12 @@ export class CocoConnection {
     const member: MatchMember = {
       updated: (info) => this.reply({ type: 'LobbyUpdate', info }),
       expired: (matchId) => {
-        this.state = { kind: 'idle' };
+        this.state = IDLE;
         this.reply({ type: 'LobbyDelete', id: matchId });
       },
       started: (seat) => this.play(seat),
     };
-    const answer = this.lobby.join(id, name, password, member, this.requester);
+    const answer = this.lobby.join(id, name, password, member, this.requester());
     // A local answer is used at once, not awaited: an await would let the lobby's notifications
     // (queued as microtasks during the call) overtake the reply, which the reference sends first.
     const joined = answer instanceof Promise ? await answer : answer;
@@ -301,7 +347,7 @@ export class CocoConnection {
     if (this.state.kind !== 'playing' || this.state.seat !== seat) return;
     if (reason !== 'match-over') this.log.info(`${this.peer}: player ${seat.name} left the game: ${reason}`);
     this.flush();
-    this.state = { kind: 'idle' };
+    this.state = IDLE;
     this.reply({ type: 'MatchEnded' });
   }
 
@@ -322,7 +368,7 @@ export class CocoConnection {
       },
       ended: () => {
         if (this.state.kind !== 'spectating' || this.state.watcher !== watcher) return;
-        this.state = { kind: 'idle' };
+        this.state = IDLE;
         this.reply({ type: 'SpectateEnded' });
       },
     };
@@ -368,7 +414,7 @@ export class CocoConnection {
       if (ended) return;
       ended = true;
       flush();
-      if (this.state.kind === 'vis') this.state = { kind: 'idle' };
+      if (this.state.kind === 'vis') this.state = IDLE;
       this.reply({ type: 'VisEnded', id });
     };
     const answer = this.lobby.watchVis(id, {
@@ -406,7 +452,7 @@ export class CocoConnection {
     this.outgoing.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      queueMicrotask(this.flushLater);
+      queueMicrotask((this.flushLater ??= () => this.flush()));
     }
   }
 
@@ -454,11 +500,13 @@ export class CocoConnection {
 
   private onClose(): void {
     this.leaveState();
+    this.deps.heartbeat?.remove(this);
+    this.deps.closed?.(this);
   }
 
   private leaveState(): void {
     const state = this.state;
-    this.state = { kind: 'closed' };
+    this.state = CLOSED;
     this.outgoing.length = 0;
     this.requests.length = 0;
     this.cancelHandshakeTimer?.();

@@ -7,7 +7,7 @@ import type { Log } from '../util/log.js';
 import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
 import { addressKey, admitConnection, type AddressLimits, type RefusalReason } from './address-limits.js';
-import { CocoConnection } from './coco-connection.js';
+import { CocoConnection, type ConnectionDeps } from './coco-connection.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
 import type { TournamentsApi } from './tournaments-api.js';
@@ -50,6 +50,14 @@ export class CocoServer {
   private readonly responses = new ResponseWriter();
   /** Sockets speaking plain HTTP (a WebSocket upgrade moves its socket to the coco count). */
   private readonly httpSockets = new Set<Socket>();
+  /**
+   * One 'close' listener for every HTTP socket (the socket is `this`), rather than a closure each;
+   * removed again when the socket becomes a WebSocket, which then lives much longer.
+   */
+  private readonly forgetHttpSocket = ((sockets: Set<Socket>) =>
+    function (this: Socket): void {
+      sockets.delete(this);
+    })(this.httpSockets);
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
@@ -82,34 +90,20 @@ export class CocoServer {
     this.http.on('connection', (socket: Socket) => {
       if (admitConnection(socket, 'http', options) === null) return;
       this.httpSockets.add(socket);
-      socket.once('close', () => this.httpSockets.delete(socket));
+      socket.on('close', this.forgetHttpSocket);
     });
     this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
     // The WebSocket server repeats the HTTP server's errors (a busy port): listen() reports those,
     // and without a listener here the repeat would crash the process with a stack trace.
     this.wss.on('error', () => {});
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
+    // One set of dependencies for every connection; each registers itself with the heartbeat.
+    const connectionDeps: ConnectionDeps = { ...options, heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
-      const peer = `${socket.remoteAddress}:${socket.remotePort}`;
       this.httpSockets.delete(socket);
-      const connection = new CocoConnection(ws, socket, addressKey(socket.remoteAddress), peer, options);
-      this.cocoConnections.add(connection);
-      const beat = {
-        ping: () => ws.ping(),
-        dead: () => {
-          log.warn(`${peer}: dropping connection: no pong within ${limits['heartbeat-seconds']} s`);
-          options.refused?.('heartbeat');
-          ws.terminate();
-        },
-      };
-      this.heartbeat.add(beat);
-      ws.on('message', () => this.heartbeat.heard(beat));
-      ws.on('pong', () => this.heartbeat.heard(beat));
-      ws.on('close', () => {
-        this.heartbeat.remove(beat);
-        this.cocoConnections.delete(connection);
-      });
+      socket.off('close', this.forgetHttpSocket);
+      this.cocoConnections.add(new CocoConnection(ws, socket, addressKey(socket.remoteAddress), `${socket.remoteAddress}:${socket.remotePort}`, connectionDeps));
     });
   }
 

@@ -177,6 +177,23 @@ test('a waiting match expires after the expiry time, and each join or leave rese
   assert.deepEqual(log, [`expired ${created.value}`]);
 });
 
+test('waiting matches share one expiry timer, and each expires on its own time', async () => {
+  const { lobby, clock } = makeLobby(10);
+  const first = lobby.create(request({ name: 'First' }));
+  await clock.advance(4_000);
+  const second = lobby.create(request({ name: 'Second' }));
+  assert.ok(first.ok && second.ok);
+  assert.equal(clock.pending, 1, 'one timer for both countdowns');
+  await clock.advance(6_000);
+  assert.equal(lobby.find(first.value), null, 'the first expired 10 s after its creation');
+  assert.notEqual(lobby.find(second.value), null);
+  await clock.advance(3_999);
+  assert.notEqual(lobby.find(second.value), null);
+  await clock.advance(1);
+  assert.equal(lobby.find(second.value), null, 'the second 10 s after its own');
+  assert.equal(clock.pending, 0, 'no timer is left behind');
+});
+
 test('a match that started does not expire, and it is recorded with the times of the lobby clock', async () => {
   const { lobby, store, clock } = makeLobby(10);
   const created = lobby.create(request({ params: { players: 2, bots: 1, timeout: null }, args: { pace: '0', rounds: '1' } }));

@@ -12,6 +12,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { prefixedLog, silentLog, type Log } from '../util/log.js';
 import { err, ok, type Result } from '../util/result.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
 import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
 import { parseSeatOrder, SEAT_ORDER_ARG } from './seat-order-arg.js';
@@ -186,8 +187,8 @@ interface LobbyMatch {
   readonly members: Map<string, MatchMember>;
   readonly watchers: Map<MatchWatcher, () => void>;
   readonly visWatchers: Map<VisSink, () => void>;
+  /** When it expires if nobody joins or leaves (wall time, for MatchInfo); the lobby's expiries queue keeps the countdown. */
   expiresAt: number;
-  cancelExpiry: (() => void) | null;
   running: Match<unknown> | null;
   startedAt: number;
 }
@@ -210,6 +211,8 @@ export class Lobby implements LobbyPort {
   private readonly maxGameArgs: number;
   private readonly verificationDigest: Buffer;
   private readonly clock: Clock;
+  /** The waiting matches' expiry countdowns, all on one timer. */
+  private readonly expiries: ExpiryQueue<LobbyMatch>;
 
   /**
    * A check of every new match before the lobby's own, from whatever this lobby is part of (a
@@ -227,6 +230,7 @@ export class Lobby implements LobbyPort {
     this.clock = options.clock ?? systemClock;
     this.games = new Map(options.games.map((game) => [game.name, game]));
     this.expiryMs = (options.expirySeconds ?? LOBBY_DEFAULTS.expirySeconds) * 1000;
+    this.expiries = new ExpiryQueue(this.clock, this.expiryMs, (match) => this.expire(match));
     this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
     this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
     this.maxSpectators = options.maxSpectators ?? LOBBY_DEFAULTS.maxSpectators;
@@ -339,7 +343,6 @@ export class Lobby implements LobbyPort {
       watchers: new Map(),
       visWatchers: new Map(),
       expiresAt: 0,
-      cancelExpiry: null,
       running: null,
       startedAt: 0,
     };
@@ -539,14 +542,13 @@ export class Lobby implements LobbyPort {
   }
 
   private resetExpiry(match: LobbyMatch): void {
-    match.cancelExpiry?.();
     match.expiresAt = this.clock.now() + this.expiryMs;
-    match.cancelExpiry = this.clock.setTimer(this.expiryMs, () => this.expire(match), { weak: true });
+    this.expiries.restart(match);
   }
 
   private expire(match: LobbyMatch): void {
     if (match.running || this.matches.get(match.id) !== match) return;
-    match.cancelExpiry?.();
+    this.expiries.remove(match);
     this.matches.delete(match.id);
     this.options.log?.info(`match ${match.id} expired`);
     for (const member of match.members.values()) member.expired(match.id);
@@ -558,7 +560,7 @@ export class Lobby implements LobbyPort {
   private start(match: LobbyMatch): void {
     if (match.running || this.matches.get(match.id) !== match) return;
     if (match.members.size + match.settings.bots !== match.settings.players) return;
-    match.cancelExpiry?.();
+    this.expiries.remove(match);
     // The reference hands the game its players in no particular order; we shuffle the seats with
     // the match's seed, so who moves first is fair and a recorded match can be replayed.
     const lineup: SeatSpec[] = [

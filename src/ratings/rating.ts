@@ -1,5 +1,15 @@
-import { ordinal, rate, rating as initialRating } from 'openskill';
+import { createRequire } from 'node:module';
 import { isBotName } from '../match/match.js';
+
+/**
+ * The rating library, loaded when a rating is first computed or displayed, not at start-up: with
+ * its dependencies (ramda, @stdlib) it costs a server that rates nothing yet about 10 MiB in each
+ * thread that imports this module (the main thread and the SQLite worker). Loaded synchronously
+ * (openskill ships CommonJS too), since the SQLite store rates inside its synchronous transaction.
+ */
+function openskill(): typeof import('openskill') {
+  return createRequire(import.meta.url)('openskill') as typeof import('openskill');
+}
 
 /**
  * A player's skill in one game as OpenSkill keeps it (Weng-Lin, the Plackett-Luce model that is
@@ -10,15 +20,15 @@ export interface Skill {
   readonly sigma: number;
 }
 
-/** Where every player starts: the package's defaults (mu 25, sigma 25/3). */
-export const INITIAL_SKILL: Skill = initialRating();
+/** Where every player starts: the package's defaults (`rating()`: mu 25, sigma 25/3; a test checks they agree). */
+export const INITIAL_SKILL: Skill = { mu: 25, sigma: 25 / 3 };
 
 /**
  * The rating shown and sorted by: mu - 3 sigma, a value the player's true skill is above with
  * 99.7% likelihood, so a newcomer with one lucky win does not top the leaderboard.
  */
 export function displayedRating(skill: Skill): number {
-  return ordinal(skill);
+  return openskill().ordinal(skill);
 }
 
 /**
@@ -65,7 +75,7 @@ export function rateMatch(ranked: readonly Standing[], before: (player: string) 
     const { mu, sigma } = before(standing.player) ?? INITIAL_SKILL;
     return [{ mu, sigma }];
   });
-  const after = rate(teams, { score: ranked.map((standing) => standing.score) });
+  const after = openskill().rate(teams, { score: ranked.map((standing) => standing.score) });
   return after.map(([skill]) => ({ mu: skill!.mu, sigma: skill!.sigma }));
 }
 

@@ -24,3 +24,14 @@ test('a byte log gives back exactly what was appended, across chunk boundaries a
 test('an empty byte log is an empty buffer', () => {
   assert.equal(new ByteLog().toBuffer().length, 0);
 });
+
+test('a byte log takes its first chunk at its first append, not before', () => {
+  const log = new ByteLog(8, 64);
+  assert.equal(log.reservedBytes, 0, 'a log nothing was written to (a match still waiting) holds no chunk');
+  log.append('');
+  log.append('abc');
+  assert.equal(log.reservedBytes, 8);
+  log.append(Buffer.from('defghij'));
+  assert.equal(log.reservedBytes, 8 + 16);
+  assert.equal(log.toBuffer().toString(), 'abcdefghij');
+});

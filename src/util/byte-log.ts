@@ -1,3 +1,6 @@
+/** The chunk of a log nothing was appended to yet; it has no room, so nothing is ever written into it. */
+const NO_CHUNK = Buffer.alloc(0);
+
 /**
  * An append-only byte log kept outside the JavaScript heap: written into fixed-size chunks, read
  * back whole. A server with a thousand matches keeps every match's spectator stream and
@@ -6,23 +9,28 @@
  */
 export class ByteLog {
   private readonly full: Buffer[] = [];
-  private chunk: Buffer;
+  /** NO_CHUNK until the first append: a log made for a match that never starts costs no chunk. */
+  private chunk: Buffer = NO_CHUNK;
   private used = 0;
   private bytes = 0;
 
   /** Chunks start small (most logs are short) and double up to `maxChunkBytes`. */
   constructor(
-    firstChunkBytes = 1024,
+    private readonly firstChunkBytes = 1024,
     private readonly maxChunkBytes = 64 * 1024,
-  ) {
-    this.chunk = Buffer.allocUnsafe(firstChunkBytes);
-  }
+  ) {}
 
   get length(): number {
     return this.bytes;
   }
 
+  /** Bytes of chunks this log holds, written or not. */
+  get reservedBytes(): number {
+    return this.full.reduce((sum, chunk) => sum + chunk.length, this.chunk.length);
+  }
+
   append(data: string | Uint8Array): void {
+    if (this.chunk === NO_CHUNK) this.chunk = Buffer.allocUnsafe(this.firstChunkBytes);
     if (typeof data === 'string') {
       // Most appends are short and fit the current chunk: written in place, without a copy.
       if (data.length * 3 <= this.chunk.length - this.used) {
