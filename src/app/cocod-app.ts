@@ -25,6 +25,9 @@ import type { HistoryStore } from '../store/history-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js';
+import { PeerAddresses } from '../gateways/peer-addresses.js';
+import { ok } from '../util/result.js';
+import { TrustedProxies } from '../gateways/trusted-proxies.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from './metrics.js';
@@ -54,6 +57,10 @@ export interface CocodOptions {
   /** Time limits of the matches made through that port, in seconds (default 2 and 10). */
   readonly sochaSoftTimeout?: number;
   readonly sochaHardTimeout?: number;
+  /** Balancers and proxies allowed to name their clients (ADDR[,ADDR...], CIDR ranges too); none when absent. */
+  readonly trustedProxy?: string;
+  /** Connections from those start with a PROXY protocol (v1 or v2) preamble, on every TCP port. */
+  readonly proxyProtocol?: boolean;
   readonly log: Log;
   /**
    * This server is one node of several (`cocod --nodes N`): it shares the lobby through `link`
@@ -107,6 +114,17 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const { log } = options;
   const limits = options.limits ?? DEFAULT_LIMITS;
   const clock = options.clock ?? systemClock;
+  const trusted = options.trustedProxy === undefined ? ok(TrustedProxies.none()) : TrustedProxies.parse(options.trustedProxy);
+  if (!trusted.ok) throw new Error(trusted.error);
+  const peers = new PeerAddresses({
+    trusted: trusted.value,
+    proxyProtocol: options.proxyProtocol ?? false,
+    preambleSeconds: limits['proxy-preamble-seconds'],
+    preambleBytes: limits['proxy-preamble-bytes'],
+    clock,
+    log,
+  });
+  if (trusted.value.any) log.info(`trusted proxies: ${trusted.value.entries.join(', ')} (${options.proxyProtocol ? 'PROXY protocol preamble on every port, and ' : ''}X-Forwarded-For on HTTP)`);
   const refused = (reason: RefusalReason): void => metrics.refused(reason);
   let verificationPassword = options.verificationPassword;
   if (verificationPassword === null) {
@@ -198,7 +216,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   // A history that cannot be read now costs the old tournaments, not the server.
   await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
-  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, limits, clock });
+  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock });
   const server: CocoServer = new CocoServer({
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several
     // nodes, the next request could reach another node, so tournaments are a single node's feature.
@@ -213,12 +231,13 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     limits,
     clock,
     addresses,
+    peers,
     refused,
   });
   const address = await server.listen();
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
-    clobber = new ClobberTcpGateway(lobby, { addresses, log, refused, limits, clock });
+    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
@@ -232,6 +251,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       hardTimeout: options.sochaHardTimeout ?? DEFAULT_HARD_TIMEOUT,
       log,
       addresses,
+      peers,
       refused,
       serverLimits: limits,
       clock,

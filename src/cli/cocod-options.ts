@@ -3,6 +3,7 @@ import type { CocodOptions } from '../app/cocod-app.js';
 import { DEFAULT_HARD_TIMEOUT, DEFAULT_SOFT_TIMEOUT } from '../games/hase-und-igel/hase-und-igel.js';
 import { resolveLimits } from '../gateways/server-limits.js';
 import { checkRedisUrl } from '../cluster/redis-url.js';
+import { TrustedProxies } from '../gateways/trusted-proxies.js';
 import { isPostgresUrl } from '../store/postgres-connection.js';
 import { err, ok, type Result } from '../util/result.js';
 
@@ -45,6 +46,14 @@ Options:
                                     lobby through Redis (redis://[:PASSWORD@]HOST[:PORT][/DB],
                                     or COCOD_REDIS in the environment); needs --postgres;
                                     see docs/deployment.md
+      --trusted-proxy ADDR[,ADDR...]   balancers and proxies (addresses or CIDR ranges such as
+                                    10.0.0.0/24) whose connections may name the client they
+                                    relay (or COCOD_TRUSTED_PROXY): X-Forwarded-For on HTTP
+                                    and WebSocket requests; nobody else's is read
+      --proxy-protocol              connections from those start with a PROXY protocol v1 or
+                                    v2 preamble (HAProxy send-proxy-v2) on every TCP port;
+                                    the per-address limits and logs use the client it names
+                                    (docs/deployment.md)
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
@@ -70,13 +79,15 @@ const OPTIONS = {
   games: { type: 'string' },
   nodes: { type: 'string' },
   redis: { type: 'string' },
+  'trusted-proxy': { type: 'string' },
+  'proxy-protocol': { type: 'boolean' },
   limit: { type: 'string', multiple: true },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
 
-type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'version' | 'config'>;
+type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'version' | 'config' | 'proxy-protocol'>;
 
 /** What the command line, the config file and the environment make of the server's options. */
 export type CocodCommand =
@@ -157,6 +168,16 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   // Nodes on several machines must record into one history: a dead node's matches are recorded by
   // a survivor, and a player's result is read from whichever node it is connected to.
   if (redis !== undefined && postgres === undefined) return err('--redis needs --postgres URL: the nodes of a cluster share one history (docs/deployment.md)');
+  const trustedProxy = option('trusted-proxy') ?? (sources.env['COCOD_TRUSTED_PROXY'] || undefined);
+  if (trustedProxy !== undefined) {
+    const parsed = TrustedProxies.parse(trustedProxy);
+    if (!parsed.ok) return parsed;
+  }
+  const proxyProtocolEntry = config.value['proxy-protocol'];
+  if (proxyProtocolEntry !== undefined && typeof proxyProtocolEntry !== 'boolean') return err('config file: "proxy-protocol" must be true or false');
+  const proxyProtocol = values['proxy-protocol'] ?? proxyProtocolEntry ?? false;
+  // Without a trusted balancer a preamble could only come from a client naming itself.
+  if (proxyProtocol && trustedProxy === undefined) return err('--proxy-protocol needs --trusted-proxy ADDR: the balancers whose preambles are believed');
   if (limits.value['redis-lease-refresh-seconds'] >= limits.value['redis-lease-seconds']) {
     return err(`limit "redis-lease-refresh-seconds" must be less than "redis-lease-seconds" (a lease must be refreshed before it runs out)`);
   }
@@ -168,6 +189,7 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
       ...(sochaPort !== undefined && { sochaPort, sochaPassword: sochaPassword.value, sochaSoftTimeout: soft.value, sochaHardTimeout: hard.value }),
       ...(games !== undefined && { gamesDir: games }),
       ...(redis !== undefined && { redis }),
+      ...(trustedProxy !== undefined && { trustedProxy, proxyProtocol }),
       bindAddress: option('bind-address') ?? '127.0.0.1',
       port: port.value,
       verificationPassword: verification.value,

@@ -3,6 +3,7 @@ import type { AddressCounter } from '../cluster/seams.js';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import type { ServerLimits } from './server-limits.js';
+import type { ClientAddress, PeerAddresses } from './peer-addresses.js';
 
 /** Why a peer was refused; the label of the refusal counter in /metrics. */
 export type RefusalReason =
@@ -77,13 +78,27 @@ export class AddressLimits {
     return this.total;
   }
 
-  /** Takes a connection slot for `key`; null when refused (and why). Call `release` once when it closes. */
-  openConnection(key: string): RefusalReason | null {
+  /**
+   * Takes a connection slot for `key`; null when refused (and why). Call `closeConnection` once
+   * when it closes. A trusted proxy's own connections (`perAddress` false) carry many clients:
+   * they count towards max-connections only.
+   */
+  openConnection(key: string, perAddress = true): RefusalReason | null {
     if (this.total >= this.limits['max-connections']) return 'max-connections';
     const state = this.state(key);
+    if (perAddress && state.connections >= this.limits['connections-per-address']) return 'connections-per-address';
+    state.connections++;
+    this.total++;
+    return null;
+  }
+
+  /** Moves an open connection's slot from `from` to `to` (a client named by X-Forwarded-For); null when `to` has room. */
+  moveConnection(from: string, to: string): RefusalReason | null {
+    const state = this.state(to);
     if (state.connections >= this.limits['connections-per-address']) return 'connections-per-address';
     state.connections++;
     this.total++;
+    this.closeConnection(from);
     return null;
   }
 
@@ -217,35 +232,65 @@ export class AddressLimits {
 /** What a TCP front door needs to count its connections against the per-address limits. */
 export interface Admission {
   readonly addresses: AddressLimits;
+  /** Who the clients are (behind a trusted balancer, its PROXY preamble says). */
+  readonly peers: PeerAddresses;
   readonly log: Log;
   readonly refused?: (reason: RefusalReason) => void;
 }
 
+/** A connection holding a slot of the per-address limits; the slot is given back when the socket closes. */
+export interface AdmittedConnection {
+  /** The address key its limits count by. */
+  readonly key: string;
+  /** Counts the connection against another address from now on; false (nothing changed) when that one is full. */
+  moveTo(key: string): boolean;
+}
+
 /**
- * Counts a new connection against the limits of its address, on any port. A refused one is cut
- * off at once (one log line a minute per address says how many were); an admitted one gives its
- * slot back when it closes. Returns the address key, or null when refused.
+ * Counts a new connection against the limits of its client's address, on any port. A refused one
+ * is cut off at once (one log line a minute per address says how many were); an admitted one gives
+ * its slot back when it closes. A trusted proxy's own connection (a health check, or an HTTP proxy
+ * relaying many clients) is exempt from connections-per-address.
  */
-export function admitConnection(socket: Socket, door: string, admission: Admission): string | null {
-  const { addresses, log, refused } = admission;
-  const key = addressKey(socket.remoteAddress);
+export function admitConnection(socket: Socket, client: ClientAddress, door: string, admission: Admission): AdmittedConnection | null {
+  const { addresses, log, refused, peers } = admission;
+  let key = addressKey(client.address);
   const refuse = (refusal: RefusalReason): void => {
     refused?.(refusal);
     const count = addresses.refusalToLog(key);
-    if (count !== null) log.warn(`${door} ${socket.remoteAddress}: connection refused (${refusal}; ${count} since the last such line)`);
+    if (count !== null) log.warn(`${door} ${client.address}: connection refused (${refusal}; ${count} since the last such line)`);
     socket.destroy();
   };
-  const refusal = addresses.openConnection(key);
+  // A trusted proxy's own connection carries many clients: exempt here and across the cluster.
+  const perAddress = !peers.trusts(client.address);
+  const refusal = addresses.openConnection(key, perAddress);
   if (refusal) {
     refuse(refusal);
     return null;
   }
   // Over the budget of all nodes together: cut once the cluster says so (a round trip later).
-  const releaseCluster = addresses.clusterConnection(key, () => refuse('connections-per-address'));
+  const takeClusterSlot = (): (() => void) => addresses.clusterConnection(key, () => refuse('connections-per-address'));
+  let releaseCluster = perAddress ? takeClusterSlot() : () => {};
   // 'close' comes once; `on` spares each socket the wrapper `once` would add for the socket's life.
   socket.on('close', () => {
     addresses.closeConnection(key);
     releaseCluster();
   });
-  return key;
+  return {
+    get key() {
+      return key;
+    },
+    moveTo(to: string): boolean {
+      if (to === key) return true;
+      const moved = addresses.moveConnection(key, to);
+      if (moved) {
+        refused?.(moved);
+        return false;
+      }
+      releaseCluster();
+      key = to;
+      releaseCluster = takeClusterSlot();
+      return true;
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { parsePlayLine } from '../games/clobber/clobber.js';
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
+import { peerLabel, type ClientAddress } from './peer-addresses.js';
 
 export const CLOBBER_TCP_LIMITS = {
   /** The `play clobber <name>` line must come within this long... */
@@ -35,7 +36,7 @@ export class ClobberTcpGateway {
     private readonly admission: Admission & { readonly limits: ServerLimits; readonly clock: Clock },
   ) {
     this.log = admission.log;
-    this.server = createServer((socket) => this.accept(socket));
+    this.server = createServer((socket) => admission.peers.accept(socket, 'clobber port', (client) => this.accept(socket, client)));
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
@@ -71,10 +72,11 @@ export class ClobberTcpGateway {
     if (wasListening) await closed;
   }
 
-  private accept(socket: Socket): void {
-    const key = admitConnection(socket, 'clobber port', this.admission);
-    if (key === null) return;
-    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+  private accept(socket: Socket, client: ClientAddress): void {
+    const admitted = admitConnection(socket, client, 'clobber port', this.admission);
+    if (admitted === null) return;
+    const { key } = admitted;
+    const peer = peerLabel(client);
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', (error) => this.log.info(`clobber port ${peer}: ${error.message}`));

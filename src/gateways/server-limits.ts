@@ -34,6 +34,8 @@ export const LIMIT_SPECS = {
   'history-max-age-days': { default: 0, min: 0, doc: 'matches that ended longer ago are removed (0: kept forever)' },
   'history-backlog-max-bytes': { default: 64 << 20, min: 1024, doc: 'with --postgres: records kept in memory while the database cannot be reached, written when it answers again; past it the oldest waiting ones are dropped (and named in the log)' },
   'shutdown-seconds': { default: 10, min: 1, doc: 'on SIGTERM or SIGINT, the time to end and record the running matches and close every connection before the process exits anyway' },
+  'proxy-preamble-seconds': { default: 5, min: 1, doc: 'with --proxy-protocol: a connection from a trusted balancer must bring its whole PROXY preamble within this long, or it is closed' },
+  'proxy-preamble-bytes': { default: 1024, min: 232, doc: 'with --proxy-protocol: largest PROXY v2 preamble (its TLVs included) from a trusted balancer; a larger one closes the connection (v1 lines have their own 107)' },
   'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits; the idlest are forgotten first' },
   'redis-lease-seconds': { default: 10, min: 1, doc: 'with --redis: a node that has not refreshed its lease in Redis for this long is dead; another node records its running matches as ended by node failure' },
   'redis-lease-refresh-seconds': { default: 2, min: 0.1, doc: 'with --redis: how often a node refreshes its lease and looks for dead nodes (less than redis-lease-seconds)' },

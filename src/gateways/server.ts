@@ -6,8 +6,9 @@ import type { LobbyPort } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
-import { addressKey, admitConnection, type AddressLimits, type RefusalReason } from './address-limits.js';
-import { CocoConnection, type ConnectionDeps } from './coco-connection.js';
+import { addressKey, admitConnection, type AddressLimits, type AdmittedConnection, type RefusalReason } from './address-limits.js';
+import { CLOSE_CODES, CocoConnection, type ConnectionDeps } from './coco-connection.js';
+import { peerLabel, type PeerAddresses } from './peer-addresses.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
 import type { TournamentsApi } from './tournaments-api.js';
@@ -26,6 +27,8 @@ export interface ServerOptions {
   readonly clock: Clock;
   /** Shared with the other front doors: connections and rates count per address on all ports. */
   readonly addresses: AddressLimits;
+  /** Who the clients are behind trusted balancers and proxies; shared with the other front doors. */
+  readonly peers: PeerAddresses;
   readonly refused?: (reason: RefusalReason) => void;
   /** Served at /metrics; /health works without it. */
   readonly metrics?: ServerMetrics;
@@ -38,8 +41,8 @@ const CLOSE_GRACE_MS = 2000;
 
 /**
  * The main front door: HTTP for the web page and history JSON, and on the same port the coco
- * WebSocket protocol at any path. Connections count against the per-address limits from their
- * first byte, whatever they turn out to be.
+ * WebSocket protocol at any path. Connections count against the per-address limits of their client
+ * from their first byte (after a trusted balancer's PROXY preamble), whatever they turn out to be.
  */
 export class CocoServer {
   private readonly http: Server;
@@ -58,6 +61,8 @@ export class CocoServer {
     function (this: Socket): void {
       sockets.delete(this);
     })(this.httpSockets);
+  /** Each connection's slot of the per-address limits. */
+  private readonly admitted = new WeakMap<Socket, AdmittedConnection>();
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
@@ -87,11 +92,20 @@ export class CocoServer {
     // A request (the WebSocket upgrade included) must bring its headers within the handshake time.
     this.http.headersTimeout = limits['handshake-seconds'] * 1000;
     this.http.requestTimeout = Math.max(this.http.headersTimeout, 60_000);
-    this.http.on('connection', (socket: Socket) => {
-      if (admitConnection(socket, 'http', options) === null) return;
-      this.httpSockets.add(socket);
-      socket.on('close', this.forgetHttpSocket);
-    });
+    // Node's HTTP server must own the port (its request deadlines start when it listens), so the
+    // client's address (a trusted balancer's PROXY preamble) is read in front of its own handler.
+    const httpHandlers = this.http.listeners('connection') as ((socket: Socket) => void)[];
+    this.http.removeAllListeners('connection');
+    this.http.on('connection', (socket: Socket) =>
+      options.peers.accept(socket, 'http', (client) => {
+        const admitted = admitConnection(socket, client, 'http', options);
+        if (admitted === null) return;
+        this.admitted.set(socket, admitted);
+        this.httpSockets.add(socket);
+        socket.on('close', this.forgetHttpSocket);
+        for (const handler of httpHandlers) handler.call(this.http, socket);
+      }),
+    );
     this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
     // The WebSocket server repeats the HTTP server's errors (a busy port): listen() reports those,
     // and without a listener here the repeat would crash the process with a stack trace.
@@ -101,9 +115,18 @@ export class CocoServer {
     const connectionDeps: ConnectionDeps = { ...options, heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
+      const client = options.peers.ofRequest(request);
+      const peer = peerLabel(client);
       this.httpSockets.delete(socket);
       socket.off('close', this.forgetHttpSocket);
-      this.cocoConnections.add(new CocoConnection(ws, socket, addressKey(socket.remoteAddress), `${socket.remoteAddress}:${socket.remotePort}`, connectionDeps));
+      // Behind an HTTP proxy the connection was the proxy's; from here on it is this client's.
+      const admitted = this.admitted.get(socket);
+      if (admitted && !admitted.moveTo(addressKey(client.address))) {
+        log.warn(`${peer}: connection refused (connections-per-address)`);
+        ws.close(CLOSE_CODES.tryAgainLater, 'too many connections from your address');
+        return;
+      }
+      this.cocoConnections.add(new CocoConnection(ws, socket, addressKey(client.address), peer, connectionDeps));
     });
   }
 

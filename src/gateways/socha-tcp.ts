@@ -14,6 +14,7 @@ import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-r
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
+import { peerLabel, type ClientAddress } from './peer-addresses.js';
 
 export const SOCHA_TCP_LIMITS = {
   /** The first request (join, joinPrepared or authenticate) must be complete within this long... */
@@ -66,7 +67,7 @@ export class SochaTcpGateway {
     this.book = new SochaRoomBook(options.lobby, options);
     // Half-open sockets: a client may end its stream after the result and still read the server's
     // `</protocol>`, which the game writes once every player has closed.
-    this.server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
+    this.server = createServer({ allowHalfOpen: true }, (socket) => options.peers.accept(socket, 'socha port', (client) => this.accept(socket, client)));
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
@@ -107,10 +108,11 @@ export class SochaTcpGateway {
     this.options.log.info(`socha port ${peer}: ${line}`);
   }
 
-  private accept(socket: Socket): void {
-    const key = admitConnection(socket, 'socha port', this.options);
-    if (key === null) return;
-    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+  private accept(socket: Socket, client: ClientAddress): void {
+    const admitted = admitConnection(socket, client, 'socha port', this.options);
+    if (admitted === null) return;
+    const { key } = admitted;
+    const peer = peerLabel(client);
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', (error) => this.log(peer, error.message));

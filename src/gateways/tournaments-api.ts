@@ -18,6 +18,7 @@ import type { TournamentView } from '../tournament/server-tournament.js';
 import { parseStopRequest, parseTournamentRequest, type TournamentRefusal } from '../tournament/tournament-request.js';
 import type { Clock } from '../util/clock.js';
 import { addressKey, type AddressLimits } from './address-limits.js';
+import type { PeerAddresses } from './peer-addresses.js';
 import { readBodyWithin } from './request-body.js';
 import type { ServerLimits } from './server-limits.js';
 
@@ -48,6 +49,8 @@ export interface TournamentsApiOptions {
   readonly games: () => readonly GameDefinition<any>[];
   readonly verificationPassword: string;
   readonly addresses: AddressLimits;
+  /** The client of a request (behind a trusted proxy, the one it names): password back-off counts by it. */
+  readonly peers: PeerAddresses;
   readonly limits: ServerLimits;
   readonly clock: Clock;
 }
@@ -147,7 +150,7 @@ export class TournamentsApi {
 
   /** Null when `password` is the verification password; else the refusal (a wrong one counts towards the address's back-off). */
   private checkPassword(request: IncomingMessage, password: string, doing: string): { refusal: TournamentRefusal; headers?: Record<string, string> } | null {
-    const address = addressKey(request.socket.remoteAddress);
+    const address = addressKey(this.options.peers.ofRequest(request).address);
     const { addresses } = this.options;
     const wait = addresses.passwordWait(address);
     if (wait > 0) return { refusal: { code: 'tournament/password-backoff', error: `too many wrong passwords from your address: try again in ${wait} s` }, headers: { 'retry-after': String(wait) } };

@@ -18,6 +18,7 @@ import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { silentLog } from '../../src/util/log.js';
 import { systemClock } from '../../src/util/clock.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
+import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
 
 /** The built page (dist/web): index.html, the bundled script and its map, the style sheet, the demo fixture. */
@@ -121,6 +122,7 @@ describe('the HTTP front door of CocoServer', () => {
       limits: DEFAULT_LIMITS,
       clock: systemClock,
       addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
+      peers: PeerAddresses.direct(),
     });
     base = `http://127.0.0.1:${(await server.listen()).port}`;
   });

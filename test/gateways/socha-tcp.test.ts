@@ -10,6 +10,7 @@ import { seatNames } from '../../src/gateways/socha-rooms.js';
 import { SochaTcpGateway } from '../../src/gateways/socha-tcp.js';
 import { lineLog } from '../../src/util/log.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
+import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
 import { systemClock } from '../../src/util/clock.js';
 
@@ -38,6 +39,7 @@ function makeGateway(firstRequestSeconds: number): SochaTcpGateway {
     log: lineLog((line) => logs.push(line)),
     serverLimits: DEFAULT_LIMITS,
     addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
+    peers: PeerAddresses.direct(),
     limits: { firstRequestSeconds, firstRequestBytes: 4096, closeGraceSeconds: 30 },
   });
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { roshambo } from '../../src/games/roshambo/roshambo.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
+import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { HttpRoutes } from '../../src/gateways/http-routes.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../../src/gateways/server-limits.js';
 import { TournamentsApi } from '../../src/gateways/tournaments-api.js';
@@ -50,7 +51,7 @@ async function serve(limits: Partial<ServerLimits> = {}, makeHost?: () => MatchH
       return () => `t${n++}`;
     })(),
   });
-  const api: TournamentsApi = new TournamentsApi({ directory, games: () => games, verificationPassword: PASSWORD, addresses: new AddressLimits(all, clock), limits: all, clock });
+  const api: TournamentsApi = new TournamentsApi({ directory, games: () => games, verificationPassword: PASSWORD, addresses: new AddressLimits(all, clock), peers: PeerAddresses.direct(), limits: all, clock });
   const routes = new HttpRoutes(store, WEB_ROOT, { tournaments: api });
   const http: Server = createServer((request, response) => void routes.handle(request, response).catch(() => response.destroy()));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
