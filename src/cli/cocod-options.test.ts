@@ -135,3 +135,18 @@ test('the Redis lease limits: a refresh interval shorter than the lease, else re
   assert.equal(accepted([]).limits?.['redis-offline-buffer-bytes'], 4 << 20);
   assert.match(refusal(['--limit', 'redis-lease-seconds=2', '--limit', 'redis-lease-refresh-seconds=2']), /must be less than "redis-lease-seconds"/);
 });
+
+test('--trusted-proxy (or COCOD_TRUSTED_PROXY) names the balancers; --proxy-protocol needs it', () => {
+  assert.deepEqual(pick(run(['--trusted-proxy', '10.0.0.20,10.0.1.0/24', '--proxy-protocol'])), { trustedProxy: '10.0.0.20,10.0.1.0/24', proxyProtocol: true });
+  assert.deepEqual(pick(run([], sources({}, { COCOD_TRUSTED_PROXY: '::1' }))), { trustedProxy: '::1', proxyProtocol: false });
+  assert.deepEqual(pick(run(['--config', 'c.json'], sources({ 'c.json': '{"trusted-proxy": "10.0.0.20", "proxy-protocol": true}' }))), { trustedProxy: '10.0.0.20', proxyProtocol: true });
+  assert.deepEqual(pick(run([])), { trustedProxy: undefined, proxyProtocol: undefined });
+  assert.match((run(['--proxy-protocol']) as { error: string }).error, /--proxy-protocol needs --trusted-proxy/);
+  assert.match((run(['--trusted-proxy', 'lb.example']) as { error: string }).error, /invalid --trusted-proxy entry "lb.example"/);
+  assert.match((run(['--config', 'c.json'], sources({ 'c.json': '{"trusted-proxy": "::1", "proxy-protocol": "yes"}' })) as { error: string }).error, /"proxy-protocol" must be true or false/);
+});
+
+function pick(options: object): { trustedProxy: unknown; proxyProtocol: unknown } {
+  const { trustedProxy, proxyProtocol } = options as { trustedProxy?: unknown; proxyProtocol?: unknown };
+  return { trustedProxy, proxyProtocol };
+}
