@@ -59,7 +59,9 @@ export class PeerAddresses {
    * bytes after the preamble are put back on the socket for the front door to read.
    */
   accept(socket: Socket, door: string, then: (client: ClientAddress) => void): void {
-    const own = { address: socket.remoteAddress ?? 'unknown', port: socket.remotePort ?? 0 };
+    // Reset before it was even accepted (a balancer's TCP health check does this): nobody to serve.
+    if (socket.remoteAddress === undefined) return void socket.destroy();
+    const own = { address: socket.remoteAddress, port: socket.remotePort ?? 0 };
     if (!this.options.proxyProtocol || !this.trusts(own.address)) return then(own);
     const { clock, log, preambleSeconds } = this.options;
     const reader = new ProxyPreambleReader(this.options.preambleBytes);

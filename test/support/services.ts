@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { trackChild } from './processes.js';
 
 /**
- * Real Redis and PostgreSQL servers for the tests: each started from Debian's packages
+ * Real Redis, PostgreSQL and HAProxy servers for the tests: each started from Debian's packages
  * (scripts/setup-test-deps.sh installs them) on loopback, on a free port, with its data in a fresh
  * temporary directory, and stopped (directory removed) by `stop()`. A test file that the runner
  * stops leaves none behind: the children are tracked like cocod's (test/support/processes.ts).
@@ -191,4 +191,55 @@ export async function startPostgres(): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Debian puts haproxy in /usr/sbin, which an ordinary user's PATH may lack. */
+const HAPROXY = existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
+
+export interface HaproxyServer {
+  /** The configuration file it runs (in its temporary directory). */
+  readonly configFile: string;
+  /** What it wrote since it was ready (its log, with `log stderr` in the config), for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Debian's haproxy with `config` (the test chooses its loopback ports with `freePort`), in
+ * master-worker mode in the foreground, and resolves once it has loaded the configuration.
+ */
+export async function startHaproxy(config: string): Promise<HaproxyServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'coco-haproxy-'));
+  const configFile = join(dir, 'haproxy.cfg');
+  writeFileSync(configFile, config);
+  const child = await startUntil(HAPROXY, ['-W', '-db', '-f', configFile], /Loading success/, 'haproxy');
+  let output = '';
+  const keep = (chunk: Buffer): void => void (output += chunk.toString('utf8'));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return {
+    configFile,
+    output: () => output,
+    stop: async () => {
+      // SIGUSR1 would wait for every connection to end; SIGTERM stops the worker at once.
+      await stopChild(child, 'SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Checks a configuration with `haproxy -c`; resolves with its output, rejects if it is refused. */
+export function checkHaproxyConfig(config: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'coco-haproxy-check-'));
+  const configFile = join(dir, 'haproxy.cfg');
+  writeFileSync(configFile, config);
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(HAPROXY, ['-c', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    trackChild(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', (error) => reject(new Error(`haproxy could not start (${error.message}); scripts/setup-test-deps.sh installs it`)));
+    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`haproxy -c refused the configuration (${code}):\n${output}`))));
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
