@@ -5,7 +5,8 @@
  * test: nothing here asserts a time. bench/README.md explains the modes and every figure.
  *
  * Options (environment):
- *   BENCH_MODE       closed (default), open, memory, or several: closed,open,memory;
+ *   BENCH_MODE       closed (default), open, memory, bridged, or several: closed,open,memory;
+ *                    bridged: a seat bridged through Redis against a local one (bench/bridged.ts);
  *                    or tournament alone: the server's tournaments (bench/tournament.ts, its options there)
  *   BENCH_RUNS       runs of each server in each mode (default 3)
  *   BENCH_SERVER     relay | cocod | both (default both)
@@ -39,6 +40,7 @@ import { serverLabel, type ServerSetup, type ServerSpec } from './server.js';
 import { startPostgres, startRedis } from '../test/support/services.js';
 import { tournamentBench } from './tournament.js';
 import type { Verification } from './verify.js';
+import { BRIDGED_COLUMNS, BRIDGED_LABELS, bridgedRuns } from './bridged.js';
 
 const env = process.env;
 
@@ -67,16 +69,18 @@ if (env['BENCH_MODE'] === 'tournament') {
   process.exit(0);
 }
 
-const MODES = ['closed', 'open', 'memory'] as const;
+const MODES = ['closed', 'open', 'memory', 'bridged'] as const;
 type Mode = (typeof MODES)[number];
 const modes = (env['BENCH_MODE'] ?? 'closed').split(',').map((mode) => mode.trim());
-for (const mode of modes) if (!MODES.includes(mode as Mode)) throw new Error(`BENCH_MODE: unknown mode "${mode}" (closed, open, memory)`);
+for (const mode of modes) if (!MODES.includes(mode as Mode)) throw new Error(`BENCH_MODE: unknown mode "${mode}" (closed, open, memory, bridged)`);
 
 const runs = integer('BENCH_RUNS', 3);
 const side = env['BENCH_SERVER'] ?? 'both';
 if (!['relay', 'cocod', 'both'].includes(side)) throw new Error(`BENCH_SERVER must be relay, cocod or both, not "${side}"`);
 const nodes = env['BENCH_NODES'] ? integers('BENCH_NODES', []) : null;
-const redis = env['BENCH_REDIS'] === '1' ? await startRedis() : null;
+const withRedis = env['BENCH_REDIS'] === '1';
+// BENCH_MODE=bridged runs its nodes on the same redis-server and PostgreSQL (databases of its own).
+const redis = withRedis || modes.includes('bridged') ? await startRedis() : null;
 const postgres = redis ? await startPostgres() : null;
 let databases = 0;
 /** A PostgreSQL database of its own for each server measured (its runs share it). */
@@ -84,7 +88,7 @@ const redisSpec = async (spec: ServerSpec): Promise<ServerSpec> => ({ ...spec, r
 const cocods: ServerSpec[] = nodes ? nodes.map((n) => ({ kind: 'cocod', nodes: n }) as const) : [{ kind: 'cocod' } as const];
 const servers: ServerSpec[] = [
   ...(side !== 'cocod' ? [{ kind: 'relay' } as const] : []),
-  ...(side !== 'relay' ? (await Promise.all(cocods.map(async (spec) => (redis ? [spec, await redisSpec(spec)] : [spec])))).flat() : []),
+  ...(side !== 'relay' ? (await Promise.all(cocods.map(async (spec) => (withRedis ? [spec, await redisSpec(spec)] : [spec])))).flat() : []),
 ];
 const json = env['BENCH_JSON'] === '1';
 const nodeFlags = (env['BENCH_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
@@ -199,6 +203,16 @@ if (modes.includes('memory')) {
     const detail = memoryDetail(`${label} #${repetition}`, run);
     if (detail) sections.push(detail);
   }
+}
+
+if (modes.includes('bridged')) {
+  const done = await bridgedRuns({ redis: redis!, postgres: postgres! }, runs, matches, rounds, setup, progress);
+  results['bridged'] = { matches, roundsPerMatch: rounds, runs: done, ratios: ratioSummary(BRIDGED_COLUMNS, done, BRIDGED_LABELS.local) };
+  sections.push(
+    `## Bridged seats: ${matches} matches x ${rounds} rounds on node A of two \`cocod --redis --postgres\` nodes, players on node A (local) or node B (every seat bridged through Redis)\n\n` +
+      `Server CPU is both cocod processes together; redis-server's is apart.\n\n` +
+      markdownTable(['run', 'seats', ...BRIDGED_COLUMNS.map((column) => column.header)], groupRows(BRIDGED_COLUMNS, done, BRIDGED_LABELS.local)),
+  );
 }
 
 await redis?.stop();

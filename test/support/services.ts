@@ -61,6 +61,8 @@ export interface RedisServer {
   /** redis://127.0.0.1:PORT */
   readonly url: string;
   readonly port: number;
+  /** The redis-server process now (for the benchmark's CPU figures); null while halted. */
+  pid(): number | null;
   /** Stops the server (its data is gone: it keeps nothing on disk) and starts it again on the same port. */
   restart(): Promise<void>;
   /** Stops the server until `start()`; clients see the connection refused meanwhile. */
@@ -86,6 +88,7 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: () => (child as ChildProcess | null)?.pid ?? null,
     start,
     halt,
     restart: async () => {
