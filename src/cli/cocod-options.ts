@@ -46,10 +46,11 @@ Options:
                                     lobby through Redis (redis://[:PASSWORD@]HOST[:PORT][/DB],
                                     or COCOD_REDIS in the environment); needs --postgres;
                                     see docs/deployment.md
-      --trusted-proxy ADDR[,ADDR...]   balancers and proxies (addresses or CIDR ranges such as
-                                    10.0.0.0/24) whose connections may name the client they
-                                    relay (or COCOD_TRUSTED_PROXY): X-Forwarded-For on HTTP
-                                    and WebSocket requests; nobody else's is read
+      --trusted-proxy ADDR[,ADDR...]
+                                    balancers and proxies (addresses, or CIDR ranges such
+                                    as 10.0.0.0/24) whose connections may name the client
+                                    they relay (or COCOD_TRUSTED_PROXY): X-Forwarded-For on
+                                    HTTP and WebSocket requests; nobody else's is read
       --proxy-protocol              connections from those start with a PROXY protocol v1 or
                                     v2 preamble (HAProxy send-proxy-v2) on every TCP port;
                                     the per-address limits and logs use the client it names

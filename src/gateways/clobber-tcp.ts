@@ -36,7 +36,12 @@ export class ClobberTcpGateway {
     private readonly admission: Admission & { readonly limits: ServerLimits; readonly clock: Clock },
   ) {
     this.log = admission.log;
-    this.server = createServer((socket) => admission.peers.accept(socket, 'clobber port', (client) => this.accept(socket, client)));
+    this.server = createServer((socket) => {
+      // Tracked from the start, a balancer's preamble still to come included: `close` ends them all.
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      admission.peers.accept(socket, 'clobber port', (client) => this.accept(socket, client));
+    });
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
@@ -77,8 +82,6 @@ export class ClobberTcpGateway {
     if (admitted === null) return;
     const { key } = admitted;
     const peer = peerLabel(client);
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', (error) => this.log.info(`clobber port ${peer}: ${error.message}`));
     socket.setNoDelay(true);
     let received = Buffer.alloc(0);

@@ -96,16 +96,17 @@ export class CocoServer {
     // client's address (a trusted balancer's PROXY preamble) is read in front of its own handler.
     const httpHandlers = this.http.listeners('connection') as ((socket: Socket) => void)[];
     this.http.removeAllListeners('connection');
-    this.http.on('connection', (socket: Socket) =>
+    this.http.on('connection', (socket: Socket) => {
+      // Tracked from the start, a balancer's preamble still to come included: `close` ends them all.
+      this.httpSockets.add(socket);
+      socket.on('close', this.forgetHttpSocket);
       options.peers.accept(socket, 'http', (client) => {
         const admitted = admitConnection(socket, client, 'http', options);
         if (admitted === null) return;
         this.admitted.set(socket, admitted);
-        this.httpSockets.add(socket);
-        socket.on('close', this.forgetHttpSocket);
         for (const handler of httpHandlers) handler.call(this.http, socket);
-      }),
-    );
+      });
+    });
     this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
     // The WebSocket server repeats the HTTP server's errors (a busy port): listen() reports those,
     // and without a listener here the repeat would crash the process with a stack trace.
@@ -174,6 +175,8 @@ export class CocoServer {
     for (const ws of this.wss.clients) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.http.closeAllConnections();
+    // Those the HTTP server never got: still sending a balancer's preamble.
+    for (const socket of this.httpSockets) socket.destroy();
     await this.routes.close();
   }
 }

@@ -67,7 +67,12 @@ export class SochaTcpGateway {
     this.book = new SochaRoomBook(options.lobby, options);
     // Half-open sockets: a client may end its stream after the result and still read the server's
     // `</protocol>`, which the game writes once every player has closed.
-    this.server = createServer({ allowHalfOpen: true }, (socket) => options.peers.accept(socket, 'socha port', (client) => this.accept(socket, client)));
+    this.server = createServer({ allowHalfOpen: true }, (socket) => {
+      // Tracked from the start, a balancer's preamble still to come included: `close` ends them all.
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      options.peers.accept(socket, 'socha port', (client) => this.accept(socket, client));
+    });
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
@@ -113,8 +118,6 @@ export class SochaTcpGateway {
     if (admitted === null) return;
     const { key } = admitted;
     const peer = peerLabel(client);
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', (error) => this.log(peer, error.message));
     socket.setNoDelay(true);
     // Once the server has ended its side, a peer that never closes its own is cut off.

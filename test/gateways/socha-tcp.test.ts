@@ -7,12 +7,13 @@ import { InlineCompute } from '../../src/match/compute.js';
 import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { JOIN, SochaPeer, randomMoves } from '../support/socha-peer.js';
 import { seatNames } from '../../src/gateways/socha-rooms.js';
-import { SochaTcpGateway } from '../../src/gateways/socha-tcp.js';
+import { SochaTcpGateway, type SochaTcpOptions } from '../../src/gateways/socha-tcp.js';
+import { TrustedProxies } from '../../src/gateways/trusted-proxies.js';
 import { lineLog } from '../../src/util/log.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
 import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
-import { systemClock } from '../../src/util/clock.js';
+import { ManualClock, systemClock } from '../../src/util/clock.js';
 
 const rooms = new RoomDirectory();
 const store = new MemoryHistoryStore();
@@ -30,7 +31,11 @@ const logs: string[] = [];
  * request's, is on a gateway of its own used only by the test that means to miss it.
  */
 function makeGateway(firstRequestSeconds: number): SochaTcpGateway {
-  return new SochaTcpGateway({
+  return new SochaTcpGateway(makeGatewayOptions(firstRequestSeconds));
+}
+
+function makeGatewayOptions(firstRequestSeconds: number): SochaTcpOptions {
+  return {
     lobby,
     rooms,
     adminPassword: 'pw',
@@ -41,7 +46,7 @@ function makeGateway(firstRequestSeconds: number): SochaTcpGateway {
     addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
     peers: PeerAddresses.direct(),
     limits: { firstRequestSeconds, firstRequestBytes: 4096, closeGraceSeconds: 30 },
-  });
+  };
 }
 const gateway = makeGateway(300);
 const strict = makeGateway(0.2);
@@ -148,4 +153,18 @@ test('a plain join is answered with joined at once, and the game does not repeat
     assert.equal(peer.text.split('<protocol>').length, 2, 'one opening');
   }
   assert.ok(a.text.includes('color="red"'), 'the first to join plays RED');
+});
+
+test('a balancer connection still to send its PROXY preamble counts as open, and close() ends it', async () => {
+  const trusted = TrustedProxies.parse('127.0.0.1');
+  assert.ok(trusted.ok);
+  // A clock that never moves: only close() can end the connection.
+  const peers = new PeerAddresses({ trusted: trusted.value, proxyProtocol: true, preambleSeconds: 5, preambleBytes: 1024, clock: new ManualClock(), log: lineLog((line) => logs.push(line)) });
+  const balanced = new SochaTcpGateway({ ...makeGatewayOptions(300), peers });
+  const balancedPort = (await balanced.listen(0, '127.0.0.1')).port;
+  const peer = SochaPeer.open(balancedPort, 'PROXY TCP4 203.0');
+  await settled(() => balanced.connections === 1);
+  assert.equal(balanced.connections, 1);
+  await balanced.close();
+  await peer.closed;
 });
