@@ -5,10 +5,12 @@ import { isIPv4, isIPv6 } from 'node:net';
  * doc/proxy-protocol.txt): a balancer that relays a TCP connection first sends one preamble naming
  * the client it relays. This is a strict reader of it, fed with the connection's first chunks.
  *
- * Written here rather than taken from npm: the packages that exist either own the server (they
- * wrap `net.Server` and replace its 'connection' event, which the HTTP server and the game ports
- * here cannot give up) or parse a whole buffer without a size cap or the LOCAL command; a strict
- * reader is two small state machines.
+ * Written here rather than taken from npm: the packages either own the server (they wrap
+ * `net.Server` and replace its 'connection' event, which the HTTP server and the game ports here
+ * cannot give up) or, like proxy-protocol-js, decode a preamble already cut out of the stream:
+ * finding its end in chunks as they come, with the size caps, is most of the work anyway, and a
+ * new dependency would need an install this change cannot make. A strict reader is two small
+ * state machines.
  */
 
 /** The client a preamble names; null when it names none (LOCAL, UNKNOWN, UNSPEC, UNIX): the connection is the balancer's own. */
