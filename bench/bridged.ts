@@ -5,7 +5,8 @@
  * player connected to node A (local seats) or to node B (every seat bridged to A through Redis),
  * alternating over BENCH_RUNS, each run on a fresh pair of nodes. Reported: the closed loop's
  * figures with the CPU of both cocod processes, redis-server's CPU per round apart, and each
- * figure of the bridged runs as a ratio to the local run of the same repetition.
+ * figure of the bridged runs as a ratio to the local run of the same repetition. After each run
+ * every match's record is checked (bench/verify.ts): a bridged seat must play the same matches.
  */
 import { CLOSED_COLUMNS, playClosed, type ClosedRun } from './closed-loop.js';
 import { ProcessTreeMonitor } from './proc-stats.js';
