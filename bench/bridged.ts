@@ -27,8 +27,11 @@ export interface BridgedServices {
   readonly postgres: PostgresServer;
 }
 
-/** One run: a fresh pair of nodes (and database), `matches` matches created on A, played through A or B. */
+/** One run: a fresh pair of nodes (and database, and Redis), `matches` matches created on A, played through A or B. */
 export async function bridgedRun(services: BridgedServices, database: string, seats: 'local' | 'bridged', matches: number, rounds: number, setup: ServerSetup): Promise<ClosedRun> {
+  // An empty Redis for each run: what a run leaves there (the address's GameNew bucket, which the
+  // cluster counts on all nodes together, dead leases) must not weigh on the next one.
+  await services.redis.restart();
   const postgres = await services.postgres.createDatabase(database);
   const spec = { kind: 'cocod', redis: services.redis.url, postgres } as const;
   const limits = benchLimits(matches, 2 * matches + 16);
