@@ -141,6 +141,9 @@ async function alternate<Run>(what: string, once: (spec: ServerSpec) => Promise<
     for (const spec of servers) {
       const label = serverLabel(spec);
       progress(`${what} #${repetition} ${label} ...`);
+      // An empty Redis for each run: what a run leaves there (the address's cluster-wide GameNew
+      // bucket, among others) would refuse the next run's matches.
+      if (spec.redis !== undefined) await redis!.restart();
       const run = await once(spec);
       progress(`${what} #${repetition} ${label}: ${summary(run)}`);
       done.push({ label, repetition, run });
