@@ -67,7 +67,7 @@ export class HostileServer {
     const dir = mkdtempSync(join(tmpdir(), 'cocod-hostile-'));
     const args = [
       // The flag of `npm start`: the server as users run it.
-      '--max-semi-space-size=64',
+      '--max-semi-space-size=16',
       COCOD,
       '-b', '127.0.0.1',
       '-p', '0',
