@@ -43,6 +43,34 @@ export function seatsPerMatch(spec: TournamentSpec): number {
   return spec.players ?? 2;
 }
 
+/**
+ * What a tournament shows: its snapshot, the standings that follow from its results, and the
+ * matches it is playing (none for one restored from the history, tournament-record.ts).
+ */
+export function tournamentView(snapshot: TournamentSnapshot, running: readonly RunningPairing[]): TournamentView {
+  const { spec } = snapshot;
+  const names = spec.entrants.map((entrant) => entrant.name);
+  return {
+    id: snapshot.id,
+    game: spec.game,
+    format: spec.format,
+    rounds: spec.rounds,
+    concurrency: spec.concurrency,
+    entrants: spec.entrants,
+    args: spec.args,
+    timeout: spec.timeout,
+    players: seatsPerMatch(spec),
+    state: snapshot.state,
+    error: snapshot.error,
+    createdAt: snapshot.createdAt,
+    endedAt: snapshot.endedAt,
+    total: scheduleSize(spec.format, names.length, spec.rounds, seatsPerMatch(spec)),
+    running,
+    results: snapshot.results,
+    standings: standings(names, snapshot.results),
+  };
+}
+
 /** A match of server bots only, as the tournament asks for one. */
 export interface BotMatchRequest {
   readonly game: string;
@@ -180,26 +208,7 @@ export class ServerTournament {
   }
 
   view(): TournamentView {
-    const { spec } = this;
-    return {
-      id: this.id,
-      game: spec.game,
-      format: spec.format,
-      rounds: spec.rounds,
-      concurrency: spec.concurrency,
-      entrants: spec.entrants,
-      args: spec.args,
-      timeout: spec.timeout,
-      players: seatsPerMatch(spec),
-      state: this.state,
-      error: this.error,
-      createdAt: this.createdAt,
-      endedAt: this.endedAt,
-      total: scheduleSize(spec.format, this.names.length, spec.rounds, seatsPerMatch(spec)),
-      running: [...this.running.values()].sort((a, b) => a.pairing - b.pairing),
-      results: [...this.results],
-      standings: standings(this.names, this.results),
-    };
+    return tournamentView({ ...this.snapshot(), results: [...this.results] }, [...this.running.values()].sort((a, b) => a.pairing - b.pairing));
   }
 
   private async run(): Promise<void> {

@@ -7,9 +7,7 @@
 import type { StoredTournament, TournamentEntry } from '../store/history-store.js';
 import { err, ok, type Result } from '../util/result.js';
 import { parseLine, type ResultLine } from './results-file.js';
-import { scheduleSize } from './schedule.js';
-import { seatsPerMatch, TOURNAMENT_STATES, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
-import { standings } from './standings.js';
+import { tournamentView, TOURNAMENT_STATES, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
 import { parseTournamentRequest } from './tournament-request.js';
 
 /** The body's shape; a change of meaning takes a new number, and the reader keeps reading the old ones. */
@@ -64,31 +62,6 @@ export function restoreTournament(stored: StoredTournament): Result<TournamentSn
   });
 }
 
-/** The view of a tournament that nothing runs (restored from the history): its standings follow from its results. */
-export function snapshotView(snapshot: TournamentSnapshot): TournamentView {
-  const { spec } = snapshot;
-  const names = spec.entrants.map((e) => e.name);
-  return {
-    id: snapshot.id,
-    game: spec.game,
-    format: spec.format,
-    rounds: spec.rounds,
-    concurrency: spec.concurrency,
-    entrants: spec.entrants,
-    args: spec.args,
-    timeout: spec.timeout,
-    players: seatsPerMatch(spec),
-    state: snapshot.state,
-    error: snapshot.error,
-    createdAt: snapshot.createdAt,
-    endedAt: snapshot.endedAt,
-    total: scheduleSize(spec.format, names.length, spec.rounds, seatsPerMatch(spec)),
-    running: [],
-    results: snapshot.results,
-    standings: standings(names, snapshot.results),
-  };
-}
-
 /** A tournament restored from the history: over, so it only shows itself. */
 export class ArchivedTournament {
   readonly done: Promise<void> = Promise.resolve();
@@ -107,7 +80,7 @@ export class ArchivedTournament {
   }
 
   view(): TournamentView {
-    return snapshotView(this.record);
+    return tournamentView(this.record, []);
   }
 
   /** Over already: there is nothing to stop (the directory refuses to stop one that is not running). */
