@@ -55,8 +55,8 @@ function wholeField(body: Record<string, unknown>, name: string, fallback: numbe
   return ok(value as number);
 }
 
-/** The request in `text` (a JSON object), or why not. */
-export function parseTournamentRequest(text: string): Result<TournamentRequest, TournamentRefusal> {
+/** The JSON object in `text` with none but `fields`, or why not. */
+function objectBody(text: string, fields: readonly string[]): Result<Record<string, unknown>, TournamentRefusal> {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -64,8 +64,16 @@ export function parseTournamentRequest(text: string): Result<TournamentRequest, 
     return refuse('tournament/bad-json', 'the body is not JSON');
   }
   if (!isObject(body)) return refuse('tournament/bad-json', 'the body must be a JSON object');
-  const unknown = Object.keys(body).find((key) => !(FIELDS as readonly string[]).includes(key));
-  if (unknown !== undefined) return refuse('tournament/unknown-field', `unknown field "${unknown.slice(0, 64)}" (fields: ${FIELDS.join(', ')})`);
+  const unknown = Object.keys(body).find((key) => !fields.includes(key));
+  if (unknown !== undefined) return refuse('tournament/unknown-field', `unknown field "${unknown.slice(0, 64)}" (fields: ${fields.join(', ')})`);
+  return ok(body);
+}
+
+/** The request in `text` (a JSON object), or why not. */
+export function parseTournamentRequest(text: string): Result<TournamentRequest, TournamentRefusal> {
+  const parsed = objectBody(text, FIELDS);
+  if (!parsed.ok) return parsed;
+  const body = parsed.value;
   const { game, password } = body;
   if (typeof game !== 'string' || game === '') return refuse('tournament/bad-field', '"game" must be the name of a game');
   if (typeof password !== 'string') return refuse('tournament/password', '"password" must be the server\'s verification password');
@@ -103,16 +111,9 @@ export function parseTournamentRequest(text: string): Result<TournamentRequest, 
 
 /** The body of POST /api/tournaments/ID/stop: `{"password": PASSWORD}`, the server's verification password. */
 export function parseStopRequest(text: string): Result<{ readonly password: string }, TournamentRefusal> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return refuse('tournament/bad-json', 'the body is not JSON');
-  }
-  if (!isObject(body)) return refuse('tournament/bad-json', 'the body must be a JSON object');
-  const unknown = Object.keys(body).find((key) => key !== 'password');
-  if (unknown !== undefined) return refuse('tournament/unknown-field', `unknown field "${unknown.slice(0, 64)}" (fields: password)`);
-  const { password } = body;
+  const parsed = objectBody(text, ['password']);
+  if (!parsed.ok) return parsed;
+  const { password } = parsed.value;
   if (typeof password !== 'string') return refuse('tournament/password', '"password" must be the server\'s verification password');
   return ok({ password });
 }
