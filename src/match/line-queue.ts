@@ -1,11 +1,18 @@
+/** Who takes the next line (or the end, null). */
+export type LineTaker = (line: string | null) => void;
+
 /**
  * Lines waiting to be read by one reader. Used for the lines a player sends to the game and for
  * the lines a server bot receives.
+ *
+ * A read is a promise (`next`) or a callback (`take`), which costs no promise and is called at
+ * once when the line is already there: a game reading every player at once each round
+ * (match/read-each.ts) waits for all of them with one promise instead of one per line.
  */
 export class LineQueue {
   private readonly lines: string[] = [];
   private head = 0;
-  private waiter: ((line: string | null) => void) | null = null;
+  private waiter: LineTaker | null = null;
   private ended = false;
 
   /** `onTake` is told of each line (or the end, null) as the reader takes it. */
@@ -38,6 +45,25 @@ export class LineQueue {
 
   /** The next line, or null at the end. One read at a time. */
   next(): Promise<string | null> {
+    const line = this.poll();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+
+  /**
+   * Gives the next line (or null at the end) to `taker`: now, before returning, if it is there
+   * already, else when it comes. One read at a time, as with `next`.
+   */
+  take(taker: LineTaker): void {
+    const line = this.poll();
+    if (line !== undefined) taker(line);
+    else this.waiter = taker;
+  }
+
+  /** The next line or null (the end), taken; undefined when the reader must wait. */
+  private poll(): string | null | undefined {
     if (this.waiter) throw new Error('LineQueue has one reader; a read is already waiting');
     if (this.head < this.lines.length) {
       const line = this.lines[this.head++]!;
@@ -46,21 +72,19 @@ export class LineQueue {
         this.head = 0;
       }
       this.onTake?.(line);
-      return Promise.resolve(line);
+      return line;
     }
     if (this.ended) {
       this.onTake?.(null);
-      return Promise.resolve(null);
+      return null;
     }
-    return new Promise((resolve) => {
-      this.waiter = resolve;
-    });
+    return undefined;
   }
 
   private hand(line: string | null): void {
-    const wake = this.waiter!;
+    const take = this.waiter!;
     this.waiter = null;
     this.onTake?.(line);
-    wake(line);
+    take(line);
   }
 }

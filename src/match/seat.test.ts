@@ -140,3 +140,28 @@ test('a read waits its whole timeout, however long the reads before it took', as
   assert.equal(await last, null);
   assert.deepEqual(closed, ['timeout']);
 });
+
+test('takeLine gives a line that is there before it returns, and a later one when it comes, with the same timeout', async () => {
+  const clock = new ManualClock();
+  const closed: SeatCloseReason[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(clock) });
+  s.attach({ send: () => {}, close: (r) => closed.push(r) });
+  const taken: (string | null)[] = [];
+  const take = (line: string | null): void => void taken.push(line);
+  s.receive(Buffer.from('ROCK\n'));
+  s.takeLine(take);
+  assert.deepEqual(taken, ['ROCK'], 'a buffered line is taken at once, without a turn of the event loop');
+  s.takeLine(take);
+  assert.deepEqual(taken, ['ROCK']);
+  s.receive(Buffer.from('PAPER\n'));
+  assert.deepEqual(taken, ['ROCK', 'PAPER'], 'a line that comes is handed over as it is split off');
+  s.takeLine(take);
+  await clock.advance(4_999);
+  assert.deepEqual(closed, []);
+  await clock.advance(1);
+  assert.deepEqual(taken, ['ROCK', 'PAPER', null], 'a read that waits past the timeout gets the end');
+  assert.deepEqual(closed, ['timeout']);
+  s.takeLine(take);
+  assert.deepEqual(taken, ['ROCK', 'PAPER', null, null], 'a closed seat answers at once');
+  assert.equal(clock.pending, 0);
+});

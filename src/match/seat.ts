@@ -62,6 +62,12 @@ export interface PlayerSeat {
    * default) closes the seat with reason 'timeout' and returns null.
    */
   readLine(options?: { timeoutSeconds?: number }): Promise<string | null>;
+  /**
+   * As `readLine`, without a promise: `taker` gets the line (or null) before this returns if it
+   * is there already, else when it comes, the player leaves or the read times out. For a game
+   * that reads several players at once (match/each-reader.ts).
+   */
+  takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void;
   /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
   write(text: string): void;
   /** Removes the player from the game: no more input is read and the connection is closed. */
@@ -187,11 +193,21 @@ export class Seat implements PlayerSeat {
   readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
     if (this.reason && !this.keepsEarlierLines) return Promise.resolve(null);
     const read = this.input.next();
-    if (this.input.waiting) {
-      const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
-      if (Number.isFinite(seconds)) this.waitAtMost(seconds * 1000);
-    }
+    this.limitWait(options);
     return read;
+  }
+
+  takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void {
+    if (this.reason && !this.keepsEarlierLines) return taker(null);
+    this.input.take(taker);
+    this.limitWait(options);
+  }
+
+  /** A read that has to wait gives up after its timeout (the match's by default). */
+  private limitWait(options: { timeoutSeconds?: number } | undefined): void {
+    if (!this.input.waiting) return;
+    const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
+    if (Number.isFinite(seconds)) this.waitAtMost(seconds * 1000);
   }
 
   /** The reader takes a line, or the end (null). */

@@ -28,9 +28,13 @@ class FakeSeat implements PlayerSeat {
   }
 
   readLine(): Promise<string | null> {
-    return this.input.next().then((line) => {
+    return new Promise((resolve) => this.takeLine(resolve));
+  }
+
+  takeLine(taker: (line: string | null) => void): void {
+    this.input.take((line) => {
       if (line === null && !this.closeReason) this.closeReason = 'disconnected';
-      return line;
+      taker(line);
     });
   }
 

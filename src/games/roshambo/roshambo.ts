@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
+import { eachReader } from '../../match/each-reader.js';
 import type { PlayerSeat } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
 import { MISSPELT_PACE_WORDS, ROUNDS_WORDS, configureMatch, countArg, paceArg, paceArgSpec } from '../game-params.js';
@@ -41,17 +42,13 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   const vis = new RoshamboVis((event) => ctx.vis(event));
   vis.start([first.name, second.name], config.rounds);
   const points: [number, number] = [0, 0];
-  const readFirst = gestureReader(first);
-  const readSecond = gestureReader(second);
+  // Both players are read at once; each read retires its player as soon as its line is bad.
+  const readGestures = eachReader([first, second], gestureOf);
   for (let round = 1; round <= config.rounds; round++) {
     // As the reference: a round starts when the previous result (or the header) went out, and its
     // result goes out no earlier than `pace` after that, the first round's included.
     const roundStart = config.pace > 0 ? ctx.elapsed() : 0;
-    // Both players are read at once; each read retires its player as soon as its line is bad.
-    const firstMove = readFirst();
-    const secondMove = readSecond();
-    const a = await firstMove;
-    const b = await secondMove;
+    const [a, b] = (await readGestures()) as [Gesture | null, Gesture | null];
     if (config.pace > 0) await ctx.sleep(config.pace - (ctx.elapsed() - roundStart));
     first.write(line(b));
     second.write(line(a));
@@ -72,15 +69,12 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   return { scores: points, reason: `${verdict} ${Math.max(p0, p1)}-${Math.min(p0, p1)} after ${config.rounds} rounds` };
 }
 
-/** Reads gestures from one seat; anything else (or nothing) retires the player. */
-function gestureReader(seat: PlayerSeat): () => Promise<Gesture | null> {
-  const gestureOf = (text: string | null): Gesture | null => {
-    if (text === null) return null;
-    const gesture = parseGesture(text);
-    if (!gesture) seat.close('removed');
-    return gesture;
-  };
-  return () => seat.readLine().then(gestureOf);
+/** A player's gesture; anything else (or nothing) retires the player. */
+function gestureOf(text: string | null, seat: PlayerSeat): Gesture | null {
+  if (text === null) return null;
+  const gesture = parseGesture(text);
+  if (!gesture) seat.close('removed');
+  return gesture;
 }
 
 export const roshambo: GameDefinition<RoshamboConfig> = {
