@@ -83,7 +83,10 @@ export class SeatTranscript {
     this.add('>', bytesOf(data));
   }
 
-  /** One line the player sent, its newline already taken off (as the bytes received, or as text). */
+  /**
+   * One line the player sent, its newline already taken off (as the bytes received, or as text):
+   * it holds no LF, as the line splitter cuts lines there.
+   */
   lineFromPlayer(line: Uint8Array | string): void {
     if (this.full) return;
     const bytes = bytesOf(line);
@@ -117,7 +120,7 @@ export class SeatTranscript {
     const pending = this.pending[direction];
     let newline = bytes.indexOf(LF);
     // The common case, one whole line: its bytes with their LF are the end of the record.
-    if (newline === bytes.length - 1 && pending.bytes === 0) {
+    if (newline !== -1 && newline === bytes.length - 1 && pending.bytes === 0) {
       if (this.begin(direction, AS_IT_CAME, this.now(), bytes.length - 1)) this.log.append(bytes);
       return;
     }
