@@ -6,6 +6,7 @@ import { transcriptName } from './match.js';
 import { MatchClock } from './match-clock.js';
 import { Random } from './random.js';
 import { Seat } from './seat.js';
+import type { ByteLog } from '../util/byte-log.js';
 import { SeatTranscript, TRANSCRIPT_LIMITS, stampLength } from './seat-transcript.js';
 
 test('a transcript writes each complete line with its time and direction, unfinished lines at the end', () => {
@@ -354,4 +355,24 @@ test('a text seat writes what the player sent into its transcript as text, chara
     '2.000 > <b>😀 (no newline)',
     '',
   ]);
+});
+
+test('until the match ends a full transcript keeps at most 10/9 of its limit, even for empty lines at new times', () => {
+  // The worst case of the records: each line empty, with a time of its own (a record of 10 bytes
+  // for a text of 9, "0.000 > " and the newline).
+  const steps: Step[] = [];
+  for (let i = 0; i < TRANSCRIPT_LIMITS.maxBytes / 9 + 1000; i++) steps.push({ kind: 'time', seconds: i * 1e-9 }, { kind: 'lineFromPlayer', text: '' });
+  let now = 0;
+  const transcript = new SeatTranscript('seat 0, empty', () => now);
+  for (const step of steps) {
+    if (step.kind === 'time') now = step.seconds;
+    else transcript.lineFromPlayer(Buffer.alloc(0));
+  }
+  // The records are private; their size is what this limit is about.
+  const kept = (transcript as unknown as { log: ByteLog }).log.length;
+  assert.ok(kept <= (TRANSCRIPT_LIMITS.maxBytes * 10) / 9, `${kept} bytes kept`);
+  assert.ok(kept > TRANSCRIPT_LIMITS.maxBytes, 'the worst case was reached');
+  const { text, expected } = replay(steps, 'bytes');
+  assert.equal(text, expected);
+  assert.match(text, /\n0\.000 > \n# the transcript stops here: it reached \d+ bytes\n$/);
 });
