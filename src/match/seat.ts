@@ -121,10 +121,10 @@ export class Seat implements PlayerSeat {
     this.splitter =
       framing === 'lines'
         ? new LineSplitter(options.maxLineBytes, {
-            line: (text) => {
-              this.transcript?.lineFromPlayer(text);
+            line: (text, bytes) => {
+              this.transcript?.lineFromPlayer(bytes);
               // The line break counts: a flood of empty lines must fill the budget too.
-              this.enqueue(text, Buffer.byteLength(text) + 1);
+              this.enqueue(text, bytes.length + 1);
             },
             error: (code) => this.closeForBadLine(code),
           })
@@ -247,8 +247,8 @@ export class Seat implements PlayerSeat {
 
   write(text: string): void {
     if (this.reason) return;
-    this.transcript?.fromGame(text);
     const bytes = Buffer.from(text, 'utf8');
+    this.transcript?.fromGame(bytes);
     if (this.transport) this.transport.send(bytes);
     else this.early.push(bytes);
   }

@@ -29,3 +29,18 @@ test('invalid UTF-8 is an error, multi-byte characters split across chunks are f
   const euro = Buffer.from('€\n');
   assert.deepEqual(split([euro.subarray(0, 1), euro.subarray(1)]).lines, ['€']);
 });
+
+test('each line comes with the bytes it was decoded from, without its CR and LF', () => {
+  const lines: [string, string][] = [];
+  const splitter = new LineSplitter(16, { line: (text, bytes) => lines.push([text, Buffer.from(bytes).toString('hex')]), error: () => {} });
+  const input = Buffer.from('€a\r\n\nb\r');
+  splitter.push(input.subarray(0, 1));
+  splitter.push(input.subarray(1, 6));
+  splitter.push(input.subarray(6));
+  splitter.end();
+  assert.deepEqual(lines, [
+    ['€a', Buffer.from('€a').toString('hex')],
+    ['', ''],
+    ['b', Buffer.from('b').toString('hex')],
+  ]);
+});

@@ -7,7 +7,12 @@
 export type LineError = 'line/too-long' | 'line/invalid-utf8';
 
 export interface LineSplitterEvents {
-  line(text: string): void;
+  /**
+   * A line, without its LF and CR, as text and as the bytes it was decoded from (for who keeps the
+   * bytes, as a seat's transcript does). The bytes may be a view into the chunk pushed: they are
+   * valid during the call only.
+   */
+  line(text: string, bytes: Uint8Array): void;
   error(code: LineError): void;
 }
 
@@ -56,7 +61,7 @@ export class LineSplitter {
         return;
       }
       start = lf + 1;
-      this.events.line(text);
+      this.events.line(text, bytes);
       if (this.failed) return;
     }
   }
@@ -72,7 +77,7 @@ export class LineSplitter {
     this.pendingBytes = 0;
     const trimmed = bytes[bytes.length - 1] === CR ? bytes.subarray(0, bytes.length - 1) : bytes;
     try {
-      this.events.line(this.decoder.decode(trimmed));
+      this.events.line(this.decoder.decode(trimmed), trimmed);
     } catch {
       this.fail('line/invalid-utf8');
     }
