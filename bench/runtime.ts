@@ -6,6 +6,9 @@
  * is what cocod adds to the relay's WebSocket work (bench/relay.ts) for the same round, less the
  * coco connection's framing; it is measured in one process so that a change to the runtime can be
  * compared in seconds, before the socket benchmark says what it is worth on the wire.
+ *
+ * BENCH_MATCHES (1000) matches of BENCH_ROUNDS (200) rounds, BENCH_RUNS (5) times after
+ * BENCH_WARMUP (2) runs that are not counted.
  */
 import { roshambo, type RoshamboConfig } from '../src/games/roshambo/roshambo.js';
 import { InlineCompute } from '../src/match/compute.js';
@@ -17,6 +20,8 @@ const env = process.env;
 const matches = Number(env['BENCH_MATCHES'] ?? 1000);
 const rounds = Number(env['BENCH_ROUNDS'] ?? 200);
 const runs = Number(env['BENCH_RUNS'] ?? 5);
+/** Runs first and not counted: the first ones pay for compiling the code and growing the heap. */
+const warmups = Number(env['BENCH_WARMUP'] ?? 2);
 
 const GESTURES = ['ROCK\n', 'SCISSORS\n'].map((text) => Buffer.from(text));
 
@@ -76,13 +81,14 @@ async function playAll(): Promise<void> {
 }
 
 const figures: number[] = [];
-for (let run = 0; run < runs; run++) {
+for (let run = -warmups; run < runs; run++) {
   const before = process.cpuUsage();
   await playAll();
   const used = process.cpuUsage(before);
   const micros = (used.user + used.system) / (matches * rounds);
-  figures.push(micros);
-  process.stderr.write(`runtime bench #${run + 1}: ${micros.toFixed(2)} us of CPU a round (${matches} matches x ${rounds} rounds)\n`);
+  if (run >= 0) figures.push(micros);
+  const label = run < 0 ? 'warm-up' : `#${run + 1}`;
+  process.stderr.write(`runtime bench ${label}: ${micros.toFixed(2)} us of CPU a round (${matches} matches x ${rounds} rounds)\n`);
 }
 const sorted = [...figures].sort((a, b) => a - b);
 process.stdout.write(`runtime: ${sorted[0]!.toFixed(2)}-${sorted[sorted.length - 1]!.toFixed(2)} us of CPU a round over ${runs} runs (median ${sorted[Math.floor(runs / 2)]!.toFixed(2)})\n`);
