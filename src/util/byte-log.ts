@@ -57,6 +57,16 @@ export class ByteLog {
     this.bytes += data.length;
   }
 
+  /** One byte (0 to 255), without the cost of a buffer or a string. */
+  appendByte(byte: number): void {
+    if (this.used === this.chunk.length) {
+      if (this.chunk === NO_CHUNK) this.chunk = Buffer.allocUnsafe(this.firstChunkBytes);
+      else this.seal();
+    }
+    this.chunk[this.used++] = byte;
+    this.bytes++;
+  }
+
   /** Everything appended so far, as one new buffer. */
   toBuffer(): Buffer {
     const whole = Buffer.allocUnsafe(this.bytes);
