@@ -3,39 +3,51 @@ import { ByteLog } from '../util/byte-log.js';
 
 export interface VisLogLimits {
   /**
-   * Distinct prepared shapes one log keeps a reference to. A game that prepares a few shapes and
-   * draws them every round uses a handful; one that prepares new shapes all the time would make the
-   * table grow with the match, so past this its shapes are copied into the log as bytes.
+   * Bytes of JSON one log keeps once and refers to (runs of prepared shapes). A game that draws the
+   * same few shapes every round needs a few KiB; one that combines them anew all the time would
+   * make the table grow with the match, so past this the shapes are copied into the log.
    */
-  readonly maxSharedShapes: number;
+  readonly maxSharedBytes: number;
 }
 
-export const VIS_LOG_LIMITS: VisLogLimits = { maxSharedShapes: 4096 };
+export const VIS_LOG_LIMITS: VisLogLimits = { maxSharedBytes: 64 * 1024 };
 
 /**
- * Marks a reference to a shared shape in the log: a byte that UTF-8 text (and so JSON) never
- * holds. It is followed by the shape's index in the table, times two, plus one if a comma comes
- * before the shape, as an unsigned LEB128 number.
+ * Marks a reference to shared JSON in the log: a byte that UTF-8 text (and so JSON) never holds.
+ * It is followed by the index of the JSON in the table, times two, plus one if a comma comes
+ * before it, as an unsigned LEB128 number.
  */
 const SHARED = 0xff;
 
 /** Pending text is written out once it is this long (a game without prepared shapes never refers). */
 const PENDING_CHARS = 4096;
 
+/** Runs of shapes met so far, by their shapes' bytes in order; `index` where the run is kept. */
+interface Run {
+  readonly next: Map<Uint8Array, Run>;
+  index: number;
+}
+
 /**
  * The JSON text of a match's visualizer events (the elements of one array, comma separated), kept
- * compact: a prepared shape's JSON is not copied into the log each time an event holds it but
- * referred to, its bytes kept once in a table of the log's own (most of a round's event is the
- * same prepared shapes again). Reading gives the text with the references put back, byte for byte
- * what writing the events' JSON whole would have given.
+ * compact: prepared shapes are not copied into the log each time an event holds them but referred
+ * to, their bytes kept once in a table of the log's own (most of a round's event is the same
+ * prepared shapes again). What is referred to is a run of shapes one after another in an event
+ * (a round's few gestures, say), so that reading, which puts the runs back in place, copies a few
+ * pieces a round rather than one a shape. Reading gives, byte for byte, the text writing the
+ * events' JSON whole would have given.
  *
  * Text is collected in a string until a shape or a read comes, so that a round's events (a log
  * line, a destroy, the head of the next create) cost one write into the log, not one each.
  */
 export class VisLog implements VisJsonOut {
   private readonly log = new ByteLog();
-  private readonly index = new Map<Uint8Array, number>();
+  private readonly runs = new Map<Uint8Array, Run>();
   private readonly shared: Uint8Array[] = [];
+  private sharedBytes = 0;
+  /** The shapes of the run being written, and whether a comma comes before it. */
+  private readonly run: Uint8Array[] = [];
+  private runComma = false;
   private pending = '';
   /** Whether the next piece starts an event, and whether one was written (the next comes after a comma). */
   private atEventStart = true;
@@ -51,7 +63,7 @@ export class VisLog implements VisJsonOut {
     return this.expanded;
   }
 
-  /** Bytes the log itself holds (without the table, whose bytes the prepared shapes hold). */
+  /** Bytes the log itself holds (without the table of shared JSON, at most `maxSharedBytes`). */
   get compactLength(): number {
     this.flush();
     return this.log.length;
@@ -59,6 +71,7 @@ export class VisLog implements VisJsonOut {
 
   text(json: string): void {
     this.separate();
+    this.endRun();
     this.pending += json;
   }
 
@@ -66,31 +79,16 @@ export class VisLog implements VisJsonOut {
     this.separate();
     const head = shape.jsonHead;
     if (head !== '') {
+      this.endRun();
       this.pending += comma ? `,${head}` : head;
       comma = false;
     }
-    this.flush();
-    const bytes = shape.sharedJson;
-    let at = this.index.get(bytes);
-    if (at === undefined) {
-      if (this.shared.length >= this.limits.maxSharedShapes) {
-        if (comma) this.log.appendByte(0x2c); // ,
-        this.log.append(bytes);
-        this.expanded += bytes.length + (comma ? 1 : 0);
-        return;
-      }
-      at = this.shared.length;
-      this.shared.push(bytes);
-      this.index.set(bytes, at);
+    if (this.run.length > 0 && !comma) this.endRun();
+    if (this.run.length === 0) {
+      this.flushText();
+      this.runComma = comma;
     }
-    this.log.appendByte(SHARED);
-    let number = at * 2 + (comma ? 1 : 0);
-    while (number >= 0x80) {
-      this.log.appendByte((number & 0x7f) | 0x80);
-      number >>>= 7;
-    }
-    this.log.appendByte(number);
-    this.expanded += bytes.length + (comma ? 1 : 0);
+    this.run.push(shape.sharedJson);
   }
 
   end(): void {
@@ -124,18 +122,86 @@ export class VisLog implements VisJsonOut {
     }
   }
 
+  /** Writes the run of shapes being written: a reference to it, kept in the table if it is new. */
+  private endRun(): void {
+    const run = this.run;
+    if (run.length === 0) return;
+    let node: Run | undefined;
+    let next = this.runs;
+    let length = run.length - 1; // the commas between the shapes
+    for (const bytes of run) {
+      length += bytes.length;
+      node = next.get(bytes);
+      if (node === undefined) {
+        node = { next: new Map(), index: -1 };
+        next.set(bytes, node);
+      }
+      next = node.next;
+    }
+    if (node!.index < 0 && this.sharedBytes + length <= this.limits.maxSharedBytes) {
+      node!.index = this.shared.length;
+      this.shared.push(joinRun(run, length));
+      this.sharedBytes += length;
+    }
+    if (node!.index < 0) {
+      // Past the limit: copied, and forgotten again (the trie holds only runs kept in the table).
+      this.forget(run);
+      this.log.append(joinRun(run, length, this.runComma));
+    } else {
+      this.log.appendByte(SHARED);
+      let number = node!.index * 2 + (this.runComma ? 1 : 0);
+      while (number >= 0x80) {
+        this.log.appendByte((number & 0x7f) | 0x80);
+        number >>>= 7;
+      }
+      this.log.appendByte(number);
+    }
+    this.expanded += length + (this.runComma ? 1 : 0);
+    run.length = 0;
+  }
+
+  /** Removes the trie nodes of `run` that lead to no kept run. */
+  private forget(run: readonly Uint8Array[]): void {
+    const path: Map<Uint8Array, Run>[] = [this.runs];
+    for (const bytes of run) path.push(path[path.length - 1]!.get(bytes)!.next);
+    for (let i = run.length - 1; i >= 0; i--) {
+      const node = path[i]!.get(run[i]!)!;
+      if (node.index >= 0 || node.next.size > 0) return;
+      path[i]!.delete(run[i]!);
+    }
+  }
+
   private separate(): void {
     if (!this.atEventStart) return;
     this.atEventStart = false;
+    // A run ends with its event: the comma between the events comes after it.
+    this.endRun();
     if (this.started) this.pending += ',';
     this.started = true;
   }
 
   private flush(): void {
+    this.endRun();
+    this.flushText();
+  }
+
+  private flushText(): void {
     if (this.pending === '') return;
     const before = this.log.length;
     this.log.append(this.pending);
     this.expanded += this.log.length - before;
     this.pending = '';
   }
+}
+
+/** The shapes' JSON with commas between them (`length` bytes), after a comma if `comma`. */
+function joinRun(run: readonly Uint8Array[], length: number, comma = false): Uint8Array {
+  const joined = new Uint8Array(length + (comma ? 1 : 0));
+  let at = 0;
+  for (const bytes of run) {
+    if (at > 0 || comma) joined[at++] = 0x2c; // ,
+    joined.set(bytes, at);
+    at += bytes.length;
+  }
+  return joined;
 }
