@@ -149,8 +149,8 @@ type TextShape = Extract<Shape, { text: unknown }>;
 export class PreparedShape {
   private given: Shape | null;
   private normal: Shape | null | undefined;
-  /** Undefined until asked for, for a shape made by `withText` (most are written as bytes only). */
-  private text: string | null | undefined;
+  /** The JSON text; undefined until asked for, for a shape made by `withText` (most are written as bytes only). */
+  private jsonText: string | null | undefined;
   private utf8: Uint8Array | undefined;
   /** For a text shape: its JSON after the text `v` (`,"p":[...],...}}`), as text and as bytes. */
   private tail: string | undefined;
@@ -170,18 +170,18 @@ export class PreparedShape {
   ) {
     this.given = given;
     this.normal = normal;
-    this.text = json;
+    this.jsonText = json;
   }
 
   /** Whether the shape passed its check (an event holding it can be accepted). */
   get valid(): boolean {
-    return this.text !== null;
+    return this.jsonText !== null;
   }
 
   /** `JSON.stringify(shape)`, or null if the shape is invalid. */
   get json(): string | null {
-    if (this.text === undefined) this.text = `${this.jsonHead}${this.base!.textTail}`;
-    return this.text;
+    if (this.jsonText === undefined) this.jsonText = `${this.jsonHead}${this.base!.textTail}`;
+    return this.jsonText;
   }
 
   /**
