@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareShape, type PreparedShape } from '../protocol/vis-validate.js';
+import { ByteLog } from '../util/byte-log.js';
 import { Random } from './random.js';
 import { VisLog } from './vis-log.js';
 
@@ -66,6 +67,31 @@ test('a log reads back exactly the pieces written, in any order of text, shapes 
     assert.equal(readBack(log), plain.json);
     assert.ok(log.compactLength <= log.jsonLength);
   }
+});
+
+test('a reference split between two chunks of the log reads back right', () => {
+  // Chunks of 5 bytes: the marker and the one or two bytes of the index after it fall on every
+  // side of a boundary; 300 runs make indices of two bytes.
+  const shapes = Array.from({ length: 300 }, (_, i) => prepareShape({ circle: { r: i } }));
+  const random = Random.fromSeed('vis-log split references');
+  const log = new VisLog(undefined, new ByteLog(5, 5));
+  const plain = new PlainText();
+  for (let i = 0; i < 3000; i++) {
+    const shape = shapes[random.int(shapes.length)]!;
+    if (random.int(3) === 0) {
+      const text = 'x'.repeat(random.int(4));
+      log.text(text);
+      plain.text(text);
+    }
+    const comma = random.int(2) === 0;
+    log.shape(shape, comma);
+    plain.shape(shape, comma);
+    if (random.int(2) === 0) {
+      log.end();
+      plain.end();
+    }
+  }
+  assert.equal(readBack(log), plain.json);
 });
 
 test('a log copies into a buffer at an offset, leaving the bytes around it', () => {

@@ -41,7 +41,6 @@ interface Run {
  * line, a destroy, the head of the next create) cost one write into the log, not one each.
  */
 export class VisLog implements VisJsonOut {
-  private readonly log = new ByteLog();
   private readonly runs = new Map<Uint8Array, Run>();
   private readonly shared: Uint8Array[] = [];
   private sharedBytes = 0;
@@ -55,7 +54,10 @@ export class VisLog implements VisJsonOut {
   /** Bytes of the JSON text written to `log` with the references put back. */
   private expanded = 0;
 
-  constructor(private readonly limits: VisLogLimits = VIS_LOG_LIMITS) {}
+  constructor(
+    private readonly limits: VisLogLimits = VIS_LOG_LIMITS,
+    private readonly log: ByteLog = new ByteLog(),
+  ) {}
 
   /** Bytes of the JSON text so far (the events, comma separated, without the brackets). */
   get jsonLength(): number {
@@ -99,27 +101,39 @@ export class VisLog implements VisJsonOut {
   /** Copies the JSON text into `target` at `offset` (room for `jsonLength` bytes); returns the bytes copied. */
   copyJsonTo(target: Uint8Array, offset: number): number {
     this.flush();
-    const compact = this.log.toBuffer();
     let at = offset;
-    let from = 0;
-    for (;;) {
-      const marker = compact.indexOf(SHARED, from);
-      const end = marker < 0 ? compact.length : marker;
-      target.set(compact.subarray(from, end), at);
-      at += end - from;
-      if (marker < 0) return at - offset;
-      let number = 0;
-      let scale = 1;
-      for (from = marker + 1; ; scale *= 0x80) {
-        const part = compact[from++]!;
-        number += (part & 0x7f) * scale;
-        if (part < 0x80) break;
+    // Read in place, chunk by chunk (a copy of the whole log first would cost fresh memory); a
+    // reference may begin in one chunk and end in the next.
+    let inReference = false;
+    let number = 0;
+    let scale = 1;
+    for (const chunk of this.log.chunks()) {
+      let from = 0;
+      while (from < chunk.length) {
+        if (inReference) {
+          const part = chunk[from++]!;
+          number += (part & 0x7f) * scale;
+          scale *= 0x80;
+          if (part >= 0x80) continue;
+          if (number % 2 === 1) target[at++] = 0x2c; // ,
+          const bytes = this.shared[(number - (number % 2)) / 2]!;
+          target.set(bytes, at);
+          at += bytes.length;
+          inReference = false;
+          number = 0;
+          scale = 1;
+          continue;
+        }
+        const marker = chunk.indexOf(SHARED, from);
+        const end = marker < 0 ? chunk.length : marker;
+        // A plain view costs less than a Buffer's subarray (which runs Buffer's constructor).
+        target.set(new Uint8Array(chunk.buffer, chunk.byteOffset + from, end - from), at);
+        at += end - from;
+        from = end + 1;
+        inReference = marker >= 0;
       }
-      if (number % 2 === 1) target[at++] = 0x2c; // ,
-      const bytes = this.shared[(number - (number % 2)) / 2]!;
-      target.set(bytes, at);
-      at += bytes.length;
     }
+    return at - offset;
   }
 
   /** Writes the run of shapes being written: a reference to it, kept in the table if it is new. */

@@ -74,6 +74,11 @@ export class ByteLog {
     return whole;
   }
 
+  /** Everything appended so far, as views of the chunks in order (valid until the next append). */
+  chunks(): Buffer[] {
+    return [...this.full, this.chunk.subarray(0, this.used)];
+  }
+
   /** Copies everything appended so far into `target` at `offset`; returns the bytes copied. */
   copyTo(target: Uint8Array, offset: number): number {
     let at = offset;
