@@ -56,6 +56,7 @@ export class VisLog implements VisJsonOut {
 
   constructor(
     private readonly limits: VisLogLimits = VIS_LOG_LIMITS,
+    /** Where the compact text goes (a test gives one of tiny chunks, to split references). */
     private readonly log: ByteLog = new ByteLog(),
   ) {}
 

@@ -61,3 +61,13 @@ test('a byte log whose first append is one byte takes its first chunk then', () 
   assert.equal(log.reservedBytes, 8);
   assert.deepEqual(log.toBuffer(), Buffer.from([0xff]));
 });
+
+test('the chunks of a byte log, in order, are exactly what was appended', () => {
+  const log = new ByteLog(4, 8);
+  assert.equal(Buffer.concat(log.chunks()).length, 0);
+  log.append('abcdefghijklmnopq');
+  log.appendByte(0x21);
+  const chunks = log.chunks();
+  assert.equal(Buffer.concat(chunks).toString(), 'abcdefghijklmnopq!');
+  assert.ok(chunks.length > 2, 'spread over several chunks');
+});
