@@ -1,7 +1,7 @@
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
-import { ByteLog } from '../util/byte-log.js';
 import { VisValidator, type AcceptedVisEvent, type VisError, type VisLimits } from '../protocol/vis-validate.js';
 import type { Result } from '../util/result.js';
+import { VisLog, VIS_LOG_LIMITS, type VisLogLimits } from './vis-log.js';
 
 export interface VisSink {
   event(event: VisEvent): void;
@@ -10,6 +10,7 @@ export interface VisSink {
 
 export interface VisFeedOptions {
   readonly limits?: Partial<VisLimits>;
+  readonly logLimits?: VisLogLimits;
   /** Told about each refused event (log it when serving; throw in tests to catch game bugs). */
   readonly onReject?: (error: VisError) => void;
 }
@@ -18,12 +19,14 @@ export interface VisFeedOptions {
  * The visualizer events of one match: validated (protocol/vis-validate.ts), stamped with a time
  * that never decreases, kept for the record and forwarded to live web spectators.
  *
- * Events are kept as JSON text in a ByteLog, not as objects: a long match has thousands of them,
+ * Events are kept as JSON text in a VisLog, not as objects: a long match has thousands of them,
  * and a server runs a thousand matches at once; text outside the heap is a fraction of the memory
- * and costs the garbage collector nothing. It is also the form the record is stored in.
+ * and costs the garbage collector nothing. It is also the form the record is stored in. The log
+ * keeps the prepared shapes of a game's events by reference, so that the events of a round cost a
+ * few bytes each beyond their words and numbers; the text is put together when it is read.
  */
 export class VisFeed {
-  private readonly log = new ByteLog();
+  private readonly log: VisLog;
   private readonly sinks = new Set<VisSink>();
   private readonly validator: VisValidator;
   private ended = false;
@@ -33,6 +36,7 @@ export class VisFeed {
     private readonly options: VisFeedOptions = {},
   ) {
     this.validator = new VisValidator(options.limits);
+    this.log = new VisLog(options.logLimits ?? VIS_LOG_LIMITS);
   }
 
   /** A built-in game's event; without `t` it is stamped with the match time. Null when accepted. */
@@ -40,10 +44,8 @@ export class VisFeed {
     if (this.ended) return null;
     // Without a live viewer the event is needed as text only, which costs less to check and write.
     if (this.sinks.size > 0) return this.accept(this.validator.acceptEvent(input, this.now()));
-    const json = this.validator.acceptEventJson(input, this.now());
-    if (!json.ok) return this.reject(json.error);
-    this.append(json.value);
-    return null;
+    const error = this.validator.acceptEventTo(input, this.now(), this.log);
+    return error === null ? null : this.reject(error);
   }
 
   /** An external game server's `vis` line (the text after `vis `, JSON or Hjson, `t` required). */
@@ -53,7 +55,8 @@ export class VisFeed {
 
   private accept(result: Result<AcceptedVisEvent, VisError>): VisError | null {
     if (!result.ok) return this.reject(result.error);
-    this.append(result.value.json);
+    this.log.text(result.value.json);
+    this.log.end();
     for (const sink of this.sinks) sink.event(result.value.event);
     return null;
   }
@@ -63,8 +66,9 @@ export class VisFeed {
     return error;
   }
 
-  private append(json: string): void {
-    this.log.append(this.log.length === 0 ? json : `,${json}`);
+  /** Bytes the feed keeps for its events (fewer than their JSON text: see VisLog). */
+  get logBytes(): number {
+    return this.log.compactLength;
   }
 
   /** The events so far. */
@@ -79,9 +83,9 @@ export class VisFeed {
 
   /** `json()` as UTF-8 bytes, in a buffer of its own (the record takes them as they are). */
   jsonBytes(): Buffer {
-    const bytes = Buffer.allocUnsafeSlow(this.log.length + 2);
+    const bytes = Buffer.allocUnsafeSlow(this.log.jsonLength + 2);
     bytes[0] = 0x5b; // [
-    this.log.copyTo(bytes, 1);
+    this.log.copyJsonTo(bytes, 1);
     bytes[bytes.length - 1] = 0x5d; // ]
     return bytes;
   }

@@ -299,3 +299,29 @@ test('the text-only way of accepting an event gives the same verdicts, errors an
   assert.equal(textOnly.acceptedEvents, general.acceptedEvents);
   assert.ok(!textOnly.acceptEventJson({ log: { line: 'no time' } }).ok, 'without now, t is required');
 });
+
+test('a prepared text shape keeps its bytes once, shared by every shape withText makes from it', () => {
+  const score = prepareShape({ text: { v: '0 : 0', p: [0.5, 0.82], s: '1f2937ff' } });
+  const changed = score.withText('1 : 0');
+  const twice = changed.withText('é 2 : 0');
+  assert.equal(twice.json, JSON.stringify({ text: { v: 'é 2 : 0', p: [0.5, 0.82], s: '1f2937ff' } }));
+  assert.equal(changed.sharedJson, twice.sharedJson, 'one buffer for the text shapes made from one prepared shape');
+  for (const shape of [score, changed, twice]) {
+    assert.equal(Buffer.concat([Buffer.from(shape.jsonHead), shape.sharedJson]).toString('utf8'), shape.json);
+  }
+  assert.equal(score.sharedJson, score.sharedJson, 'made once');
+  assert.equal(score.jsonHead, '');
+});
+
+test('the text-only way writes nothing for a refused event', () => {
+  const validator = new VisValidator();
+  const rock = prepareShape({ circle: { r: 0.07 } });
+  const pieces: string[] = [];
+  const out = { text: (json: string) => pieces.push(json), shape: () => pieces.push('shape'), end: () => pieces.push('end') };
+  assert.equal(validator.acceptEventTo({ t: 1, create: { id: 1, geom: [rock] } }, undefined, out), null);
+  const written = pieces.length;
+  for (const event of [{ t: 1, create: { id: 1, geom: [rock] } }, { t: 0, log: { line: 'earlier' } }, { t: 1, destroy: { id: 2 } }, { t: 1, log: { line: 5 } }]) {
+    assert.notEqual(validator.acceptEventTo(event, undefined, out), null);
+  }
+  assert.equal(pieces.length, written);
+});

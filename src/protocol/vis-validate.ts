@@ -141,39 +141,77 @@ type TextShape = Extract<Shape, { text: unknown }>;
  * A shape checked once and kept with its JSON text. A game that draws the same shape in many
  * events (a gesture, a piece, a label) prepares it once: an event holding it then costs neither a
  * check nor a serialization of that shape, which is most of what an event costs (printing decimal
- * coordinates). Made by `prepareShape`. An invalid shape is kept as given: the event holding it is
- * refused with the error it would have had unprepared.
+ * coordinates). Its JSON is also kept as UTF-8 bytes (made when first asked for), which a log of
+ * events can share instead of encoding them again (VisJsonOut). Made by `prepareShape`. An invalid
+ * shape is kept as given: the event holding it is refused with the error it would have had
+ * unprepared.
  */
 export class PreparedShape {
   private given: Shape | null;
   private normal: Shape | null | undefined;
+  /** The JSON text; undefined until asked for, for a shape made by `withText` (most are written as bytes only). */
+  private jsonText: string | null | undefined;
+  private utf8: Uint8Array | undefined;
+  /** For a text shape: its JSON after the text `v` (`,"p":[...],...}}`), as text and as bytes. */
+  private tail: string | undefined;
+  private tailUtf8: Uint8Array | undefined;
 
   /** Use `prepareShape` (or `withText`). */
   constructor(
     given: Shape | null,
     normal: Shape | null | undefined,
-    /** `JSON.stringify(shape)`, or null if the shape is invalid. */
-    readonly json: string | null,
+    /** `JSON.stringify(shape)`, null if the shape is invalid, undefined to be made from `base`. */
+    json: string | null | undefined,
     /** The limits it was checked against. */
     readonly limits: VisLimits,
     /** For `withText`: the prepared text shape this one changes, and its new text. */
-    private readonly base: PreparedShape | null = null,
-    private readonly text = '',
+    readonly base: PreparedShape | null = null,
+    readonly newText = '',
   ) {
     this.given = given;
     this.normal = normal;
+    this.jsonText = json;
+  }
+
+  /** Whether the shape passed its check (an event holding it can be accepted). */
+  get valid(): boolean {
+    return this.jsonText !== null;
+  }
+
+  /** `JSON.stringify(shape)`, or null if the shape is invalid. */
+  get json(): string | null {
+    if (this.jsonText === undefined) this.jsonText = `${this.jsonHead}${this.base!.textTail}`;
+    return this.jsonText;
+  }
+
+  /**
+   * The part of the JSON this shape has of its own: empty for a prepared shape, the text for one
+   * made by `withText` (`{"text":{"v":"2 : 1"`). The rest is `sharedJson`.
+   */
+  get jsonHead(): string {
+    return this.base === null ? '' : `${TEXT_JSON_HEAD}${JSON.stringify(this.newText)}`;
+  }
+
+  /**
+   * The UTF-8 bytes of the JSON after `jsonHead`, one buffer shared by every event that holds
+   * this shape (or, after `withText`, a shape made from the same prepared one). Only for a valid
+   * shape.
+   */
+  get sharedJson(): Uint8Array {
+    if (this.base !== null) return this.base.textTailBytes;
+    return (this.utf8 ??= UTF8.encode(this.json!));
   }
 
   /** The shape as the game gave it. */
   get raw(): Shape {
-    return (this.given ??= { text: { ...(this.base!.raw as TextShape).text, v: this.text } });
+    return (this.given ??= { text: { ...(this.base!.raw as TextShape).text, v: this.newText } });
   }
 
   /** The normalized shape (frozen), or null if it is invalid. */
   get shape(): Shape | null {
     if (this.normal === undefined) {
-      const text = this.json === null ? null : (this.base!.shape as TextShape).text;
-      this.normal = text && Object.freeze({ text: Object.freeze({ ...text, v: this.text }) });
+      const text = this.valid ? (this.base!.shape as TextShape).text : null;
+      this.normal = text && Object.freeze({ text: Object.freeze({ ...text, v: this.newText }) });
     }
     return this.normal;
   }
@@ -184,12 +222,11 @@ export class PreparedShape {
    */
   withText(v: string): PreparedShape {
     if (!('text' in this.raw)) throw new Error('withText needs a prepared text shape');
-    if (this.json === null || typeof v !== 'string' || v.length > this.limits.maxTextLength) {
+    if (!this.valid || typeof v !== 'string' || v.length > this.limits.maxTextLength) {
       return new PreparedShape(null, null, null, this.limits, this, v);
     }
-    // A normalized text shape's JSON starts with its text: `{"text":{"v":"...",...`.
-    const rest = this.json.slice(TEXT_JSON_HEAD.length + JSON.stringify((this.raw as TextShape).text.v).length);
-    return new PreparedShape(null, undefined, `${TEXT_JSON_HEAD}${JSON.stringify(v)}${rest}`, this.limits, this, v);
+    // Made from the first prepared shape, so that a label changed many times shares its bytes.
+    return new PreparedShape(null, undefined, undefined, this.limits, this.base ?? this, v);
   }
 
   /** Whether the check under `limits` holds for `other` too (the limits that apply to one shape agree). */
@@ -201,9 +238,21 @@ export class PreparedShape {
         this.limits.maxMagnitude === other.maxMagnitude)
     );
   }
+
+  /** A valid text shape's JSON after its text `v`. */
+  private get textTail(): string {
+    // A normalized text shape's JSON starts with its text: `{"text":{"v":"...",...`.
+    return (this.tail ??= this.json!.slice(TEXT_JSON_HEAD.length + JSON.stringify((this.raw as TextShape).text.v).length));
+  }
+
+  private get textTailBytes(): Uint8Array {
+    return (this.tailUtf8 ??= UTF8.encode(this.textTail));
+  }
 }
 
 const TEXT_JSON_HEAD = '{"text":{"v":';
+/** Stateless: shared by every prepared shape (this module runs in the web page too, without Buffer). */
+const UTF8 = new TextEncoder();
 
 /** Checks a shape once for use in many events (see PreparedShape). */
 export function prepareShape(shape: Shape, limits: VisLimits = DEFAULT_VIS_LIMITS): PreparedShape {
@@ -569,83 +618,117 @@ export class VisValidator {
 
   /**
    * As `acceptEvent`, for a caller that needs the JSON text only (no live viewer waits for the
-   * event as an object). The events of every round (a create whose shapes are all prepared, a
-   * destroy, a log line) are checked and written in one pass, without a normalized copy; any
-   * other event, and any that fails a check, goes the general way. Both give the same verdict, the
-   * same error and the same text.
+   * event as an object). Same verdict, same error and same text as the general way.
    */
   acceptEventJson(input: VisEventInput | unknown, now?: number): Result<string, VisError> {
-    const body = this.quickBody(input, now);
-    if (body === null) {
-      const accepted = this.commit(input, now);
-      return accepted.ok ? ok(accepted.value.json) : accepted;
-    }
-    const kind = this.quick.kind;
-    const given = this.quick.t;
-    const t = this.sequence(kind, this.quick.id, given, now);
-    if (typeof t !== 'number') return err(t);
-    return ok(given !== undefined ? `{"t":${t},"${kind}":${body}}` : `{"${kind}":${body},"t":${t}}`);
+    const text = new JsonText();
+    const error = this.acceptEventTo(input, now, text);
+    return error === null ? ok(text.json) : err(error);
   }
 
-  /** What `quickBody` found besides the body's text. */
-  private readonly quick: { kind: VisEventKind; id: number | undefined; t: number | undefined } = { kind: 'log', id: undefined, t: undefined };
+  /**
+   * As `acceptEventJson`, with the text written to `out` (nothing is written for a refused
+   * event). The events of every round (a create whose shapes are all prepared, a destroy, a log
+   * line) are checked without a normalized copy or any string built, and written with their
+   * prepared shapes as they are; any other event, and any that fails a check, goes the general
+   * way, which says why.
+   */
+  acceptEventTo(input: VisEventInput | unknown, now: number | undefined, out: VisJsonOut): VisError | null {
+    if (!this.quickCheck(input, now)) {
+      const accepted = this.commit(input, now);
+      if (!accepted.ok) return accepted.error;
+      out.text(accepted.value.json);
+      out.end();
+      return null;
+    }
+    const quick = this.quick;
+    const t = this.sequence(quick.kind, quick.id, quick.t, now);
+    if (typeof t !== 'number') return t;
+    const timeFirst = quick.t !== undefined;
+    switch (quick.kind) {
+      case 'destroy':
+        out.text(`${eventOpen('destroy', t, timeFirst)}{"id":${quick.id}}${eventClose(t, timeFirst)}`);
+        break;
+      case 'log':
+        out.text(`${eventOpen('log', t, timeFirst)}{"line":${JSON.stringify(quick.line)}}${eventClose(t, timeFirst)}`);
+        break;
+      default:
+        out.text(`${eventOpen('create', t, timeFirst)}{"id":${quick.id},"geom":[`);
+        for (let i = 0; i < quick.geom.length; i++) out.shape(quick.geom[i] as PreparedShape, i > 0);
+        out.text(`${createTail(quick.p as Vec2 | undefined, quick.z as number | undefined)}${eventClose(t, timeFirst)}`);
+    }
+    out.end();
+    return null;
+  }
+
+  /** What `quickCheck` found (kept between events, so that a round's events allocate nothing). */
+  private readonly quick: {
+    kind: VisEventKind;
+    id: number | undefined;
+    t: number | undefined;
+    line: string;
+    geom: readonly unknown[];
+    p: unknown;
+    z: unknown;
+  } = { kind: 'log', id: undefined, t: undefined, line: '', geom: [], p: undefined, z: undefined };
 
   /**
-   * The JSON text of the body of an everyday event that passes every check of EventChecker, or
-   * null (any other event, or a check failed: the general way then says which).
+   * Whether `value` is an everyday event that passes every check of EventChecker: a destroy, a
+   * log line, or a create whose shapes are all prepared. False for any other event and when a
+   * check fails (the general way then says which).
    */
-  private quickBody(value: unknown, now: number | undefined): string | null {
-    if (!isRecord(value)) return null;
+  private quickCheck(value: unknown, now: number | undefined): boolean {
+    if (!isRecord(value)) return false;
     let kind: VisEventKind | null = null;
     for (const candidate of VIS_EVENT_KINDS) {
       if (field(value, candidate) === undefined) continue;
-      if (kind !== null) return null;
+      if (kind !== null) return false;
       kind = candidate;
     }
     const t = field(value, 't');
-    if (t === undefined ? now === undefined : typeof t !== 'number' || !Number.isFinite(t) || t < 0) return null;
+    if (t === undefined ? now === undefined : typeof t !== 'number' || !Number.isFinite(t) || t < 0) return false;
     const body = kind === null ? undefined : field(value, kind);
-    if (!isRecord(body)) return null;
-    this.quick.t = t as number | undefined;
-    this.quick.id = undefined;
+    if (!isRecord(body)) return false;
+    const quick = this.quick;
+    quick.t = t as number | undefined;
+    quick.id = undefined;
     switch (kind) {
       case 'destroy': {
         const id = field(body, 'id');
-        if (!isId(id)) return null;
-        this.quick.kind = kind;
-        this.quick.id = id;
-        return `{"id":${id}}`;
+        if (!isId(id)) return false;
+        quick.kind = kind;
+        quick.id = id;
+        return true;
       }
       case 'log': {
         const line = field(body, 'line');
-        if (typeof line !== 'string' || line.length > this.limits.maxTextLength) return null;
-        this.quick.kind = kind;
-        return `{"line":${JSON.stringify(line)}}`;
+        if (typeof line !== 'string' || line.length > this.limits.maxTextLength) return false;
+        quick.kind = kind;
+        quick.line = line;
+        return true;
       }
       case 'create': {
         const id = field(body, 'id');
-        if (!isId(id)) return null;
+        if (!isId(id)) return false;
         const p = field(body, 'p');
-        if (p !== undefined && !(Array.isArray(p) && p.length === 2 && this.isNumber(p[0]) && this.isNumber(p[1]))) return null;
+        if (p !== undefined && !(Array.isArray(p) && p.length === 2 && this.isNumber(p[0]) && this.isNumber(p[1]))) return false;
         const z = field(body, 'z');
-        if (z !== undefined && (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z > 255)) return null;
+        if (z !== undefined && (typeof z !== 'number' || !Number.isInteger(z) || z < 0 || z > 255)) return false;
         const geom = field(body, 'geom') ?? [];
-        if (!Array.isArray(geom) || geom.length > this.limits.maxShapesPerObject) return null;
-        let text = `{"id":${id},"geom":[`;
+        if (!Array.isArray(geom) || geom.length > this.limits.maxShapesPerObject) return false;
         for (let i = 0; i < geom.length; i++) {
           const shape: unknown = geom[i];
-          if (!(shape instanceof PreparedShape) || shape.json === null || !shape.checkedUnder(this.limits)) return null;
-          text += i === 0 ? shape.json : `,${shape.json}`;
+          if (!(shape instanceof PreparedShape) || !shape.valid || !shape.checkedUnder(this.limits)) return false;
         }
-        text += ']';
-        if (p !== undefined) text += `,"p":[${p[0]},${p[1]}]`;
-        if (z !== undefined) text += `,"z":${z}`;
-        this.quick.kind = kind;
-        this.quick.id = id;
-        return `${text}}`;
+        quick.kind = kind;
+        quick.id = id;
+        quick.geom = geom;
+        quick.p = p;
+        quick.z = z;
+        return true;
       }
       default:
-        return null;
+        return false;
     }
   }
 
@@ -733,37 +816,73 @@ function eventOf(result: Result<AcceptedVisEvent, VisError>): Result<VisEvent, V
 }
 
 /**
+ * Where an accepted event's JSON text goes, in pieces: text, and prepared shapes as they are (a
+ * log of events can keep a reference to a shape's bytes instead of a copy). `end` closes the event.
+ */
+export interface VisJsonOut {
+  text(json: string): void;
+  /** A shape of a create's `geom`, after a comma unless it is the first. */
+  shape(shape: PreparedShape, comma: boolean): void;
+  end(): void;
+}
+
+/** The pieces of one event's JSON put together as a string. */
+class JsonText implements VisJsonOut {
+  json = '';
+
+  text(json: string): void {
+    this.json += json;
+  }
+
+  shape(shape: PreparedShape, comma: boolean): void {
+    this.json += comma ? `,${shape.json!}` : shape.json!;
+  }
+
+  end(): void {}
+}
+
+/**
  * `JSON.stringify(event)`, put together by hand for the events of every round (a create from the
  * JSON of its prepared shapes). The fields are written in the order the normalized event has them
  * (a create: id, geom, p, z); every number in a checked event is finite, for which JSON writes what
  * `String` writes.
  */
 function eventJson(event: VisEvent, prepared: readonly (PreparedShape | null)[], timeFirst: boolean): string {
-  let body: string;
-  let kind: string;
-  if ('create' in event) {
-    kind = 'create';
-    body = createJson(event.create, prepared);
-  } else if ('destroy' in event) {
-    kind = 'destroy';
-    body = `{"id":${event.destroy.id}}`;
-  } else if ('log' in event) {
-    kind = 'log';
-    body = `{"line":${JSON.stringify(event.log.line)}}`;
-  } else {
-    return JSON.stringify(event);
-  }
-  return timeFirst ? `{"t":${event.t},"${kind}":${body}}` : `{"${kind}":${body},"t":${event.t}}`;
+  const text = new JsonText();
+  writeEvent(event, prepared, timeFirst, text);
+  return text.json;
 }
 
-function createJson(create: CreateBody, prepared: readonly (PreparedShape | null)[]): string {
-  let body = `{"id":${create.id},"geom":[`;
-  for (let i = 0; i < create.geom.length; i++) {
-    if (i > 0) body += ',';
-    body += prepared[i]?.json ?? JSON.stringify(create.geom[i]);
+function writeEvent(event: VisEvent, prepared: readonly (PreparedShape | null)[], timeFirst: boolean, out: VisJsonOut): void {
+  if ('create' in event) {
+    const { create } = event;
+    out.text(`${eventOpen('create', event.t, timeFirst)}{"id":${create.id},"geom":[`);
+    for (let i = 0; i < create.geom.length; i++) {
+      const shape = prepared[i];
+      if (shape) out.shape(shape, i > 0);
+      else out.text(i > 0 ? `,${JSON.stringify(create.geom[i])}` : JSON.stringify(create.geom[i]));
+    }
+    out.text(`${createTail(create.p, create.z)}${eventClose(event.t, timeFirst)}`);
+  } else if ('destroy' in event) {
+    out.text(`${eventOpen('destroy', event.t, timeFirst)}{"id":${event.destroy.id}}${eventClose(event.t, timeFirst)}`);
+  } else if ('log' in event) {
+    out.text(`${eventOpen('log', event.t, timeFirst)}{"line":${JSON.stringify(event.log.line)}}${eventClose(event.t, timeFirst)}`);
+  } else {
+    out.text(JSON.stringify(event));
   }
-  body += ']';
-  if (create.p !== undefined) body += `,"p":[${create.p[0]},${create.p[1]}]`;
-  if (create.z !== undefined) body += `,"z":${create.z}`;
-  return `${body}}`;
+  out.end();
+}
+
+/** An event's JSON up to its body: `t` comes first if the game gave it, last if it was stamped. */
+function eventOpen(kind: VisEventKind, t: number, timeFirst: boolean): string {
+  return timeFirst ? `{"t":${t},"${kind}":` : `{"${kind}":`;
+}
+
+function eventClose(t: number, timeFirst: boolean): string {
+  return timeFirst ? '}' : `,"t":${t}}`;
+}
+
+/** A create body's JSON after its shapes. */
+function createTail(p: Vec2 | undefined, z: number | undefined): string {
+  return `]${p === undefined ? '' : `,"p":[${p[0]},${p[1]}]`}${z === undefined ? '' : `,"z":${z}`}}`;
 }

@@ -35,3 +35,39 @@ test('a byte log takes its first chunk at its first append, not before', () => {
   assert.equal(log.reservedBytes, 8 + 16);
   assert.equal(log.toBuffer().toString(), 'abcdefghij');
 });
+
+test('single bytes appended among strings and buffers come back in place, across chunk boundaries', () => {
+  const random = Random.fromSeed('byte-log single bytes');
+  const log = new ByteLog(8, 32);
+  const expected: number[] = [];
+  for (let i = 0; i < 1000; i++) {
+    if (random.int(3) === 0) {
+      const text = 'é'.repeat(random.int(20));
+      log.append(text);
+      expected.push(...Buffer.from(text, 'utf8'));
+    } else {
+      const byte = random.int(256);
+      log.appendByte(byte);
+      expected.push(byte);
+    }
+  }
+  assert.equal(log.length, expected.length);
+  assert.deepEqual(log.toBuffer(), Buffer.from(expected));
+});
+
+test('a byte log whose first append is one byte takes its first chunk then', () => {
+  const log = new ByteLog(8, 64);
+  log.appendByte(0xff);
+  assert.equal(log.reservedBytes, 8);
+  assert.deepEqual(log.toBuffer(), Buffer.from([0xff]));
+});
+
+test('the chunks of a byte log, in order, are exactly what was appended', () => {
+  const log = new ByteLog(4, 8);
+  assert.equal(Buffer.concat(log.chunks()).length, 0);
+  log.append('abcdefghijklmnopq');
+  log.appendByte(0x21);
+  const chunks = log.chunks();
+  assert.equal(Buffer.concat(chunks).toString(), 'abcdefghijklmnopq!');
+  assert.ok(chunks.length > 2, 'spread over several chunks');
+});

@@ -57,11 +57,26 @@ export class ByteLog {
     this.bytes += data.length;
   }
 
+  /** One byte (0 to 255), without the cost of a buffer or a string. */
+  appendByte(byte: number): void {
+    if (this.used === this.chunk.length) {
+      if (this.chunk === NO_CHUNK) this.chunk = Buffer.allocUnsafe(this.firstChunkBytes);
+      else this.seal();
+    }
+    this.chunk[this.used++] = byte;
+    this.bytes++;
+  }
+
   /** Everything appended so far, as one new buffer. */
   toBuffer(): Buffer {
     const whole = Buffer.allocUnsafe(this.bytes);
     this.copyTo(whole, 0);
     return whole;
+  }
+
+  /** Everything appended so far, as views of the chunks in order (valid until the next append). */
+  chunks(): Buffer[] {
+    return [...this.full, this.chunk.subarray(0, this.used)];
   }
 
   /** Copies everything appended so far into `target` at `offset`; returns the bytes copied. */
