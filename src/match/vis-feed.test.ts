@@ -6,6 +6,7 @@ import { RoshamboVis } from '../games/roshambo/vis.js';
 import { GESTURES } from '../games/roshambo/rules.js';
 import { Random } from './random.js';
 import { VisFeed, type VisSink } from './vis-feed.js';
+import { SharedRuns } from './vis-log.js';
 
 /** An event as a game emits it, or an external game's `vis` line. */
 type Emitted = { readonly event: VisEventInput | unknown } | { readonly line: string };
@@ -143,7 +144,7 @@ test('past maxSharedBytes a feed copies further shapes into its log, and reads b
   const shapes = Array.from({ length: 5 }, (_, i) => prepareShape({ circle: { r: i / 10 } }));
   const emitted: Emitted[] = Array.from({ length: 40 }, (_, i) => ({ event: { create: { id: i, geom: [shapes[i % 5]!, shapes[(i + 1) % 5]!] } } }));
   // Room for two of the five pairs: the events of the other three copy their 37 to 41 bytes.
-  const limited = new VisFeed(() => 1, { logLimits: { maxSharedBytes: 90 } });
+  const limited = new VisFeed(() => 1, { sharedRuns: new SharedRuns({ maxSharedBytes: 90 }) });
   const unlimited = new VisFeed(() => 1);
   emitAll(limited, emitted);
   emitAll(unlimited, emitted);

@@ -1,7 +1,7 @@
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
 import { VisValidator, type AcceptedVisEvent, type VisError, type VisLimits } from '../protocol/vis-validate.js';
 import type { Result } from '../util/result.js';
-import { VisLog, VIS_LOG_LIMITS, type VisLogLimits } from './vis-log.js';
+import { VisLog, type SharedRuns } from './vis-log.js';
 
 export interface VisSink {
   event(event: VisEvent): void;
@@ -10,7 +10,8 @@ export interface VisSink {
 
 export interface VisFeedOptions {
   readonly limits?: Partial<VisLimits>;
-  readonly logLimits?: VisLogLimits;
+  /** Where the log keeps the runs of shapes it refers to: the server's one table by default (a test gives its own). */
+  readonly sharedRuns?: SharedRuns;
   /** Told about each refused event (log it when serving; throw in tests to catch game bugs). */
   readonly onReject?: (error: VisError) => void;
 }
@@ -36,7 +37,7 @@ export class VisFeed {
     private readonly options: VisFeedOptions = {},
   ) {
     this.validator = new VisValidator(options.limits);
-    this.log = new VisLog(options.logLimits ?? VIS_LOG_LIMITS);
+    this.log = new VisLog(options.sharedRuns);
   }
 
   /** A built-in game's event; without `t` it is stamped with the match time. Null when accepted. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { prepareShape, type PreparedShape } from '../protocol/vis-validate.js';
 import { ByteLog } from '../util/byte-log.js';
 import { Random } from './random.js';
-import { VisLog } from './vis-log.js';
+import { SharedRuns, VisLog } from './vis-log.js';
 
 /** What a log must read back: the pieces put together as text, events separated by commas. */
 class PlainText {
@@ -44,7 +44,7 @@ test('a log reads back exactly the pieces written, in any order of text, shapes 
   const texts = ['{"t":1,"log":{"line":"é"}}', ']', '{"id":3,"geom":[', 'ÿ日本🙂', ''];
   for (const maxSharedBytes of [0, 200, 64 * 1024]) {
     const random = Random.fromSeed(`vis-log ${maxSharedBytes}`);
-    const log = new VisLog({ maxSharedBytes });
+    const log = new VisLog(new SharedRuns({ maxSharedBytes }));
     const plain = new PlainText();
     for (let i = 0; i < 5000; i++) {
       const choice = random.int(10);
@@ -111,4 +111,21 @@ test('an empty log reads back nothing', () => {
   const log = new VisLog();
   assert.equal(log.jsonLength, 0);
   assert.equal(readBack(log), '');
+});
+
+test('logs sharing a table keep a run once for all of them, and each reads back its own text', () => {
+  const table = new SharedRuns({ maxSharedBytes: 64 * 1024 });
+  const [a, b] = [prepareShape({ circle: { r: 1 } }), prepareShape({ circle: { r: 2 } })];
+  const logs = [new VisLog(table), new VisLog(table)];
+  logs.forEach((log, i) => {
+    log.text(`{"id":${i},"geom":[`);
+    log.shape(a!, false);
+    log.shape(b!, true);
+    log.text(']}');
+    log.end();
+  });
+  const run = [a!.sharedJson, b!.sharedJson];
+  const length = run[0]!.length + run[1]!.length + 1;
+  assert.equal(table.indexOf(run, length), 0, 'the one run, kept at the first index');
+  logs.forEach((log, i) => assert.equal(readBack(log), `{"id":${i},"geom":[{"circle":{"r":1}},{"circle":{"r":2}}]}`));
 });

@@ -3,14 +3,15 @@ import { ByteLog } from '../util/byte-log.js';
 
 export interface VisLogLimits {
   /**
-   * Bytes of JSON one log keeps once and refers to (runs of prepared shapes). A game that draws the
-   * same few shapes every round needs a few KiB; one that combines them anew all the time would
-   * make the table grow with the match, so past this the shapes are copied into the log.
+   * Bytes of JSON kept once and referred to (runs of prepared shapes), for every match of the
+   * server together. The built-in games draw the same few shapes in every match and need a few
+   * KiB; a game that combined them anew all the time would make the table grow, so past this the
+   * shapes are copied into the logs.
    */
   readonly maxSharedBytes: number;
 }
 
-export const VIS_LOG_LIMITS: VisLogLimits = { maxSharedBytes: 64 * 1024 };
+export const VIS_LOG_LIMITS: VisLogLimits = { maxSharedBytes: 1 << 20 };
 
 /**
  * Marks a reference to shared JSON in the log: a byte that UTF-8 text (and so JSON) never holds.
@@ -41,9 +42,6 @@ interface Run {
  * line, a destroy, the head of the next create) cost one write into the log, not one each.
  */
 export class VisLog implements VisJsonOut {
-  private readonly runs = new Map<Uint8Array, Run>();
-  private readonly shared: Uint8Array[] = [];
-  private sharedBytes = 0;
   /** The shapes of the run being written, and whether a comma comes before it. */
   private readonly run: Uint8Array[] = [];
   private runComma = false;
@@ -55,7 +53,8 @@ export class VisLog implements VisJsonOut {
   private expanded = 0;
 
   constructor(
-    private readonly limits: VisLogLimits = VIS_LOG_LIMITS,
+    /** Where the runs are kept: the server's one table, shared by every match (a test gives its own). */
+    private readonly table: SharedRuns = SHARED_RUNS,
     /** Where the compact text goes (a test gives one of tiny chunks, to split references). */
     private readonly log: ByteLog = new ByteLog(),
   ) {}
@@ -117,7 +116,7 @@ export class VisLog implements VisJsonOut {
           scale *= 0x80;
           if (part >= 0x80) continue;
           if (number % 2 === 1) target[at++] = 0x2c; // ,
-          const bytes = this.shared[(number - (number % 2)) / 2]!;
+          const bytes = this.table.bytes((number - (number % 2)) / 2);
           target.set(bytes, at);
           at += bytes.length;
           inReference = false;
@@ -137,34 +136,18 @@ export class VisLog implements VisJsonOut {
     return at - offset;
   }
 
-  /** Writes the run of shapes being written: a reference to it, kept in the table if it is new. */
+  /** Writes the run of shapes being written: a reference to it, or its bytes past the table's limit. */
   private endRun(): void {
     const run = this.run;
     if (run.length === 0) return;
-    let node: Run | undefined;
-    let next = this.runs;
     let length = run.length - 1; // the commas between the shapes
-    for (const bytes of run) {
-      length += bytes.length;
-      node = next.get(bytes);
-      if (node === undefined) {
-        node = { next: new Map(), index: -1 };
-        next.set(bytes, node);
-      }
-      next = node.next;
-    }
-    if (node!.index < 0 && this.sharedBytes + length <= this.limits.maxSharedBytes) {
-      node!.index = this.shared.length;
-      this.shared.push(joinRun(run, length));
-      this.sharedBytes += length;
-    }
-    if (node!.index < 0) {
-      // Past the limit: copied, and forgotten again (the trie holds only runs kept in the table).
-      this.forget(run);
+    for (let i = 0; i < run.length; i++) length += run[i]!.length;
+    const index = this.table.indexOf(run, length);
+    if (index < 0) {
       this.log.append(joinRun(run, length, this.runComma));
     } else {
       this.log.appendByte(SHARED);
-      let number = node!.index * 2 + (this.runComma ? 1 : 0);
+      let number = index * 2 + (this.runComma ? 1 : 0);
       while (number >= 0x80) {
         this.log.appendByte((number & 0x7f) | 0x80);
         number >>>= 7;
@@ -173,17 +156,6 @@ export class VisLog implements VisJsonOut {
     }
     this.expanded += length + (this.runComma ? 1 : 0);
     run.length = 0;
-  }
-
-  /** Removes the trie nodes of `run` that lead to no kept run. */
-  private forget(run: readonly Uint8Array[]): void {
-    const path: Map<Uint8Array, Run>[] = [this.runs];
-    for (const bytes of run) path.push(path[path.length - 1]!.get(bytes)!.next);
-    for (let i = run.length - 1; i >= 0; i--) {
-      const node = path[i]!.get(run[i]!)!;
-      if (node.index >= 0 || node.next.size > 0) return;
-      path[i]!.delete(run[i]!);
-    }
   }
 
   private separate(): void {
@@ -220,3 +192,59 @@ function joinRun(run: readonly Uint8Array[], length: number, comma = false): Uin
   }
   return joined;
 }
+
+/**
+ * Runs of prepared shapes kept once, for every log that refers to them. One table serves the whole
+ * server: the runs of a game are the same in all its matches, and a table per match would learn
+ * them again in each, and spread over a thousand matches its lookups would miss the processor's
+ * caches on every round.
+ */
+export class SharedRuns {
+  /** Runs met so far, by their shapes' bytes in order (a trie); `index` where the run is kept. */
+  private readonly runs = new Map<Uint8Array, Run>();
+  private readonly shared: Uint8Array[] = [];
+  private sharedBytes = 0;
+
+  constructor(private readonly limits: VisLogLimits = VIS_LOG_LIMITS) {}
+
+  /** The index of `run` (its JSON `length` bytes), kept now if it is new and there is room; -1 past the limit. */
+  indexOf(run: readonly Uint8Array[], length: number): number {
+    let node: Run | undefined;
+    let next = this.runs;
+    for (let i = 0; i < run.length; i++) {
+      node = next.get(run[i]!);
+      if (node === undefined) {
+        node = { next: new Map(), index: -1 };
+        next.set(run[i]!, node);
+      }
+      next = node.next;
+    }
+    if (node!.index < 0 && this.sharedBytes + length <= this.limits.maxSharedBytes) {
+      node!.index = this.shared.length;
+      this.shared.push(joinRun(run, length));
+      this.sharedBytes += length;
+    }
+    // Past the limit: forgotten again (the trie holds only runs kept in the table).
+    if (node!.index < 0) this.forget(run);
+    return node!.index;
+  }
+
+  /** The JSON of the run kept at `index`, with commas between its shapes. */
+  bytes(index: number): Uint8Array {
+    return this.shared[index]!;
+  }
+
+  /** Removes the trie nodes of `run` that lead to no kept run. */
+  private forget(run: readonly Uint8Array[]): void {
+    const path: Map<Uint8Array, Run>[] = [this.runs];
+    for (const bytes of run) path.push(path[path.length - 1]!.get(bytes)!.next);
+    for (let i = run.length - 1; i >= 0; i--) {
+      const node = path[i]!.get(run[i]!)!;
+      if (node.index >= 0 || node.next.size > 0) return;
+      path[i]!.delete(run[i]!);
+    }
+  }
+}
+
+/** The server's table of shared runs. */
+const SHARED_RUNS = new SharedRuns();
