@@ -63,28 +63,46 @@ function createForm(list: TournamentList, navigate: (hash: string) => void): HTM
     h('div', { class: 'form-actions' }, submit),
     result,
   );
+  submitToServer(
+    form,
+    submit,
+    result,
+    () =>
+      createTournament({
+        game: game.value,
+        format: format.value,
+        rounds: Number(rounds.value),
+        concurrency: Number(concurrency.value),
+        entrants: parseEntrantLines(entrants.value),
+        args: argLines(args.value),
+        players: players.value.trim() === '' ? null : Number(players.value),
+        password: password.value,
+      }),
+    (created) => navigate(href.tournament(created.id)),
+  );
+  return form;
+}
+
+/**
+ * Sends what `form` asks of the server when it is submitted: its button waits for the answer, a
+ * refusal is shown in `result` with the server's reason, and an answer goes to `answered`.
+ */
+function submitToServer<T>(form: HTMLFormElement, submit: HTMLButtonElement, result: HTMLElement, send: () => Promise<T>, answered: (answer: T) => void): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     submit.disabled = true;
     result.replaceChildren();
-    createTournament({
-      game: game.value,
-      format: format.value,
-      rounds: Number(rounds.value),
-      concurrency: Number(concurrency.value),
-      entrants: parseEntrantLines(entrants.value),
-      args: argLines(args.value),
-      players: players.value.trim() === '' ? null : Number(players.value),
-      password: password.value,
-    }).then(
-      (created) => navigate(href.tournament(created.id)),
+    send().then(
+      (answer) => {
+        submit.disabled = false;
+        answered(answer);
+      },
       (e: unknown) => {
         submit.disabled = false;
         result.replaceChildren(notice('error', `The server refused: ${errorText(e)}`));
       },
     );
   });
-  return form;
 }
 
 /** `#/tournaments`: the server's tournaments, newest first, and the form to start one. */
@@ -226,21 +244,7 @@ function stopForm(id: string, stopped: (t: TournamentDetail) => void): HTMLFormE
     h('div', { class: 'form-actions' }, submit),
     result,
   );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    submit.disabled = true;
-    result.replaceChildren();
-    stopTournament(id, password.value).then(
-      (t) => {
-        submit.disabled = false;
-        stopped(t);
-      },
-      (e: unknown) => {
-        submit.disabled = false;
-        result.replaceChildren(notice('error', `The server refused: ${errorText(e)}`));
-      },
-    );
-  });
+  submitToServer(form, submit, result, () => stopTournament(id, password.value), stopped);
   return form;
 }
 
