@@ -1,40 +1,23 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot, openPage } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { siteAndBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The new-match form's game arguments: a hint and an example from GET /api/games, and a value the
  * game refuses caught on the page with an error in words, before anything is sent.
  */
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 
-// A failed `before` still runs `after`, which stops whatever did start.
-before(async () => {
-  server = await startServer();
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    await server?.stop();
-  }
-});
+const site = siteAndBrowser();
 
-const newPage = (): Promise<Page> => openPage(browser);
+const newPage = (): Promise<Page> => openPage(site.browser);
 
 /** The form field (label) of game argument `name`. */
 const argField = (page: Page, name: string) => page.locator('label.field', { has: page.locator(`input[name="arg-${name}"]`) });
 
 test('each game argument shows its hint under the field and its example as placeholder', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/new?game=roshambo`);
+  await page.goto(`${site.base}#/new?game=roshambo`);
   const pace = page.locator('input[name=arg-pace]');
   await pace.waitFor();
   assert.equal(await pace.getAttribute('placeholder'), '1.5');
@@ -49,7 +32,7 @@ test('each game argument shows its hint under the field and its example as place
 
 test('a bad value gets the error in words, with no regex, and nothing is created until it is fixed', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/new?game=roshambo`);
+  await page.goto(`${site.base}#/new?game=roshambo`);
   await page.locator('input[name=arg-pace]').waitFor();
   await page.fill('input[name=name]', 'Hinted');
   await page.fill('input[name=arg-pace]', '99');

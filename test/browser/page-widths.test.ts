@@ -1,9 +1,9 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot, openPage } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { ROOT, coco, startCoco } from '../support/processes.js';
+import { siteAndBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The pages at the extreme widths people use: a small phone (360, 390 px), a laptop (1280) and a
@@ -12,43 +12,31 @@ import { launchBrowser, screenshot, openPage } from '../support/browser.js';
  * to be looked at.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 let replayId: string;
 const WIDTHS = [360, 390, 1280, 1920] as const;
 
-before(async () => {
-  server = await startServer();
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  // The lobby: a waiting match of the game with the longest name, under the widest name a match
-  // may have (24 characters) and with a password; and one with a server bot.
-  for (const args of [
-    ['new', 'hase-und-igel', 'W'.repeat(24), '-p', 'pw'],
-    ['new', 'roshambo', 'Short', '-b', '1'],
-  ]) {
-    const created = await coco(server.url, args);
+const site = siteAndBrowser({
+  prepare: async () => {
+    // The lobby: a waiting match of the game with the longest name, under the widest name a match
+    // may have (24 characters) and with a password; and one with a server bot.
+    for (const args of [
+      ['new', 'hase-und-igel', 'W'.repeat(24), '-p', 'pw'],
+      ['new', 'roshambo', 'Short', '-b', '1'],
+    ]) {
+      const created = await coco(site.server.url, args);
+      assert.equal(created.code, 0, created.stderr);
+    }
+    // A replay: a quick roshambo match of a server bot against the example bot.
+    const created = await coco(site.server.url, ['new', 'roshambo', 'widths', '-b', '1', '-a', 'rounds=5', '-a', 'pace=0']);
     assert.equal(created.code, 0, created.stderr);
-  }
-  // A replay: a quick roshambo match of a server bot against the example bot.
-  const created = await coco(server.url, ['new', 'roshambo', 'widths', '-b', '1', '-a', 'rounds=5', '-a', 'pace=0']);
-  assert.equal(created.code, 0, created.stderr);
-  replayId = created.stdout.trim();
-  const played = await startCoco(server.url, ['connect', replayId, '-n', 'visitor', '--', 'python3', join(ROOT, 'examples/roshambo/bot.py')]).done;
-  assert.equal(played.code, 0, played.stderr);
-  await server.recorded(replayId);
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    await server?.stop();
-  }
+    replayId = created.stdout.trim();
+    const played = await startCoco(site.server.url, ['connect', replayId, '-n', 'visitor', '--', 'python3', join(ROOT, 'examples/roshambo/bot.py')]).done;
+    assert.equal(played.code, 0, played.stderr);
+    await site.server.recorded(replayId);
+  },
 });
 
-const newPage = (width: number): Promise<Page> => openPage(browser, width);
+const newPage = (width: number): Promise<Page> => openPage(site.browser, width);
 
 /** How far the page reaches past the window's right edge, in pixels (0 when it fits). */
 const OVERFLOW = 'document.scrollingElement.scrollWidth - innerWidth';
@@ -63,7 +51,7 @@ const OVERFLOWING = `[...document.querySelectorAll('body *')]
 async function checkWidths(name: string, hash: string, ready: (page: Page) => Promise<void>, extra?: (page: Page, width: number) => Promise<void>): Promise<void> {
   for (const width of WIDTHS) {
     const page = await newPage(width);
-    await page.goto(`${base}${hash}`);
+    await page.goto(`${site.base}${hash}`);
     await ready(page);
     const overflow = (await page.evaluate(OVERFLOW)) as number;
     if (overflow > 0) assert.fail(`${name} overflows by ${overflow} px at ${width} px: ${((await page.evaluate(OVERFLOWING)) as string[]).join(', ')}`);

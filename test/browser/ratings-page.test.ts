@@ -1,48 +1,36 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot, openPage } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { ROOT, coco, startCoco } from '../support/processes.js';
+import { siteAndBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The ratings pages: a game's leaderboard and a player's rating over time with their matches,
  * after two verified roshambo matches of the example bot against the server bot.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 const played: string[] = [];
 
-before(async () => {
-  server = await startServer();
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  for (let i = 0; i < 2; i++) {
-    const created = await coco(server.url, ['new', 'roshambo', `rated ${i}`, '-b', '1', '-v', 'master', '-a', 'rounds=3', '-a', 'pace=0']);
-    assert.equal(created.code, 0, created.stderr);
-    const id = created.stdout.trim();
-    const done = await startCoco(server.url, ['connect', id, '-n', 'visitor', '--', 'python3', join(ROOT, 'examples/roshambo/bot.py')]).done;
-    assert.equal(done.code, 0, done.stderr);
-    await server.recorded(id);
-    played.push(id);
-  }
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    await server?.stop();
-  }
+const site = siteAndBrowser({
+  prepare: async () => {
+    for (let i = 0; i < 2; i++) {
+      const created = await coco(site.server.url, ['new', 'roshambo', `rated ${i}`, '-b', '1', '-v', 'master', '-a', 'rounds=3', '-a', 'pace=0']);
+      assert.equal(created.code, 0, created.stderr);
+      const id = created.stdout.trim();
+      const done = await startCoco(site.server.url, ['connect', id, '-n', 'visitor', '--', 'python3', join(ROOT, 'examples/roshambo/bot.py')]).done;
+      assert.equal(done.code, 0, done.stderr);
+      await site.server.recorded(id);
+      played.push(id);
+    }
+  },
 });
 
-const newPage = (): Promise<Page> => openPage(browser);
+const newPage = (): Promise<Page> => openPage(site.browser);
 
 test("the leaderboard lists the verified matches' players, each linking to their page, with the CSV export", async () => {
   const page = await newPage();
-  await page.goto(`${base}#/ratings/roshambo`);
+  await page.goto(`${site.base}#/ratings/roshambo`);
   const rows = page.locator('.ratings-table tbody tr');
   await rows.nth(1).waitFor();
   assert.equal(await rows.count(), 2);
@@ -58,7 +46,7 @@ test("the leaderboard lists the verified matches' players, each linking to their
 
 test("a player's page charts their rating after each match (uPlot: legend, cursor, click to replay) and lists their matches with replay links", async () => {
   const page = await newPage();
-  await page.goto(`${base}#/ratings/roshambo`);
+  await page.goto(`${site.base}#/ratings/roshambo`);
   await page.locator('a', { hasText: 'visitor' }).click();
   await page.locator('.rating-chart canvas').waitFor();
   assert.equal(new URL(page.url()).hash, '#/ratings/roshambo/visitor');
@@ -80,7 +68,7 @@ test("a player's page charts their rating after each match (uPlot: legend, curso
 
 test('an unknown game says so', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/ratings/nosuchgame`);
+  await page.goto(`${site.base}#/ratings/nosuchgame`);
   await page.locator('.notice-error').waitFor();
   assert.match(await page.locator('.notice-error').innerText(), /Cannot load the leaderboard: no game "nosuchgame"/);
   await page.close();

@@ -1,10 +1,10 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { COCO, ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { ARTIFACTS, launchBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { COCO, ROOT, coco, startCoco } from '../support/processes.js';
+import { siteAndBrowser, ARTIFACTS, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
 
 /**
  * The match viewer on real replays of every built-in game: each game is played once, quickly,
@@ -12,10 +12,6 @@ import { ARTIFACTS, launchBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } fr
  * the replays are then looked at in the browser.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 const WIDTHS = [1280, 390] as const;
 
 /** Replay id of each game's match, filled by `before`. */
@@ -36,29 +32,21 @@ const MATCHES: Record<string, { args: string[]; program: string[] }> = {
 
 async function playMatch(game: string): Promise<string> {
   const { args, program } = MATCHES[game]!;
-  const created = await coco(server.url, ['new', game, `viewer ${game.split("-")[0]}`, '-b', '1', ...args]);
+  const created = await coco(site.server.url, ['new', game, `viewer ${game.split("-")[0]}`, '-b', '1', ...args]);
   assert.equal(created.code, 0, created.stderr);
   const id = created.stdout.trim();
-  const result = await startCoco(server.url, ['connect', id, '-n', 'visitor', '--', ...program]).done;
+  const result = await startCoco(site.server.url, ['connect', id, '-n', 'visitor', '--', ...program]).done;
   assert.equal(result.code, 0, `${game}: ${result.stderr}`);
-  await server.recorded(id);
+  await site.server.recorded(id);
   return id;
 }
 
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServer();
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-  const ids = await Promise.all(Object.keys(MATCHES).map(playMatch));
-  Object.keys(MATCHES).forEach((game, i) => replays.set(game, ids[i]!));
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    await server?.stop();
-  }
+const site = siteAndBrowser({
+  prepare: async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const ids = await Promise.all(Object.keys(MATCHES).map(playMatch));
+    Object.keys(MATCHES).forEach((game, i) => replays.set(game, ids[i]!));
+  },
 });
 
 /** Waits, once per animation frame, until `expression` is true (the page's CSP forbids waitForFunction's eval). */
@@ -71,7 +59,7 @@ async function waitUntil(page: Page, expression: string, timeoutMs = PAGE_WAIT_L
   assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
 }
 
-const newPage = (width: number): Promise<Page> => openPage(browser, width);
+const newPage = (width: number): Promise<Page> => openPage(site.browser, width);
 
 /** The texts of the picture whose box leaves the picture's box (half a pixel of rounding allowed). */
 const TEXTS_OUTSIDE = `(() => {
@@ -106,7 +94,7 @@ for (const game of Object.keys(MATCHES)) {
     const id = replays.get(game)!;
     for (const width of WIDTHS) {
       const page = await newPage(width);
-      await page.goto(`${base}#/replay/${id}`);
+      await page.goto(`${site.base}#/replay/${id}`);
       await page.locator('.player-stage svg text').first().waitFor();
       for (const key of ['Home', 'End'] as const) {
         await showAt(page, key);
@@ -135,7 +123,7 @@ test('a replay steps move by move with buttons, keys and log lines, and keeps it
   const id = replays.get('royalur')!;
   for (const width of WIDTHS) {
     const page = await newPage(width);
-    await page.goto(`${base}#/replay/${id}?step=5`);
+    await page.goto(`${site.base}#/replay/${id}?step=5`);
     // Opened at the step of the URL, paused there.
     await waitForStep(page, 5);
     assert.equal(await page.locator('.player-play').getAttribute('aria-label'), 'play');
@@ -175,7 +163,7 @@ test('a replay steps move by move with buttons, keys and log lines, and keeps it
     // The URL opens the replay where it was left.
     const url = page.url();
     const step = Number(/step=(\d+)$/.exec(url)![1]);
-    await page.goto(`${base}#/`);
+    await page.goto(`${site.base}#/`);
     await page.goto(url);
     await waitForStep(page, step);
     await page.close();
@@ -198,7 +186,7 @@ test('per-move playback shows one move per second (times the speed) whatever the
   // Chess: one log line per move, the engines' thinking time between them.
   const id = replays.get('chess')!;
   const page = await newPage(1280);
-  await page.goto(`${base}#/replay/${id}?step=1`);
+  await page.goto(`${site.base}#/replay/${id}?step=1`);
   await waitForStep(page, 1);
   await page.selectOption('.player-mode', 'move');
   await page.selectOption('.player-speed', '1');
@@ -224,12 +212,12 @@ test("a seat's transcript opens as text beside the board on a wide screen, under
   const id = replays.get('royalur')!;
   for (const width of [1280, 390]) {
     const page = await newPage(width);
-    await page.goto(`${base}#/replay/${id}`);
+    await page.goto(`${site.base}#/replay/${id}`);
     await page.locator('.files-card a', { hasText: 'Transcript of visitor' }).click();
     const panel = page.locator('.transcript-panel');
     await waitUntil(page, '/^# seat \\d, visitor: /.test(document.querySelector(".transcript-panel pre")?.textContent ?? "")');
     assert.match(await panel.locator('h2').innerText(), /Transcript of visitor/);
-    assert.ok(page.url().startsWith(`${base}#/replay/${id}`), `the page stays on the replay: ${page.url()}`);
+    assert.ok(page.url().startsWith(`${site.base}#/replay/${id}`), `the page stays on the replay: ${page.url()}`);
     const board = (await page.locator('.player-card').boundingBox())!;
     const box = (await panel.boundingBox())!;
     if (width >= 1100) assert.ok(box.x >= board.x + board.width - 0.5 && box.y < board.y + board.height, `beside the board at ${width} px: ${JSON.stringify({ board, box })}`);

@@ -1,11 +1,10 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { ROOT, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot, openPage } from '../support/browser.js';
+import { ROOT } from '../support/processes.js';
+import { siteAndBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The tournament page of a game of more than 2 players: a server tournament of lowest-unique's
@@ -13,42 +12,31 @@ import { launchBrowser, screenshot, openPage } from '../support/browser.js';
  * matches by their seats and places.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 let dir: string;
 
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tournament-n-page-'));
-  // The example but for a wide ready deadline: its bot is a Python program, slow to start on a busy machine.
-  const games = join(dir, 'games');
-  cpSync(join(ROOT, 'examples/external/lowest-unique'), join(games, 'lowest-unique'), { recursive: true });
-  const manifest = join(games, 'lowest-unique', 'game.json');
-  writeFileSync(manifest, JSON.stringify({ ...(JSON.parse(readFileSync(manifest, 'utf8')) as object), ready_deadline: 300 }));
-  server = await startServer(['--games', games]);
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+const site = siteAndBrowser({
+  serverArgs: () => {
+    dir = mkdtempSync(join(tmpdir(), 'tournament-n-page-'));
+    // The example but for a wide ready deadline: its bot is a Python program, slow to start on a busy machine.
+    const games = join(dir, 'games');
+    cpSync(join(ROOT, 'examples/external/lowest-unique'), join(games, 'lowest-unique'), { recursive: true });
+    const manifest = join(games, 'lowest-unique', 'game.json');
+    writeFileSync(manifest, JSON.stringify({ ...(JSON.parse(readFileSync(manifest, 'utf8')) as object), ready_deadline: 300 }));
+    return ['--games', games];
+  },
+  cleanup: () => rmSync(dir, { recursive: true, force: true }),
 });
 
 test('a server tournament at tables of 3 shows the mean place of each entrant and the places of each match', async () => {
-  const created = await fetch(`${base}api/tournaments`, {
+  const created = await fetch(`${site.base}api/tournaments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ game: 'lowest-unique', players: 3, concurrency: 4, args: { rounds: '2' }, timeout: 60, entrants: ['ann', 'bob', 'cid', 'dan'].map((name) => ({ name, bot: null })), password: 'master' }),
   });
   assert.equal(created.status, 201, await created.clone().text());
   const { id } = (await created.json()) as { id: string };
-  const page = await openPage(browser, 1280, 900);
-  await page.goto(`${base}#/tournaments/${id}`);
+  const page = await openPage(site.browser, 1280, 900);
+  await page.goto(`${site.base}#/tournaments/${id}`);
   await page.locator('.tournament-state[data-state=finished]').waitFor({ timeout: 120_000 });
   assert.match(await page.locator('.tournament-state').innerText(), /12 of 12 matches played, 0 running · round-robin, 1 round, 4 at once, 3 players a match/);
   // Read as written (the page's style sets headers in capitals).

@@ -1,8 +1,7 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot, openPage } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { siteAndBrowser, screenshot, openPage } from '../support/browser.js';
 
 /**
  * The tournament pages: a small server tournament of roshambo's server bots, started with the
@@ -10,29 +9,14 @@ import { launchBrowser, screenshot, openPage } from '../support/browser.js';
  * linking to the live view and its finished ones to their replays.
  */
 
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 
-before(async () => {
-  server = await startServer();
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    await server?.stop();
-  }
-});
+const site = siteAndBrowser();
 
-const newPage = (): Promise<Page> => openPage(browser, 1280, 900);
+const newPage = (): Promise<Page> => openPage(site.browser, 1280, 900);
 
 test('a server tournament made with the form is followed live to its end: standings, live matches, replays', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/tournaments`);
+  await page.goto(`${site.base}#/tournaments`);
   await page.locator('.tournament-form').waitFor();
   await page.selectOption('select[name=game]', 'roshambo');
   await page.fill('input[name=rounds]', '1');
@@ -91,7 +75,7 @@ test('a server tournament made with the form is followed live to its end: standi
 
 test('a running tournament is stopped from its page with the verification password: a wrong one is refused, the right one stops it and the form goes', async () => {
   // Slow matches: the tournament runs until the page stops it.
-  const created = await fetch(`${base}api/tournaments`, {
+  const created = await fetch(`${site.base}api/tournaments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ game: 'roshambo', password: 'master', concurrency: 2, entrants: [{ name: 'ann', bot: null }, { name: 'bob', bot: null }], args: { rounds: '100', pace: '0.2' } }),
@@ -99,7 +83,7 @@ test('a running tournament is stopped from its page with the verification passwo
   assert.equal(created.status, 201);
   const { id } = (await created.json()) as { id: string };
   const page = await newPage();
-  await page.goto(`${base}#/tournaments/${id}`);
+  await page.goto(`${site.base}#/tournaments/${id}`);
   await page.locator('.running-matches a', { hasText: 'watch live' }).first().waitFor();
   const form = page.locator('form.tournament-stop');
   await form.waitFor();

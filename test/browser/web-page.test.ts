@@ -1,17 +1,13 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
-import { COCO, ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
-import { launchBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
+import { COCO, ROOT, coco, startCoco } from '../support/processes.js';
+import { siteAndBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
 
-let server: ServerProcess;
-let browser: Browser;
-let closeBrowser: (() => Promise<void>) | undefined;
-let base: string;
 let gamesDir: string | undefined;
 
 /** A program that says ready and listens: the human player and the server bot of `reporter`. */
@@ -64,25 +60,14 @@ function externalGames(): string {
   return dir;
 }
 
-// When a step of `before` fails (no browser, a server that does not start), node:test fails the
-// tests and still runs `after`: it stops what did start, whatever got that far, so that no server
-// or browser process keeps the file (and the suite) from ending.
-before(async () => {
-  gamesDir = externalGames();
-  server = await startServer(['--games', gamesDir]);
-  base = `http://127.0.0.1:${server.port}/`;
-  ({ browser, close: closeBrowser } = await launchBrowser());
-});
-after(async () => {
-  try {
-    await closeBrowser?.();
-  } finally {
-    try {
-      await server?.stop();
-    } finally {
-      if (gamesDir) rmSync(gamesDir, { recursive: true, force: true });
-    }
-  }
+const site = siteAndBrowser({
+  serverArgs: () => {
+    gamesDir = externalGames();
+    return ['--games', gamesDir];
+  },
+  cleanup: () => {
+    if (gamesDir) rmSync(gamesDir, { recursive: true, force: true });
+  },
 });
 
 /**
@@ -103,7 +88,7 @@ async function waitUntil(page: Page, expression: string, timeoutMs: number): Pro
 const cspViolations: string[] = [];
 
 async function newPage(): Promise<Page> {
-  const page = await openPage(browser);
+  const page = await openPage(site.browser);
   // Chromium reports a blocked script, style or connection on the console, and the page gets a
   // securitypolicyviolation event; both are noted.
   await page.addInitScript({
@@ -117,9 +102,9 @@ async function newPage(): Promise<Page> {
 
 test('the lobby shows, live, a match created through coco', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/`);
+  await page.goto(`${site.base}#/`);
   await page.locator('.live-status').waitFor();
-  const id = (await coco(server.url, ['new', 'roshambo', 'Made by coco', '-p', 'pw'])).stdout.trim();
+  const id = (await coco(site.server.url, ['new', 'roshambo', 'Made by coco', '-p', 'pw'])).stdout.trim();
   const row = page.locator('.lobby-table tr', { hasText: id });
   await row.waitFor();
   // Seats taken (bots included) over seats, the way `coco lobby` writes them.
@@ -131,10 +116,10 @@ test('the lobby shows, live, a match created through coco', async () => {
 
 test("the lobby keeps each row in its place, the same element, while its match's seats fill and empty", async () => {
   const page = await newPage();
-  await page.goto(`${base}#/`);
+  await page.goto(`${site.base}#/`);
   await page.locator('.live-status', { hasText: 'Live' }).waitFor();
-  const first = (await coco(server.url, ['new', 'roshambo', 'Stable first'])).stdout.trim();
-  const second = (await coco(server.url, ['new', 'roshambo', 'Stable second', '-b', '1'])).stdout.trim();
+  const first = (await coco(site.server.url, ['new', 'roshambo', 'Stable first'])).stdout.trim();
+  const second = (await coco(site.server.url, ['new', 'roshambo', 'Stable second', '-b', '1'])).stdout.trim();
   await page.locator('.lobby-table tr', { hasText: second }).waitFor();
   const ids = () => page.locator('.lobby-table tbody tr .col-id').allInnerTexts();
   const before = await ids();
@@ -142,7 +127,7 @@ test("the lobby keeps each row in its place, the same element, while its match's
   assert.match(await page.locator('.lobby-table tr', { hasText: second }).locator('.col-players').innerText(), /^1\/2 \(1 bot\)$/);
   // Marks the row elements: an update that rebuilt a row would lose its mark.
   await page.evaluate('for (const row of document.querySelectorAll(".lobby-table tbody tr")) row.dataset.mark = row.querySelector(".col-id").textContent');
-  const player = startCoco(server.url, ['connect', first, '-n', 'sitter', '--', 'python3', '-c', LISTENER]);
+  const player = startCoco(site.server.url, ['connect', first, '-n', 'sitter', '--', 'python3', '-c', LISTENER]);
   try {
     await player.waitForOutput(/> waiting for players: 1\/2\n/);
     const row = page.locator('.lobby-table tr', { hasText: first });
@@ -160,7 +145,7 @@ test("the lobby keeps each row in its place, the same element, while its match's
 
 test('the games page lists every game with one line; each game has its own page; an unknown name says so', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/games`);
+  await page.goto(`${site.base}#/games`);
   const roshambo = page.locator('.game-item', { hasText: 'roshambo' });
   await roshambo.locator('.game-summary', { hasText: 'Rock Paper Scissors (also called roshambo) is one of the most basic hand games.' }).waitFor();
   const names = await page.locator('.game-link').allInnerTexts();
@@ -176,11 +161,11 @@ test('the games page lists every game with one line; each game has its own page;
   await screenshot(page, 'game-roshambo');
 
   // Chess's description has tables: their columns are aligned by class, which the policy allows.
-  await page.goto(`${base}#/games/chess`);
+  await page.goto(`${site.base}#/games/chess`);
   await page.locator('.markdown table').first().waitFor();
   await screenshot(page, 'game-chess');
 
-  await page.goto(`${base}#/games/no-such-game`);
+  await page.goto(`${site.base}#/games/no-such-game`);
   await page.getByRole('heading', { name: 'No such game' }).waitFor();
   assert.match(await page.locator('.notice-error').innerText(), /no game called "no-such-game"/);
   await page.close();
@@ -188,7 +173,7 @@ test('the games page lists every game with one line; each game has its own page;
 
 test("a game's description cannot run a script: its markup is shown as text or removed", async () => {
   const page = await newPage();
-  await page.goto(`${base}#/games/reporter`);
+  await page.goto(`${site.base}#/games/reporter`);
   const markdown = page.locator('.markdown');
   await markdown.locator('table').waitFor();
   // Let anything that was going to run (an image's error, an svg's load) have happened.
@@ -206,7 +191,7 @@ test("a game's description cannot run a script: its markup is shown as text or r
 
 test('a new user creates a royalur match from the form, joins it with coco, watches it live and replays it', async () => {
   const page = await newPage();
-  await page.goto(`${base}#/new?game=royalur`);
+  await page.goto(`${site.base}#/new?game=royalur`);
   await page.selectOption('select[name=game]', 'royalur');
   await page.fill('input[name=name]', 'From the form');
   await page.fill('input[name=bots]', '1');
@@ -218,10 +203,10 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   const id = /#\/match\/([0-9a-v]{13})$/.exec(page.url())![1]!;
   const command = page.locator('.waiting-panel .command');
   await command.waitFor();
-  assert.match(await command.innerText(), new RegExp(`coco -s ws://127.0.0.1:${server.port}/ connect ${id} -- ./your-program`));
+  assert.match(await command.innerText(), new RegExp(`coco -s ws://127.0.0.1:${site.server.port}/ connect ${id} -- ./your-program`));
   await screenshot(page, 'match-waiting');
 
-  const player = startCoco(server.url, ['connect', id, '-n', 'human', '--', 'python3', join(ROOT, 'examples/royalur/bot.py')]);
+  const player = startCoco(site.server.url, ['connect', id, '-n', 'human', '--', 'python3', join(ROOT, 'examples/royalur/bot.py')]);
   // The board is drawn and the log grows while the match runs.
   await page.locator('.player-stage svg circle').first().waitFor();
   await page.locator('.log-lines li').nth(3).waitFor();
@@ -233,7 +218,7 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   assert.match(await page.locator('.result-panel').innerText(), /human|ServerBot\$0/);
   await screenshot(page, 'match-result');
 
-  await page.goto(`${base}#/replay/${id}`);
+  await page.goto(`${site.base}#/replay/${id}`);
   await page.locator('.player-slider').waitFor();
   // A replay starts playing by itself; at 16x it reaches the end of the match quickly.
   await page.selectOption('.player-speed', '16');
@@ -244,27 +229,27 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   await screenshot(page, 'replay-end');
   // Each seat's transcript is offered for download, named after its player.
   const transcriptLink = page.locator('.files-card a', { hasText: 'Transcript of human' });
-  const transcript = await (await fetch(new URL((await transcriptLink.getAttribute('href'))!, base))).text();
+  const transcript = await (await fetch(new URL((await transcriptLink.getAttribute('href'))!, site.base))).text();
   assert.match(transcript, /^# seat \d, human: /);
   assert.match(transcript, /\n\d+\.\d{3} > \S/, 'what the bot sent');
 
-  await page.goto(`${base}#/history?game=royalur`);
+  await page.goto(`${site.base}#/history?game=royalur`);
   await page.locator(`a[href="#/replay/${id}"]`).waitFor();
   await screenshot(page, 'history');
   await page.close();
 });
 
 test('a chess match between two UCI engines replays as a board with the moves in SAN', async () => {
-  const id = (await coco(server.url, ['new', 'chess', 'engines', '-a', 'pace=0'])).stdout.trim();
+  const id = (await coco(site.server.url, ['new', 'chess', 'engines', '-a', 'pace=0'])).stdout.trim();
   const stockfish = ['/usr/games/stockfish', '/usr/bin/stockfish'].find((path) => existsSync(path)) ?? 'stockfish';
-  const engine = (name: string) => startCoco(server.url, ['connect', id, '-n', name, '--', process.execPath, COCO, 'uci', '--movetime', '20', '--option', 'Skill Level=0', '--', stockfish]);
+  const engine = (name: string) => startCoco(site.server.url, ['connect', id, '-n', name, '--', process.execPath, COCO, 'uci', '--movetime', '20', '--option', 'Skill Level=0', '--', stockfish]);
   const first = engine('fish1');
   await first.waitForOutput(/> joined/);
   const results = await Promise.all([first.done, engine('fish2').done]);
   for (const result of results) assert.equal(result.code, 0, result.stderr);
-  await server.recorded(id);
+  await site.server.recorded(id);
   const page = await newPage();
-  await page.goto(`${base}#/replay/${id}`);
+  await page.goto(`${site.base}#/replay/${id}`);
   await page.locator('.player-slider').waitFor();
   // The End key jumps to the final position, however long the game was.
   await page.locator('.player-slider').focus();
@@ -289,27 +274,27 @@ test('a replay log of the reference format is shown with the visualizer', async 
     '000.040000 < over 1 0 done',
   ].join('\n');
   const page = await newPage();
-  await page.goto(`${base}#/import`);
+  await page.goto(`${site.base}#/import`);
   await page.fill('textarea[name=log]', log);
   await page.click('button[type=submit]');
   await page.locator('.player-stage svg circle').first().waitFor();
   await page.locator('.log-lines li', { hasText: 'imported from a log' }).waitFor();
   await screenshot(page, 'imported-log');
-  const refused = await fetch(`${base}api/replay-log`, { method: 'POST', body: '000.000000 < vis {t:0,create:{id:1,geom:[{circle:{f:"red"}}]}}' });
+  const refused = await fetch(`${site.base}api/replay-log`, { method: 'POST', body: '000.000000 < vis {t:0,create:{id:1,geom:[{circle:{f:"red"}}]}}' });
   assert.equal(refused.status, 400);
   assert.match(((await refused.json()) as { error: string }).error, /vis\/bad-color/);
   await page.close();
 });
 
 test("an external match's replay shows its score rounded and the game server's report (player errors, refused drawings)", async () => {
-  const created = await coco(server.url, ['new', 'reporter', 'Reported', '-b', '1']);
+  const created = await coco(site.server.url, ['new', 'reporter', 'Reported', '-b', '1']);
   const id = created.stdout.trim();
   assert.equal(created.code, 0, created.stderr);
-  const human = await coco(server.url, ['connect', id, '-n', 'human', '--', 'python3', '-c', LISTENER]);
+  const human = await coco(site.server.url, ['connect', id, '-n', 'human', '--', 'python3', '-c', LISTENER]);
   assert.equal(human.code, 0, human.stderr);
-  await server.recorded(id);
+  await site.server.recorded(id);
   const page = await newPage();
-  await page.goto(`${base}#/replay/${id}`);
+  await page.goto(`${site.base}#/replay/${id}`);
   const card = page.locator('.game-report-card');
   await card.waitFor();
   const report = await card.innerText();
@@ -328,12 +313,12 @@ test("an external match's replay shows its score rounded and the game server's r
 
 test('the page is served with its security headers and nothing on it breaks the Content-Security-Policy', async () => {
   const page = await newPage();
-  const response = await page.goto(`${base}#/demo`);
+  const response = await page.goto(`${site.base}#/demo`);
   const headers = response!.headers();
   assert.match(headers['content-security-policy'] ?? '', /default-src 'self'/);
   assert.equal(headers['x-content-type-options'], 'nosniff');
   await page.locator('.player-stage svg').first().waitFor();
-  await page.goto(`${base}#/history`);
+  await page.goto(`${site.base}#/history`);
   await page.locator('main h1, main h2').first().waitFor();
   await page.close();
   // Every page opened by the tests above counts too: they ran first, in this file's order.

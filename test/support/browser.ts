@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ROOT } from './processes.js';
+import { ROOT, startServer, type ServerProcess } from './processes.js';
 
 /** Where browser tests keep their screenshots (kept as test artifacts, not committed). */
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -62,4 +63,56 @@ export async function openPage(browser: Browser, width = 1280, height = 860): Pr
   page.setDefaultTimeout(PAGE_WAIT_LIMIT_MS);
   page.on('pageerror', (error) => assert.fail(`the page threw: ${error.message}`));
   return page;
+}
+
+/** A cocod and a browser shared by the tests of one file (`siteAndBrowser`). */
+export interface SiteAndBrowser {
+  readonly server: ServerProcess;
+  readonly browser: Browser;
+  /** The web page's address, `http://127.0.0.1:PORT/`. */
+  readonly base: string;
+}
+
+/**
+ * Starts a cocod and a browser before the tests of this file and stops them after, whatever got
+ * started: when a step of `before` fails (no browser, a server that does not start), node:test
+ * fails the tests and still runs `after`, so that no server or browser process keeps the file (and
+ * the suite) from ending. `serverArgs` is called in `before` (it may make a folder the server
+ * reads); `prepare` runs once both have started (what the tests need on the server: matches
+ * played, a replay recorded), in the same hook: node:test does not wait for one root `before` to
+ * end before it runs the next; `cleanup` runs once both are stopped.
+ */
+export function siteAndBrowser(
+  options: { serverArgs?: () => readonly string[]; prepare?: () => Promise<void>; cleanup?: () => void } = {},
+): SiteAndBrowser {
+  let server: ServerProcess | undefined;
+  let browser: Browser | undefined;
+  let closeBrowser: (() => Promise<void>) | undefined;
+  before(async () => {
+    server = await startServer(options.serverArgs?.() ?? []);
+    ({ browser, close: closeBrowser } = await launchBrowser());
+    await options.prepare?.();
+  });
+  after(async () => {
+    try {
+      await closeBrowser?.();
+    } finally {
+      try {
+        await server?.stop();
+      } finally {
+        options.cleanup?.();
+      }
+    }
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get base() {
+      return `http://127.0.0.1:${server!.port}/`;
+    },
+  };
 }
