@@ -4,8 +4,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markTestProcesses } from '../../src/games/external/test-support.js';
-import { outcomeOf } from '../../src/tournament/results-file.js';
+import { outcomeOf, type ResultLine } from '../../src/tournament/results-file.js';
 import { ROOT, coco, startServer, type ServerProcess } from '../support/processes.js';
+import { readResultLines, tableRows } from '../support/tournament-output.js';
 
 /**
  * `coco tournament` of a game of more than 2 players against a real server: lowest-unique (an
@@ -42,33 +43,7 @@ after(async () => {
   }
 });
 
-interface Line {
-  pairing: number;
-  players: string[];
-  scores: number[] | null;
-  outcome: string;
-  match: string;
-  crashed: string[];
-  timedOut: string[];
-  illegal: string[];
-}
-
-const readResults = (path: string): Line[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Line);
-
-/** The table's rows by player: points, games, W, D, L, place. */
-function tableRows(stdout: string): Map<string, string[]> {
-  const rows = stdout.split('\n').filter((line) => /^\d+\s+(ann|bob|cyd|house)\s/.test(line));
-  return new Map(rows.map((row) => {
-    const cells = row.trim().split(/\s+/);
-    return [cells[1]!, cells.slice(5, 11)];
-  }));
-}
-
-function assertWholeSchedule(lines: readonly Line[]): void {
+function assertWholeSchedule(lines: readonly ResultLine[]): void {
   // 4 tables of 3 (every 3 of the 4 entrants), each in its 3 rotations.
   assert.deepEqual(lines.map((l) => l.pairing).sort((a, b) => a - b), Array.from({ length: 12 }, (_, i) => i));
   for (const line of lines) {
@@ -102,12 +77,12 @@ test('a round-robin of lowest-unique at tables of 3: every rotation of every tab
   const run = await coco(server.url, [...TOURNAMENT, '--results', results]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.match(/^\[\d+\/12\] \S+ \S+ \S+: places \d-\d-\d/gm)?.length, 12, run.stdout);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assertWholeSchedule(lines);
   assert.ok(!lines.some((l) => l.players.some((name) => name.startsWith('ServerBot'))));
   assert.match(run.stdout, /^#\s+player\s+Elo\s+±95%\s+LOS\s+points\s+games\s+W\s+D\s+L\s+place\s+draws\s/m);
   assert.match(run.stdout, /^12 games, draw rate \d+\.\d% \(first place shared\)/m);
-  const rows = tableRows(run.stdout);
+  const rows = tableRows(run.stdout, NAMES, 6);
   assert.deepEqual([...rows.keys()].sort(), NAMES);
   // Each game hands out 3/2 points; each entrant played 9 games.
   const points = [...rows.values()].reduce((sum, cells) => sum + Number(cells[0]), 0);
@@ -119,14 +94,14 @@ test('a round-robin of lowest-unique at tables of 3: every rotation of every tab
 });
 
 test('resume of the 3-seat round-robin: a file cut short plays only what is missing', async () => {
-  const full = readResults(join(dir, 'full.jsonl'));
+  const full = readResultLines(join(dir, 'full.jsonl'));
   const results = join(dir, 'half.jsonl');
   const kept = full.slice(0, 5);
   writeFileSync(results, `${kept.map((l) => JSON.stringify(l)).join('\n')}\n${JSON.stringify(full[5]).slice(0, 30)}`);
   const run = await coco(server.url, [...TOURNAMENT, '--results', results]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.match(/^\[\d+\/12\] /gm)?.length, 7, run.stdout);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assert.deepEqual(lines.slice(0, 5), kept);
   assertWholeSchedule(lines);
 });

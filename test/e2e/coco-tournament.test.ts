@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { markTestProcesses } from '../../src/games/external/test-support.js';
 import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { readResultLines, tableRows } from '../support/tournament-output.js';
+import type { ResultLine } from '../../src/tournament/results-file.js';
 
 /**
  * `coco tournament` against a real server: three fixed-gesture roshambo players in a round-robin
@@ -15,6 +17,7 @@ import { ROOT, coco, startCoco, startServer, type ServerProcess } from '../suppo
 const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
 const PLAYERS = ['--player', `rock=python3 ${BOT} ROCK`, '--player', `paper=python3 ${BOT} PAPER`, '--player', `scissors=python3 ${BOT} SCISSORS`];
 const BEATS: Readonly<Record<string, string>> = { rock: 'scissors', paper: 'rock', scissors: 'paper' };
+const PLAYER_NAMES = Object.keys(BEATS);
 
 let server: ServerProcess;
 let dir: string;
@@ -33,42 +36,14 @@ after(async () => {
   }
 });
 
-interface Line {
-  pairing: number;
-  players: string[];
-  scores: number[] | null;
-  outcome: string;
-  match: string;
-  reason: string;
-  crashed: string[];
-  timedOut: string[];
-  illegal: string[];
-}
-
-function readResults(path: string): Line[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Line);
-}
-
 /** Each result is what the gestures make it: the one whose gesture beats the other's won 3-0. */
-function assertGestureResults(lines: readonly Line[]): void {
+function assertGestureResults(lines: readonly ResultLine[]): void {
   for (const line of lines) {
     const [a, b] = line.players as [string, string];
     assert.equal(line.outcome, BEATS[a] === b ? '1-0' : '0-1', JSON.stringify(line));
     assert.deepEqual(line.scores, BEATS[a] === b ? [3, 0] : [0, 3]);
     assert.deepEqual([line.crashed, line.timedOut, line.illegal], [[], [], []]);
   }
-}
-
-/** The rows of the final table, by player: points, games, W, D, L. */
-function tableRows(stdout: string): Map<string, string[]> {
-  const rows = stdout.split('\n').filter((line) => /^\d+\s+(rock|paper|scissors)\s/.test(line));
-  return new Map(rows.map((row) => {
-    const cells = row.trim().split(/\s+/);
-    return [cells[1]!, cells.slice(5, 10)];
-  }));
 }
 
 const GAME = ['tournament', 'roshambo', '-a', 'rounds=3', '-a', 'pace=0'];
@@ -80,13 +55,13 @@ test('a round-robin of three programs: a line per match, the table, and one JSON
   // 3 pairs, each in both seat orders.
   assert.equal(run.stdout.match(/^\[\d\/6\] /gm)?.length, 6, run.stdout);
   assert.match(run.stdout, /^#\s+player\s+Elo\s+±95%\s+LOS\s+points\s+games\s+W\s+D\s+L\s+draws\s+crash\s+time\s+illegal\s+no result$/m);
-  const rows = tableRows(run.stdout);
+  const rows = tableRows(run.stdout, PLAYER_NAMES, 5);
   assert.equal(rows.size, 3);
   for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(rows.get(name), ['2', '4', '2', '0', '2'], run.stdout);
   // A cycle: everyone is rated the same.
   assert.equal(run.stdout.match(/^\d\s+\S+\s+0\.0\s/gm)?.length, 3, run.stdout);
   assert.match(run.stdout, /^6 games, draw rate 0\.0%$/m);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5]);
   assertGestureResults(lines);
   // Each pair met twice, in matches the server recorded.
@@ -100,7 +75,7 @@ test('a round-robin of three programs: a line per match, the table, and one JSON
 });
 
 test('resume: with a results file cut short, only the missing matches are played', async () => {
-  const full = readResults(join(dir, 'full.jsonl'));
+  const full = readResultLines(join(dir, 'full.jsonl'));
   const results = join(dir, 'half.jsonl');
   const kept = full.slice(0, 3);
   // A kill while writing leaves a last line without its end: it is ignored and played again.
@@ -109,16 +84,16 @@ test('resume: with a results file cut short, only the missing matches are played
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.match(/^\[\d\/6\] /gm)?.length, 3, run.stdout);
   assert.match(run.stdout, /^\[4\/6\] /m);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assert.deepEqual(lines.slice(0, 3), kept);
   assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5]);
   assertGestureResults(lines);
-  for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(run.stdout).get(name), ['2', '4', '2', '0', '2']);
+  for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(run.stdout, PLAYER_NAMES, 5).get(name), ['2', '4', '2', '0', '2']);
   // Run again: nothing is left to play, and the table is the same.
   const again = await coco(server.url, [...GAME, ...PLAYERS, '--results', results]);
   assert.equal(again.code, 0, again.stderr);
   assert.doesNotMatch(again.stdout, /^\[/m);
-  assert.deepEqual(tableRows(again.stdout), tableRows(run.stdout));
+  assert.deepEqual(tableRows(again.stdout, PLAYER_NAMES, 5), tableRows(run.stdout, PLAYER_NAMES, 5));
 });
 
 test('resume: coco killed mid-way keeps what finished, and the re-run plays the rest', async () => {
@@ -129,12 +104,12 @@ test('resume: coco killed mid-way keeps what finished, and the re-run plays the 
   first.child.kill('SIGTERM');
   const stopped = await first.done;
   assert.equal(stopped.code, 143, stopped.stderr);
-  const before = readResults(results);
+  const before = readResultLines(results);
   assert.ok(before.length >= 2 && before.length < 6, String(before.length));
   const rest = await coco(server.url, [...slow, ...PLAYERS, '--results', results]);
   assert.equal(rest.code, 0, rest.stderr);
   assert.equal(rest.stdout.match(/^\[\d\/6\] /gm)?.length, 6 - before.length, rest.stdout);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5]);
   assertGestureResults(lines);
 });
@@ -143,7 +118,7 @@ test("a server bot takes part under its tournament name; a program that dies is 
   const results = join(dir, 'bot.jsonl');
   const run = await coco(server.url, ['tournament', 'roshambo', '-a', 'rounds=3', '-a', 'pace=0', '--player', `rock=python3 ${BOT} ROCK`, '--player', `quitter=python3 ${BOT} PAPER --quit-after 1`, '--bot', 'house', '--format', 'gauntlet', '--results', results]);
   assert.equal(run.code, 0, run.stderr);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   // Gauntlet: rock (the first player) against each other one, in both seat orders.
   assert.equal(lines.length, 4);
   assert.ok(lines.every((l) => l.players.includes('rock')));
@@ -187,7 +162,7 @@ test('swiss: two rounds of four players, each pair playing both games of a round
   const four = [...PLAYERS, '--player', `stone=python3 ${BOT} ROCK`];
   const run = await coco(server.url, [...GAME, ...four, '--format', 'swiss', '--rounds', '2', '--concurrency', '2', '--results', results]);
   assert.equal(run.code, 0, run.stderr);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5, 6, 7]);
   const byPairing = lines.sort((x, y) => x.pairing - y.pairing).map((l) => [...l.players].sort().join('-'));
   // Pairings 2k and 2k+1 are the two games of one meeting; the 4 meetings are all different.
@@ -207,15 +182,15 @@ test("a results file of another tournament is refused, and more rounds with the 
   const more = await coco(server.url, [...GAME, ...PLAYERS, '--rounds', '2', '--concurrency', '3', '--results', results]);
   assert.equal(more.code, 0, more.stderr);
   assert.equal(more.stdout.match(/^\[\d+\/12\] /gm)?.length, 6, more.stdout);
-  assert.deepEqual(readResults(results).map((l) => l.pairing).sort((a, b) => a - b), [...Array(12).keys()]);
-  for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(more.stdout).get(name), ['4', '8', '4', '0', '4']);
+  assert.deepEqual(readResultLines(results).map((l) => l.pairing).sort((a, b) => a - b), [...Array(12).keys()]);
+  for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(more.stdout, PLAYER_NAMES, 5).get(name), ['4', '8', '4', '0', '4']);
 });
 
 test('a program that does not answer within --timeout is counted under "time"', async () => {
   const results = join(dir, 'mute.jsonl');
   const run = await coco(server.url, [...GAME, '-t', '1', '--player', `rock=python3 ${BOT} ROCK`, '--player', 'mute=cat > /dev/null', '--results', results]);
   assert.equal(run.code, 0, run.stderr);
-  const lines = readResults(results);
+  const lines = readResultLines(results);
   assert.equal(lines.length, 2);
   // Roshambo's moves are simultaneous: rock, waiting for the round's end, may time out as well.
   for (const line of lines) assert.ok(line.timedOut.includes('mute') && line.crashed.length === 0, JSON.stringify(line));
