@@ -56,12 +56,9 @@ function near(actual: { mu: number; sigma: number } | undefined, expected: { mu:
 
 type Opened = { store: HistoryStore; cleanup: () => void };
 
-/** The contract every HistoryStore keeps. */
-function contract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
-  ratingsContract(name, open);
-  tournamentsContract(name, open);
-  /** Runs `body` with a store opened with `options`, closing it whatever happens. */
-  async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
+/** Runs `body` on a store opened with `options`, and closes it and cleans up after, whatever happens. */
+function usingStore(open: (options?: HistoryStoreOptions) => Promise<Opened>) {
+  return async (options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> => {
     const { store, cleanup } = await open(options);
     try {
       await body(store);
@@ -69,7 +66,15 @@ function contract(name: string, open: (options?: HistoryStoreOptions) => Promise
       await store.close();
       cleanup();
     }
-  }
+  };
+}
+
+/** The contract every HistoryStore keeps. */
+function contract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
+  ratingsContract(name, open);
+  tournamentsContract(name, open);
+  /** Runs `body` with a store opened with `options`, closing it whatever happens. */
+  const using = usingStore(open);
 
   test(`${name}: visualizer events given as the bytes of their JSON text come back as that text, counted at the same size`, async () => {
     await using({}, async (store) => {
@@ -209,15 +214,7 @@ function contract(name: string, open: (options?: HistoryStoreOptions) => Promise
 
 /** The ratings part of the contract (PlayerRating). */
 function ratingsContract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
-  async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
-    const { store, cleanup } = await open(options);
-    try {
-      await body(store);
-    } finally {
-      await store.close();
-      cleanup();
-    }
-  }
+  const using = usingStore(open);
 
   test(`${name}: a verified match rates its players by score; an unverified one, a failed one and another game's do not`, async () => {
     await using({}, async (store) => {
@@ -306,15 +303,7 @@ function ratingsContract(name: string, open: (options?: HistoryStoreOptions) => 
 
 /** The server tournaments part of the contract (TournamentEntry, StoredTournament). */
 function tournamentsContract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
-  async function using(options: HistoryStoreOptions, body: (store: HistoryStore) => Promise<void>): Promise<void> {
-    const { store, cleanup } = await open(options);
-    try {
-      await body(store);
-    } finally {
-      await store.close();
-      cleanup();
-    }
-  }
+  const using = usingStore(open);
 
   test(`${name}: tournaments come back newest first with their results by index; saving one again replaces its body only`, async () => {
     await using({}, async (store) => {
