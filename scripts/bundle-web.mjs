@@ -12,7 +12,8 @@ import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
-const outdir = join(root, 'dist/web');
+// The build folder may be given (scripts/build.mjs builds aside, then swaps it in for dist/).
+const outdir = join(root, process.argv[2] ?? 'dist', 'web');
 
 const result = await build({
   absWorkingDir: root,

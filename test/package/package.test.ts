@@ -21,6 +21,15 @@ test('the build leaves every bin of package.json executable, and each runs throu
   }
 });
 
+test('`prepare` (what `npx coco` runs when it installs the checkout) leaves an up-to-date build alone, and the build leaves no folder of its own behind', () => {
+  const stamp = join(root, 'dist/.built');
+  const before = statSync(stamp).mtimeMs;
+  const prepare = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-stale'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(prepare.status, 0, prepare.stderr);
+  assert.equal(statSync(stamp).mtimeMs, before, 'dist/ was not built again');
+  assert.deepEqual(readdirSync(root).filter((name) => /^dist\./.test(name)), []);
+});
+
 test('docs/games holds one page per game, generated from src/games/GAME/description.md and its argument specs (npm run docs)', () => {
   const check = spawnSync(process.execPath, [join(root, 'scripts/game-docs.mjs'), '--check'], { encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);
@@ -80,8 +89,8 @@ test('LICENSE holds the full text of the license package.json names', () => {
 });
 
 test('npm pack ships the bins, their modules, the web page and the docs, and no tests', () => {
-  // --ignore-scripts: packing would otherwise run `prepare`, a build that empties dist/ under the
-  // tests that are running.
+  // --ignore-scripts: packing would otherwise run `prepare`, a build (swapped in whole, but not
+  // worth its time here).
   const pack = spawnSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   assert.equal(pack.status, 0, pack.stderr);
   const [manifest] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
