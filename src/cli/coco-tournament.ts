@@ -5,6 +5,7 @@
  * missing), and prints the standings at the end.
  */
 import { parseArgs } from 'node:util';
+import { missingProgram } from './program-check.js';
 import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
 import { checkSchedule, runSchedule } from '../tournament/schedule.js';
 import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
@@ -220,6 +221,10 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
     return serverTournament(url, { game, format, rounds, players, concurrency, args, timeout, seed, ...settings.onServer }, io);
   }
   const { entrants, sprt } = settings;
+  for (const { name, command } of entrants) {
+    const missing = command === null ? null : missingProgram(command);
+    if (missing !== null) throw new CliError(`player "${name}": cannot start "${missing}": no such program, or not executable (--player ${name}=${command})`, EXIT.programStart);
+  }
   const names = entrants.map((e) => e.name);
   let file: ResultsFile | null = null;
   if (settings.resultsPath !== null) {

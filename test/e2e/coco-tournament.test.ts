@@ -197,3 +197,11 @@ test('a program that does not answer within --timeout is counted under "time"', 
   assert.match(run.stdout, /^\d\s+mute\s+(\S+\s+){9}0\s+2\s+0\s+0$/m);
   assert.match(run.stdout, /mute timed out/);
 });
+
+test('a --player whose program cannot start is refused before any match is made (exit 5)', async () => {
+  const results = join(dir, 'missing.jsonl');
+  const run = await coco(server.url, [...GAME, '--player', `rock=python3 ${BOT} ROCK`, '--player', 'missing=./no-such-bot --fast', '--results', results]);
+  assert.equal(run.code, 5, run.stdout + run.stderr);
+  assert.match(run.stderr, /^coco: player "missing": cannot start "\.\/no-such-bot": no such program, or not executable/m);
+  assert.throws(() => readFileSync(results), /ENOENT/);
+});

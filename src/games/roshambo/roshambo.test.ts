@@ -45,7 +45,8 @@ test('an invalid gesture retires the player and the opponent receives RETIRE', a
   });
   assert.equal(record.received[1], 'B\nA\n5\nROCK\nRETIRE\n');
   assert.equal(record.spectatorStream, 'A\nB\n5\nROCK\nSCISSORS\nRETIRE\nPAPER\n');
-  assert.deepEqual(record.outcome.result?.scores, [1, 0]);
+  // A was a point ahead, and loses by retiring.
+  assert.deepEqual(record.outcome.result?.scores, [0, 1]);
   assert.match(record.outcome.result!.reason, /A retired in round 2/);
 });
 
@@ -60,6 +61,30 @@ test('a player who disconnects has retired', async () => {
   });
   assert.equal(record.received[1], 'B\nA\n5\nROCK\nRETIRE\n');
   assert.equal(record.outcome.seats[0]!.closeReason, 'disconnected');
+  assert.deepEqual(record.outcome.result?.scores, [0, 1]);
+});
+
+test('a player ahead on points who then leaves loses (1-0 to the one who stayed); both leaving at once is 0-0', async () => {
+  const ahead = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '5', pace: '0' } },
+    players: [
+      { name: 'A', play: scripted(['PAPER', 'PAPER', 'PAPER']) },
+      { name: 'B', play: scripted(['ROCK', 'ROCK', 'ROCK', 'ROCK']) },
+    ],
+  });
+  assert.deepEqual(ahead.outcome.result?.scores, [0, 1]);
+  assert.match(ahead.outcome.result!.reason, /^A retired in round 4$/);
+  const both = await playLocalMatch({
+    game: roshambo,
+    params: { args: { rounds: '5', pace: '0' } },
+    players: [
+      { name: 'A', play: scripted(['PAPER']) },
+      { name: 'B', play: scripted(['ROCK']) },
+    ],
+  });
+  assert.deepEqual(both.outcome.result?.scores, [0, 0]);
+  assert.match(both.outcome.result!.reason, /^A and B retired in round 2$/);
 });
 
 test('a silent player is retired when the timeout has passed', async () => {

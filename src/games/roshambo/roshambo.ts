@@ -56,7 +56,9 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
     if (a === null || b === null) {
       const gone = [a === null ? first.name : null, b === null ? second.name : null].filter(Boolean).join(' and ');
       vis.round(round, [a, b], points, `round ${round}: ${gone} retired`);
-      return { scores: points, reason: `${gone} retired in round ${round}` };
+      // Leaving loses, whatever the points so far (as a crash or a forfeit does in every other game):
+      // otherwise a program ahead on points could crash, or stop answering, and win.
+      return { scores: [a === null ? 0 : 1, b === null ? 0 : 1], reason: `${gone} retired in round ${round}` };
     }
     const outcome = compare(a, b);
     if (outcome > 0) points[0]++;
