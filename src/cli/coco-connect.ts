@@ -44,6 +44,12 @@ const END_GRACE_MS = 5_000;
  * others play on) may wait, and then coco says the match goes on.
  */
 const RESULT_WAIT = { waitMs: 5_000, intervalMs: 100 } as const;
+/**
+ * What a program may print before its match starts, kept for the server until then: many bots
+ * greet at once (a `ready` line), before coco has even reached the server. As much as a seat holds
+ * of unread input on the server (SEAT_LIMITS), which would close the seat past it anyway.
+ */
+const EARLY_OUTPUT_MAX_BYTES = 1 << 20;
 
 
 function startChannel(options: ConnectOptions): Promise<ProgramChannel> {
@@ -93,7 +99,9 @@ export async function connectProgram(options: ConnectOptions): Promise<number> {
     if (!signal?.aborted) options.status(line);
   };
   let client: CocoClient | null = null;
-  let toServer: (bytes: Buffer) => void = () => {};
+  // Kept from the program's first byte: it may print before coco has joined, or even connected.
+  const early = new EarlyOutput(EARLY_OUTPUT_MAX_BYTES, () => status(`the program printed more than ${EARLY_OUTPUT_MAX_BYTES} bytes before the match started: the rest is dropped`));
+  let toServer: (bytes: Buffer) => void = (bytes) => early.keep(bytes);
   const output = (bytes: Buffer): void => toServer(bytes);
   const first = await startFirst(options);
   const link: ProgramLink = options.restartPerGame
@@ -119,7 +127,7 @@ export async function connectProgram(options: ConnectOptions): Promise<number> {
           throw new CliError(error instanceof Error ? error.message : String(error), EXIT.connection);
         }
         if (signal?.aborted) return EXIT.error;
-        return session({ ...options, status }, client, link, (send) => (toServer = send));
+        return session({ ...options, status }, client, link, early, (send) => (toServer = send));
       })(),
     ]);
   } finally {
@@ -163,13 +171,14 @@ async function closureOf(options: ConnectOptions, match: MatchSummary, seat: str
 
 type SessionEvent = { readonly kind: 'server'; readonly item: Incoming | null } | { readonly kind: 'exit'; readonly code: number | null } | { readonly kind: 'unstartable'; readonly error: unknown } | { readonly kind: 'end-grace' };
 
-async function session(options: ConnectOptions, client: CocoClient, link: ProgramLink, relay: (send: (bytes: Buffer) => void) => void): Promise<number> {
+async function session(options: ConnectOptions, client: CocoClient, link: ProgramLink, early: EarlyOutput, relay: (send: (bytes: Buffer) => void) => void): Promise<number> {
   const { status, spectate } = options;
-  const early: Buffer[] = [];
   let playing = false;
+  /** The match has started, for a player or a spectator: a program that exits 0 from here on may be done. */
+  let started = false;
   relay((bytes) => {
     if (playing) client.sendBytes(bytes);
-    else early.push(bytes);
+    else early.keep(bytes);
   });
 
   const joined = await answerToJoin(options, client);
@@ -241,7 +250,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
       if (event.kind === 'exit') {
         programEvent = null;
         programExit = event.code;
-        if (playing && event.code === 0) {
+        if (started && event.code === 0) {
           // Leaving after the last move is normal: wait for the server to say the match is over.
           endGrace = new Promise((resolve) => (endTimer = setTimeout(() => resolve({ kind: 'end-grace' }), END_GRACE_MS)));
           continue;
@@ -271,12 +280,14 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
         case 'MatchStarted':
           status('match started');
           playing = true;
-          for (const chunk of early.splice(0)) client.sendBytes(chunk);
+          started = true;
+          for (const chunk of early.take()) client.sendBytes(chunk);
           break;
         case 'MatchEnded':
           return finish(EXIT.ok, ended(options.name));
         case 'SpectateStarted':
           status('match started');
+          started = true;
           break;
         case 'SpectateSynced':
           status('reached current status');
@@ -289,5 +300,35 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     }
   } finally {
     clearTimeout(endTimer);
+  }
+}
+
+/** A program's output before its match started, up to a cap; what passes the cap is dropped (once said). */
+class EarlyOutput {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private full = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly overflowed: () => void,
+  ) {}
+
+  keep(chunk: Buffer): void {
+    if (this.full) return;
+    if (this.bytes + chunk.length > this.maxBytes) {
+      this.full = true;
+      this.overflowed();
+      return;
+    }
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+  }
+
+  take(): Buffer[] {
+    const chunks = this.chunks;
+    this.chunks = [];
+    this.bytes = 0;
+    return chunks;
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { isAlive, markTestProcesses, processesWithTag } from '../../src/games/external/test-support.js';
-import { acceptJoin, startFakeServer, type FakeServer } from '../support/fake-coco-server.js';
+import { acceptJoin, fakeMatchInfo, startFakeServer, type FakeServer } from '../support/fake-coco-server.js';
 import { ROOT, newMatch, startCoco, startServer, type RunningCoco, type ServerProcess } from '../support/processes.js';
 
 /**
@@ -142,3 +142,31 @@ for (const { signal, status, args, why } of SIGNALS) {
     assertAllGone(program);
   });
 }
+
+test('what a program prints before coco has reached the server is sent once the match starts, in order', async () => {
+  // Compiled bots greet at once: this line is printed before the WebSocket is even open.
+  const coco = startCoco(fake.url, ['connect', 'm-early', '-n', 'greeter', '--', 'sh', '-c', 'echo ready; exec cat']);
+  const peer = await acceptJoin(fake, 'm-early');
+  assert.equal(await peer.waitForBytes(/^ready\n/), 'ready\n');
+  peer.sendBytes('ping\n');
+  assert.equal(await peer.waitForBytes(/ping\n/), 'ready\nping\n');
+  peer.reply({ type: 'MatchEnded' });
+  const done = await coco.done;
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+});
+
+test('a spectating program that exits with code 0 just before the server ends the match is no early exit (status 0)', async () => {
+  const coco = startCoco(fake.url, ['connect', '-s', 'm-watch', '--', 'sh', '-c', 'read line; exit 0']);
+  const peer = await fake.nextPeer();
+  const request = await peer.nextRequest();
+  assert.deepEqual(request, { type: 'SpectateJoin', id: 'm-watch' });
+  peer.reply({ type: 'SpectateJoined', info: { Ok: fakeMatchInfo('m-watch') } });
+  peer.reply({ type: 'SpectateStarted' });
+  peer.sendBytes('the end\n');
+  await coco.waitForOutput(/> match started\n/);
+  await delay(REFERENCE_END_DELAY_MS);
+  peer.reply({ type: 'SpectateEnded' });
+  const done = await coco.done;
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.doesNotMatch(done.stdout, /before the match ended/);
+});
