@@ -54,12 +54,20 @@ function followed(body: unknown): Followed {
   return { id: b.id, version: b.version, state: b.state, error: typeof b.error === 'string' ? b.error : null, total: b.total, running: b.running, results: results as ResultLine[] };
 }
 
+/**
+ * How long one request may go unanswered: longer than the server holds a long poll
+ * (TOURNAMENT_POLL_SECONDS, 25 s), so only a server that stopped answering reaches it.
+ */
+const REPLY_WAIT_MS = 40_000;
+
 async function request(url: URL, init: RequestInit): Promise<{ status: number; body: unknown }> {
   let response: Response;
+  const late = AbortSignal.timeout(REPLY_WAIT_MS);
   try {
-    response = await fetch(url, init);
+    response = await fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
   } catch (error) {
     if (init.signal?.aborted) throw error;
+    if (late.aborted) throw new CliError(`${url.origin} did not answer within ${REPLY_WAIT_MS / 1000} s (is cocod running there?)`, EXIT.connection);
     throw new CliError(`cannot reach ${url.origin}: ${error instanceof Error ? error.message : String(error)} (is cocod running there? -s URL picks the server)`, EXIT.connection);
   }
   let body: unknown = null;

@@ -9,6 +9,24 @@ export type ReplyOf<T extends ReplyType> = Extract<Reply, { type: T }>;
 export type Incoming = { readonly kind: 'reply'; readonly reply: Reply } | { readonly kind: 'data'; readonly bytes: Buffer };
 
 /**
+ * How long the client waits for a server that does not answer (docs/limits.md, "The coco client's
+ * waits"): a port that accepts TCP but never completes the WebSocket handshake, or a server that
+ * never replies, must not keep a command waiting forever.
+ */
+export const CLIENT_WAITS = {
+  /** TCP connection, WebSocket upgrade and coco Handshake together. */
+  connectMs: 10_000,
+  /** The reply to a request (a join's reply included; not the wait for a match to start or end). */
+  replyMs: 30_000,
+} as const;
+
+export interface ClientOptions {
+  readonly version?: number;
+  readonly connectMs?: number;
+  readonly replyMs?: number;
+}
+
+/**
  * A client connection speaking the coco protocol, version 2: requests out, replies and game bytes
  * in, in order. Used by the `coco` command, the tests and the benchmark.
  */
@@ -18,7 +36,10 @@ export class CocoClient {
   private closed = false;
   private closeReason = '';
 
-  private constructor(private readonly ws: WebSocket) {
+  private constructor(
+    private readonly ws: WebSocket,
+    private readonly replyMs: number,
+  ) {
     ws.on('message', (data, isBinary) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       if (isBinary) this.push({ kind: 'data', bytes });
@@ -35,21 +56,34 @@ export class CocoClient {
     ws.on('error', (error) => this.fail(`connection error: ${error.message}`));
   }
 
-  /** Connects and shakes hands. */
-  static async connect(url: string, version = 2): Promise<CocoClient> {
+  /** Connects and shakes hands, within `connectMs`. */
+  static async connect(url: string, options: ClientOptions = {}): Promise<CocoClient> {
+    const { version = 2, connectMs = CLIENT_WAITS.connectMs, replyMs = CLIENT_WAITS.replyMs } = options;
     const ws = new WebSocket(url, { perMessageDeflate: false });
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', (error) => reject(new Error(`cannot connect to ${url}: ${error.message}`)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        ws.terminate();
+        reject(new Error(`cannot connect to ${url}: no answer within ${connectMs / 1000} s`));
+      }, connectMs);
     });
-    const client = new CocoClient(ws);
-    client.send({ type: 'Handshake', magic: PROTOCOL_MAGIC, version });
-    const reply = await client.expect('Handshake');
-    if (reply.magic !== PROTOCOL_MAGIC || reply.version !== version) {
-      client.close();
-      throw new Error(`the server speaks protocol ${reply.magic} version ${reply.version}, not ${PROTOCOL_MAGIC} ${version}`);
+    try {
+      const opened = new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', (error) => reject(new Error(`cannot connect to ${url}: ${error.message}`)));
+      });
+      await Promise.race([opened, late]);
+      const client = new CocoClient(ws, replyMs);
+      client.send({ type: 'Handshake', magic: PROTOCOL_MAGIC, version });
+      const reply = await Promise.race([client.expect('Handshake'), late]);
+      if (reply.magic !== PROTOCOL_MAGIC || reply.version !== version) {
+        client.close();
+        throw new Error(`the server speaks protocol ${reply.magic} version ${reply.version}, not ${PROTOCOL_MAGIC} ${version}`);
+      }
+      return client;
+    } finally {
+      clearTimeout(timer);
     }
-    return client;
   }
 
   send(request: Request): void {
@@ -83,20 +117,36 @@ export class CocoClient {
     return item.reply as ReplyOf<T>;
   }
 
-  /** Sends a request and waits for its reply. */
+  /** Sends a request and waits for its reply; a server silent for `replyMs` closes the connection. */
   async request<T extends ReplyType>(request: Request, reply: T): Promise<ReplyOf<T>> {
     this.send(request);
-    return this.expect(reply);
+    return this.withinReplyWait(request.type, this.expect(reply));
   }
 
   /** HistoryMatch: the reply comes as a bincode binary frame (or JSON text, both accepted). */
   async historyMatch(id: string): Promise<HistoryMatchOutcome> {
     this.send({ type: 'HistoryMatch', id });
-    const item = await this.next();
+    const item = await this.withinReplyWait('HistoryMatch', this.next());
     if (item === null) throw new Error(this.closeReason || 'connection closed');
     if (item.kind === 'data') return decodeHistoryMatchReply(item.bytes);
     if (item.reply.type === 'HistoryMatch') return item.reply.data;
     throw new Error(`expected HistoryMatch from the server, got ${item.reply.type}`);
+  }
+
+  /**
+   * `answer`, unless `replyMs` pass first: then the connection is given up as lost (closedBecause
+   * says why) and the wait resolves as a closed connection would.
+   */
+  private async withinReplyWait<T>(what: string, answer: Promise<T>): Promise<T> {
+    const timer = setTimeout(() => {
+      this.fail(`the server did not answer ${what} within ${this.replyMs / 1000} s`);
+      this.ws.terminate();
+    }, this.replyMs);
+    try {
+      return await answer;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Closes the connection; a `next()` still waiting resolves with null. */
