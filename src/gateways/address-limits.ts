@@ -311,8 +311,8 @@ export interface Admission {
 export interface AdmittedConnection {
   /** The address key its limits count by. */
   readonly key: string;
-  /** Counts the connection against another address from now on; false (nothing changed) when that one is full. */
-  moveTo(key: string): boolean;
+  /** Counts the connection against another address from now on; null, or why not (nothing changed) when that one or its network is full. */
+  moveTo(key: string): RefusalReason | null;
 }
 
 /**
@@ -349,17 +349,17 @@ export function admitConnection(socket: Socket, client: ClientAddress, door: str
     get key() {
       return key;
     },
-    moveTo(to: string): boolean {
-      if (to === key) return true;
+    moveTo(to: string): RefusalReason | null {
+      if (to === key) return null;
       const moved = addresses.moveConnection(key, to);
       if (moved) {
         refused?.(moved);
-        return false;
+        return moved;
       }
       releaseCluster();
       key = to;
       releaseCluster = takeClusterSlot();
-      return true;
+      return null;
     },
   };
 }

@@ -237,3 +237,12 @@ test('with the master password, GameNew is exempt from game-new-per-minute and w
   assert.equal(answers.slice(0, 5).filter((answer) => answer.Ok).length, 5);
   assert.deepEqual(answers[5], { Err: "Too many waiting matches: at most 1 per address (the server's master password lifts this)" });
 });
+
+test('GameNew refused past its rate is logged once a minute per address, not once a request', async () => {
+  const { ws, logs } = setup({ 'game-new-per-minute': 1 });
+  ws.request(handshake);
+  for (let i = 0; i < 10; i++) ws.request(gameNew());
+  await settle();
+  assert.equal(gameNewAnswers(ws).filter((answer) => answer.Err?.startsWith('Too many new matches')).length, 9);
+  assert.equal(logs.filter((line) => line.includes('GameNew refused')).length, 1);
+});

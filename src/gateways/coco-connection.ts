@@ -124,8 +124,9 @@ export class CocoConnection implements HeartbeatPeer {
   /**
    * Who asks, for the lobby's per-address and per-network limits; made per request that needs it,
    * not kept. The back-off counts per secret (the master password, each match's password).
+   * `rateRefused` is told when the rate of new matches refused one.
    */
-  private requester(): Requester {
+  private requester(rateRefused?: () => void): Requester {
     const { addresses } = this.deps;
     const address = this.address;
     return {
@@ -145,6 +146,7 @@ export class CocoConnection implements HeartbeatPeer {
         const empty = addresses.takeGameNew(address);
         if (empty === null) return null;
         this.refused(empty);
+        rateRefused?.();
         return empty === 'game-new-per-minute'
           ? `Too many new matches: at most ${this.limits['game-new-per-minute']} a minute per address ${MASTER_LIFTS}`
           : `Too many new matches from your network: at most ${this.limits['game-new-per-minute-per-network']} a minute per network ${MASTER_LIFTS}`;
@@ -288,9 +290,16 @@ export class CocoConnection implements HeartbeatPeer {
       case 'GameNew': {
         // The rate of new matches is taken by the lobby (requester().newMatch), once the request is
         // otherwise good and unless it carries the master password.
-        const created = this.lobby.create(request, 'coco', this.requester());
-        // The error may quote what the client sent as a password: it goes back to the client, not to the log.
-        if (!created.ok) this.log.info(`${this.peer}: GameNew refused: ${redact(created.error, [request.password, request.verification])}`);
+        let overRate = false;
+        const created = this.lobby.create(request, 'coco', this.requester(() => (overRate = true)));
+        if (!created.ok && overRate) {
+          // A flood of GameNew past its rate must not flood the log: one line a minute per address.
+          const count = this.deps.addresses.refusalToLog(this.address);
+          if (count !== null) this.log.info(`${this.peer}: GameNew refused: ${created.error} (${count} since the last such line)`);
+        } else if (!created.ok) {
+          // The error may quote what the client sent as a password: it goes back to the client, not to the log.
+          this.log.info(`${this.peer}: GameNew refused: ${redact(created.error, [request.password, request.verification])}`);
+        }
         return this.reply({ type: 'GameNew', id: created.ok ? { Ok: created.value } : { Err: created.error } });
       }
       case 'LobbyList':
