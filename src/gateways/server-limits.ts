@@ -27,7 +27,7 @@ export const LIMIT_SPECS = {
   'password-free-attempts': { default: 3, min: 1, doc: 'wrong passwords for one secret (the master password, the socha admin password, one match\'s password) from one address before back-off starts; the right password for one secret never clears another\'s count' },
   'password-backoff-seconds': { default: 1, min: 0.001, doc: 'first back-off after the free attempts; it doubles with each further wrong password' },
   'password-backoff-max-seconds': { default: 300, min: 1, doc: 'longest back-off; a count nothing was added to for this long after its back-off ended is forgotten' },
-  'password-secrets-per-address': { default: 16, min: 2, doc: 'secrets whose wrong passwords are counted apart for one address; wrong passwords for any further ones share one count' },
+  'password-secrets-per-address': { default: 4, min: 2, doc: 'secrets whose wrong passwords are counted apart for one address; wrong passwords for any further ones share one count' },
   'replay-log-bytes': { default: 16 << 20, min: 1024, doc: 'body of POST /api/replay-log; a larger one is refused with 413 before it is read' },
   'replay-imports': { default: 2, min: 1, doc: 'replay logs parsed at once (each on a worker thread); more get 503' },
   'tournaments-running': { default: 4, min: 1, doc: 'server tournaments running at once (POST /api/tournaments); more are refused with 429' },
