@@ -201,13 +201,24 @@ test('connections-per-network caps the addresses of one network together; anothe
   for (let i = 0; i < 5; i++) assert.equal(limits.openConnection(`10.0.0.${i}`), null);
   assert.equal(limits.openConnection('10.0.0.200'), 'connections-per-network', 'a fresh address of the same /24');
   assert.equal(limits.openConnection('10.0.1.1'), null, 'another /24');
-  assert.equal(limits.openConnection('10.0.0.1', false), null, 'a trusted proxy counts towards max-connections only');
-  limits.closeConnection('10.0.0.1');
   limits.closeConnection('10.0.0.1');
   assert.equal(limits.openConnection('10.0.0.200'), null, 'a closed connection gives the network its slot back');
   assert.equal(limits.moveConnection('10.0.0.200', '10.0.0.201'), null, 'a move within the network keeps its count');
   assert.equal(limits.moveConnection('10.0.1.1', '10.0.0.202'), 'connections-per-network', 'a move into a full network is refused');
   assert.equal(limits.connections, 6);
+});
+
+test('a trusted proxy\'s own connections count towards max-connections only, not in its network', () => {
+  const limits = new AddressLimits(limitsWith({ 'connections-per-address': 2, 'connections-per-network': 3 }), new ManualClock());
+  for (let i = 0; i < 10; i++) assert.equal(limits.openConnection('10.0.0.99', false), null);
+  for (let i = 0; i < 3; i++) assert.equal(limits.openConnection(`10.0.0.${i}`), null, 'the clients of the proxy\'s network still have its whole budget');
+  assert.equal(limits.openConnection('10.0.0.3'), 'connections-per-network');
+  assert.equal(limits.moveConnection('10.0.0.99', '10.0.0.4'), 'connections-per-network', 'a client the proxy names counts in its network');
+  limits.closeConnection('10.0.0.0');
+  assert.equal(limits.moveConnection('10.0.0.99', '10.0.0.4'), null);
+  for (let i = 0; i < 9; i++) limits.closeConnection('10.0.0.99');
+  assert.equal(limits.openConnection('10.0.0.5'), 'connections-per-network', 'closing the proxy\'s own gave the network nothing back: it had taken nothing');
+  assert.equal(limits.connections, 3);
 });
 
 test('game-new-per-minute-per-network caps the addresses of one network together; neither bucket is spent on a refusal', async () => {

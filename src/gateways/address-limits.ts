@@ -29,6 +29,8 @@ export type RefusalReason =
 /** What one address, or one network, has done lately. */
 interface KeyState {
   connections: number;
+  /** Of those, a trusted proxy's own (openConnection with perAddress false): not counted in the network. */
+  exempt: number;
   /** GameNew token bucket: tokens left, as of `tokensAt`. */
   tokens: number;
   tokensAt: number;
@@ -85,7 +87,7 @@ class KeyCounts {
       // Re-inserted so that the map's order is least recently seen first.
       this.states.delete(key);
     } else {
-      state = { connections: 0, tokens: this.perMinute, tokensAt: now, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY, clusterGameNewFrom: 0 };
+      state = { connections: 0, exempt: 0, tokens: this.perMinute, tokensAt: now, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY, clusterGameNewFrom: 0 };
       this.evictIfFull();
     }
     state.seenAt = now;
@@ -161,14 +163,21 @@ export class AddressLimits {
   /**
    * Takes a connection slot for `key` and its network; null when refused (and why). Call
    * `closeConnection` once when it closes. A trusted proxy's own connections (`perAddress` false)
-   * carry many clients: they count towards max-connections only.
+   * carry many clients: they count towards max-connections only, not even in the proxy's network,
+   * whose other addresses are clients like any.
    */
   openConnection(key: string, perAddress = true): RefusalReason | null {
     if (this.total >= this.limits['max-connections']) return 'max-connections';
     const state = this.addresses.state(key);
+    if (!perAddress) {
+      state.connections++;
+      state.exempt++;
+      this.total++;
+      return null;
+    }
     const network = this.networks.state(this.network(key));
-    if (perAddress && state.connections >= this.addresses.connectionLimit) return 'connections-per-address';
-    if (perAddress && network.connections >= this.networks.connectionLimit) return 'connections-per-network';
+    if (state.connections >= this.addresses.connectionLimit) return 'connections-per-address';
+    if (network.connections >= this.networks.connectionLimit) return 'connections-per-network';
     state.connections++;
     network.connections++;
     this.total++;
@@ -179,7 +188,8 @@ export class AddressLimits {
   moveConnection(from: string, to: string): RefusalReason | null {
     const state = this.addresses.state(to);
     if (state.connections >= this.addresses.connectionLimit) return 'connections-per-address';
-    const sameNetwork = this.network(from) === this.network(to);
+    // A connection moving within its network keeps its place there (a trusted proxy's never had one).
+    const sameNetwork = this.network(from) === this.network(to) && !(this.addresses.peek(from)?.exempt ?? 0);
     const network = this.networks.state(this.network(to));
     if (!sameNetwork && network.connections >= this.networks.connectionLimit) return 'connections-per-network';
     state.connections++;
@@ -195,6 +205,7 @@ export class AddressLimits {
     state.connections--;
     this.total--;
     this.addresses.forgetIfIdle(key, state);
+    if (state.exempt > 0) return void state.exempt--;
     const networkKey = this.network(key);
     const network = this.networks.peek(networkKey);
     if (!network || network.connections === 0) return;
