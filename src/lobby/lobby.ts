@@ -13,6 +13,7 @@ import { prefixedLog, silentLog, type Log } from '../util/log.js';
 import { matchSecret, secretDigest, secretEquals, type SecretName } from '../util/secret.js';
 import { err, ok, type Result } from '../util/result.js';
 import { ExpiryQueue } from './expiry-queue.js';
+import { matchToMakeRoom } from './make-room.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
 import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
 import { parseSeatOrder, SEAT_ORDER_ARG } from './seat-order-arg.js';
@@ -559,28 +560,9 @@ export class Lobby implements LobbyPort {
     return requester.newMatch?.() ?? null;
   }
 
-  /**
-   * The waiting match to expire so that `requester` gets one in a full lobby, or null when none
-   * may be: only a requester whose network has no waiting match makes room, and only at the
-   * expense of the network with the most waiting matches (at least two; ties: the one whose oldest
-   * is oldest), whose oldest goes. Running matches are never expired. Only this node's matches are
-   * candidates.
-   */
+  /** The waiting match to expire so that `requester` gets one in a full lobby (make-room.ts), or null; only this node's matches are candidates. */
   private makeRoomFor(requester: Requester | undefined): LobbyMatch | null {
-    const network = requester?.network;
-    if (network === undefined) return null;
-    const waiting = new Map<string, { count: number; oldest: LobbyMatch }>();
-    // The map keeps creation order: the first match seen of a network is its oldest.
-    for (const match of this.matches.values()) {
-      if (match.running || match.network === null) continue;
-      const held = waiting.get(match.network);
-      if (held) held.count++;
-      else waiting.set(match.network, { count: 1, oldest: match });
-    }
-    if (waiting.has(network)) return null;
-    let most: { count: number; oldest: LobbyMatch } | null = null;
-    for (const held of waiting.values()) if (held.count >= 2 && (!most || held.count > most.count)) most = held;
-    return most?.oldest ?? null;
+    return requester?.network === undefined ? null : matchToMakeRoom(this.matches.values(), requester.network);
   }
 
   /** Expires `victim` to make room for `requester`'s match in a full lobby; its members get LobbyDelete, as on expiry. */
