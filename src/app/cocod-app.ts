@@ -174,6 +174,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     expirySeconds: limits['match-expiry-seconds'],
     maxMatches: limits['max-matches'],
     maxWaitingPerOwner: limits['waiting-matches-per-address'],
+    maxWaitingPerNetwork: limits['waiting-matches-per-network'],
     maxSpectators: limits['spectators-per-match'],
     maxGameArgs: limits['game-args'],
     clock,
@@ -183,7 +184,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // The WebSocket door sees every node's matches; the TCP game ports pair their own clients and
   // keep per-port rooms, so they stay with this node's lobby (only one node serves them).
   const shared: LobbyPort = link
-    ? new ClusterLobby(lobby, link, { maxMatches: limits['max-matches'], maxWaitingPerOwner: limits['waiting-matches-per-address'], log })
+    ? new ClusterLobby(lobby, link, { maxMatches: limits['max-matches'], maxWaitingPerOwner: limits['waiting-matches-per-address'], maxWaitingPerNetwork: limits['waiting-matches-per-network'], log })
     : lobby;
   let clobber: ClobberTcpGateway | null = null;
   let socha: SochaTcpGateway | null = null;

@@ -16,12 +16,12 @@ import { MemoryHub } from './memory-hub.js';
  * Two nodes in one process, each with its own Lobby, sharing an in-process hub and one history
  * store (as the nodes of `cocod --nodes N` share the primary's). The clock is the test's.
  */
-function twoNodes(options: { maxMatches?: number } = {}) {
+function twoNodes(options: { maxMatches?: number; maxWaitingPerNetwork?: number } = {}) {
   const memory = new MemoryHub();
   const store = new MemoryHistoryStore();
   const clock = new ManualClock();
   const node = (name: string) => {
-    const local = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed', clock, ...(options.maxMatches && { maxMatches: options.maxMatches }) });
+    const local = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed', clock, ...options });
     return { local, cluster: new ClusterLobby(local, memory.link(name), options) };
   };
   return { a: node('a'), b: node('b'), memory, store, clock };
@@ -210,6 +210,33 @@ test('the lobby limits count every node\'s matches', async () => {
   assert.ok(a.cluster.create(request()).ok);
   await until(() => b.cluster.list().length === 2);
   assert.deepEqual(b.cluster.create(request()), { ok: false, error: 'Server is at maximum capacity' });
+});
+
+test('waiting matches per network count every node\'s; the master password lifts the limit on every node too', async () => {
+  const { a, b } = twoNodes({ maxWaitingPerNetwork: 2 });
+  assert.ok(a.cluster.create(request(), 'coco', { owner: '10.0.0.1', network: 'net:10.0.0.0/24' }).ok);
+  assert.ok(a.cluster.create(request(), 'coco', { owner: '10.0.0.2', network: 'net:10.0.0.0/24' }).ok);
+  await until(() => b.cluster.list().length === 2);
+  assert.deepEqual(b.cluster.create(request(), 'coco', { owner: '10.0.0.3', network: 'net:10.0.0.0/24' }), {
+    ok: false,
+    error: "Too many waiting matches from your network: at most 2 per network (the server's master password lifts this)",
+  });
+  assert.ok(b.cluster.create(request({ verification: 'master' }), 'coco', { owner: '10.0.0.3', network: 'net:10.0.0.0/24' }).ok);
+  assert.ok(b.cluster.create(request(), 'coco', { owner: '10.0.1.1', network: 'net:10.0.1.0/24' }).ok, 'another network is not affected');
+});
+
+test('a full cluster makes room for a newcomer\'s network with a waiting match of the node it reached', async () => {
+  const { a, b } = twoNodes({ maxMatches: 3 });
+  const flood = { owner: '10.0.0.1', network: 'net:10.0.0.0/24' };
+  const oldest = b.cluster.create(request(), 'coco', flood);
+  assert.ok(oldest.ok);
+  assert.ok(b.cluster.create(request(), 'coco', flood).ok);
+  assert.ok(a.cluster.create(request(), 'coco', { owner: '10.0.9.1', network: 'net:10.0.9.0/24' }).ok);
+  await until(() => a.cluster.list().length === 3 && b.cluster.list().length === 3);
+  assert.deepEqual(a.cluster.create(request(), 'coco', { owner: '10.0.5.1', network: 'net:10.0.5.0/24' }), { ok: false, error: 'Server is at maximum capacity' }, 'node a has no match of the network with the most');
+  assert.ok(b.cluster.create(request(), 'coco', { owner: '10.0.5.1', network: 'net:10.0.5.0/24' }).ok);
+  assert.equal(b.cluster.find(oldest.value), null);
+  await until(() => a.cluster.find(oldest.value) === null && a.cluster.list().length === 3);
 });
 
 test('a player who leaves a waiting match on another node is gone from it there', async () => {

@@ -1,8 +1,9 @@
-import { LOBBY_DEFAULTS, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
+import { LOBBY_DEFAULTS, MASTER_LIFTS, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo } from '../protocol/coco/messages.js';
 import type { Log } from '../util/log.js';
+import { matchSecret } from '../util/secret.js';
 import { err, type Result } from '../util/result.js';
 import { BridgeClient } from './bridge-client.js';
 import { BridgeHost } from './bridge-host.js';
@@ -15,6 +16,7 @@ export interface ClusterLobbyOptions {
   /** The cluster-wide limits (the same options as the local lobby's). */
   readonly maxMatches?: number;
   readonly maxWaitingPerOwner?: number;
+  readonly maxWaitingPerNetwork?: number;
   readonly log?: Log;
 }
 
@@ -32,6 +34,7 @@ export class ClusterLobby implements LobbyPort {
   private readonly host: BridgeHost;
   private readonly maxMatches: number;
   private readonly maxWaitingPerOwner: number;
+  private readonly maxWaitingPerNetwork: number;
   private readonly stops: (() => void)[] = [];
 
   constructor(
@@ -41,7 +44,14 @@ export class ClusterLobby implements LobbyPort {
   ) {
     this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
     this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
-    local.admitWith((requester) => this.admission(requester));
+    this.maxWaitingPerNetwork = options.maxWaitingPerNetwork ?? LOBBY_DEFAULTS.maxWaitingPerNetwork;
+    local.admitWith({
+      matchCount: () => {
+        const here = this.local.counts();
+        return here.waiting + here.running + this.remote.size;
+      },
+      check: (requester, verified) => this.admission(requester, verified),
+    });
     const { bus, directory } = link;
     this.client = new BridgeClient(bus);
     this.host = new BridgeHost(local, bus, options.log);
@@ -71,6 +81,7 @@ export class ClusterLobby implements LobbyPort {
         info,
         origin: placement.origin,
         owner: placement.owner,
+        network: placement.network,
         ...(placement.seats && { seats: placement.seats }),
         ...(placement.startedAt !== null && { startedAt: placement.startedAt }),
       });
@@ -132,18 +143,26 @@ export class ClusterLobby implements LobbyPort {
 
   /**
    * Whether a new match may be made, whichever front door asks: the limits count every node's
-   * matches, and none is made while the cluster cannot be reached (it could not be listed).
+   * matches (the local lobby checks max-matches with matchCount), and none is made while the
+   * cluster cannot be reached (it could not be listed). A request with the master password
+   * (`verified`) is exempt from the quotas per address and per network.
    */
-  private admission(requester: Requester | undefined): string | null {
+  private admission(requester: Requester | undefined, verified: boolean): string | null {
     if (this.link.available && !this.link.available()) return CLUSTER_UNAVAILABLE;
-    const here = this.local.counts();
-    if (here.waiting + here.running + this.remote.size >= this.maxMatches) return 'Server is at maximum capacity';
-    if (requester) {
+    if (requester && !verified) {
       let waiting = 0;
-      for (const entry of this.remote.values()) if (!entry.info.running && entry.owner === requester.owner) waiting++;
-      // The local lobby counts its own against the same limit, so only the other nodes' are added.
+      let fromNetwork = 0;
+      for (const entry of this.remote.values()) {
+        if (entry.info.running) continue;
+        if (entry.owner === requester.owner) waiting++;
+        if (requester.network !== undefined && entry.network === requester.network) fromNetwork++;
+      }
+      // The local lobby counts its own against the same limits, so only the other nodes' are added.
       if (waiting > 0 && waiting + this.local.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
-        return `Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`;
+        return `Too many waiting matches: at most ${this.maxWaitingPerOwner} per address ${MASTER_LIFTS}`;
+      }
+      if (fromNetwork > 0 && fromNetwork + this.local.waitingOfNetwork(requester.network!) >= this.maxWaitingPerNetwork) {
+        return `Too many waiting matches from your network: at most ${this.maxWaitingPerNetwork} per network ${MASTER_LIFTS}`;
       }
     }
     return null;
@@ -153,13 +172,14 @@ export class ClusterLobby implements LobbyPort {
     const entry = this.remoteEntry(id);
     if (!entry) return this.local.join(id, name, password, member, requester);
     if (this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
+    const secret = matchSecret(entry.info.id);
     if (entry.info.password) {
-      const refusal = requester?.passwords?.refusal();
+      const refusal = requester?.passwords?.refusal(secret);
       if (refusal) return err(refusal);
     }
     return this.client.join(entry.node, entry.info.id, name, password, member).then((joined) => {
-      if (entry.info.password && joined.ok) requester?.passwords?.succeeded();
-      if (!joined.ok && joined.error === 'Wrong password') requester?.passwords?.failed();
+      if (entry.info.password && joined.ok) requester?.passwords?.succeeded(secret);
+      if (!joined.ok && joined.error === 'Wrong password') requester?.passwords?.failed(secret);
       return joined;
     });
   }

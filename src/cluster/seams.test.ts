@@ -184,6 +184,34 @@ function contract(name: string, open: () => Cluster): void {
       assert.equal(await b.addresses.openConnection('10.0.0.1', 2), false);
     }));
 
+  test(`${name}: a network is just another key: its slots and tokens count on every node together, apart from its addresses'`, () =>
+    using(async (cluster) => {
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      const network = 'net:10.0.0.0/24';
+      assert.equal(await a.addresses.openConnection('10.0.0.1', 1), true);
+      assert.equal(await a.addresses.openConnection(network, 2), true);
+      assert.equal(await b.addresses.openConnection('10.0.0.2', 1), true);
+      assert.equal(await b.addresses.openConnection(network, 2), true);
+      assert.equal(await a.addresses.openConnection(network, 2), false, 'two addresses of one network spent its budget of two on two nodes');
+      assert.equal(await b.addresses.openConnection('net:10.0.1.0/24', 2), true, 'another network has its own budget');
+      assert.equal(await a.addresses.takeGameNew(network, 1), 0);
+      assert.ok((await b.addresses.takeGameNew(network, 1)) > 0, 'one bucket per network for both nodes');
+      assert.equal(await b.addresses.takeGameNew('10.0.0.3', 1), 0, 'an address of it has its own bucket');
+    }));
+
+  test(`${name}: a directory entry carries its maker's network to every node`, () =>
+    using(async (cluster) => {
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      const seen: (string | null | undefined)[] = [];
+      b.directory.watch({ put: (e) => void seen.push(e.network), removed: () => {} });
+      await a.directory.put({ ...entry('a', 'm1'), owner: '10.0.0.1', network: 'net:10.0.0.0/24' });
+      await until(() => seen.length === 1);
+      assert.deepEqual(seen, ['net:10.0.0.0/24']);
+      assert.equal((await b.directory.list())[0]!.network, 'net:10.0.0.0/24');
+    }));
+
   test(`${name}: the GameNew tokens of one address are shared by the nodes and come back with time`, () =>
     using(async (cluster) => {
       const nodes = [await cluster.node('a'), await cluster.node('b')];

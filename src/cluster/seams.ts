@@ -17,6 +17,8 @@ export interface DirectoryEntry {
   readonly origin: string;
   /** Who made it (Requester.owner): the waiting-match limit counts across nodes. */
   readonly owner: string | null;
+  /** Its maker's network (Requester.network): the waiting-match limit per network counts across nodes. */
+  readonly network?: string | null;
   /** Players of the match when it started, in seat order, for a record if its node dies. */
   readonly seats?: readonly string[];
   /** Unix ms when the match started (running ones), for the same record. */

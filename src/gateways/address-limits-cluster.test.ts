@@ -47,18 +47,18 @@ test('two nodes: GameNew shares one bucket per address; once it is empty, each n
   const one = new AddressLimits(limits, clock, hub.link('one').addresses);
   const two = new AddressLimits(limits, clock, hub.link('two').addresses);
   for (let i = 0; i < 2; i++) {
-    assert.ok(one.takeGameNew('1.1.1.1'));
-    assert.ok(two.takeGameNew('1.1.1.1'));
+    assert.equal(one.takeGameNew('1.1.1.1'), null);
+    assert.equal(two.takeGameNew('1.1.1.1'), null);
     await settle();
   }
   // Each node has two of its own four left, the shared bucket none: the next answer says so.
-  assert.ok(one.takeGameNew('1.1.1.1'), 'decided at once by this node; the cluster answers a round trip later');
+  assert.equal(one.takeGameNew('1.1.1.1'), null, 'decided at once by this node; the cluster answers a round trip later');
   await settle();
-  assert.equal(one.takeGameNew('1.1.1.1'), false, 'the shared bucket is empty');
-  assert.ok(two.takeGameNew('1.1.1.1'));
+  assert.equal(one.takeGameNew('1.1.1.1'), 'game-new-per-minute', 'the shared bucket is empty');
+  assert.equal(two.takeGameNew('1.1.1.1'), null);
   await settle();
-  assert.equal(two.takeGameNew('1.1.1.1'), false);
-  assert.ok(one.takeGameNew('2.2.2.2'), 'another address has its own bucket');
+  assert.equal(two.takeGameNew('1.1.1.1'), 'game-new-per-minute');
+  assert.equal(one.takeGameNew('2.2.2.2'), null, 'another address has its own bucket');
   await clock.advance(15_000);
-  assert.ok(two.takeGameNew('1.1.1.1'), 'a token comes back every 15 s');
+  assert.equal(two.takeGameNew('1.1.1.1'), null, 'a token comes back every 15 s');
 });

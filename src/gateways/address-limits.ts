@@ -2,6 +2,9 @@ import { isIPv6, type Socket } from 'node:net';
 import type { AddressCounter } from '../cluster/seams.js';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
+import type { SecretName } from '../util/secret.js';
+import { networkKey } from './network-key.js';
+import { PasswordBackoff } from './password-backoff.js';
 import type { ServerLimits } from './server-limits.js';
 import type { ClientAddress, PeerAddresses } from './peer-addresses.js';
 
@@ -9,8 +12,11 @@ import type { ClientAddress, PeerAddresses } from './peer-addresses.js';
 export type RefusalReason =
   | 'max-connections'
   | 'connections-per-address'
+  | 'connections-per-network'
   | 'game-new-per-minute'
+  | 'game-new-per-minute-per-network'
   | 'waiting-matches-per-address'
+  | 'waiting-matches-per-network'
   | 'password-backoff'
   | 'handshake-timeout'
   | 'heartbeat'
@@ -20,21 +26,20 @@ export type RefusalReason =
   | 'spectators-per-match'
   | 'invalid-request';
 
-/** What one address has done lately. */
-interface AddressState {
+/** What one address, or one network, has done lately. */
+interface KeyState {
   connections: number;
+  /** Of those, a trusted proxy's own (openConnection with perAddress false): not counted in the network. */
+  exempt: number;
   /** GameNew token bucket: tokens left, as of `tokensAt`. */
   tokens: number;
   tokensAt: number;
-  /** Wrong passwords in a row, and until when the next attempt is refused. */
-  failures: number;
-  blockedUntil: number;
   /** Last time anything happened, to forget the idlest first. */
   seenAt: number;
   /** Refusals not yet logged, and when one was last logged (one log line a minute per address). */
   unloggedRefusals: number;
   loggedAt: number;
-  /** The cluster's GameNew bucket of this address is empty until then (monotonic ms). */
+  /** The cluster's GameNew bucket of this key is empty until then (monotonic ms). */
   clusterGameNewFrom: number;
 }
 
@@ -53,126 +58,229 @@ export function addressKey(remoteAddress: string | undefined): string {
   return `${groups.slice(0, 4).map((g) => (g || '0').toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
+/** One level of counting (addresses, or networks): its limits and the keys it remembers. */
+class KeyCounts {
+  private readonly states = new Map<string, KeyState>();
+
+  constructor(
+    /** Open connections one key may hold. */
+    readonly connectionLimit: number,
+    /** GameNew tokens of one key a minute. */
+    readonly perMinute: number,
+    private readonly capacity: number,
+    private readonly clock: Clock,
+  ) {}
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  peek(key: string): KeyState | undefined {
+    return this.states.get(key);
+  }
+
+  /** The state of `key`, made if new; marked as the most recently seen. */
+  state(key: string): KeyState {
+    const now = this.clock.monotonic();
+    let state = this.states.get(key);
+    if (state) {
+      // Re-inserted so that the map's order is least recently seen first.
+      this.states.delete(key);
+    } else {
+      state = { connections: 0, exempt: 0, tokens: this.perMinute, tokensAt: now, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY, clusterGameNewFrom: 0 };
+      this.evictIfFull();
+    }
+    state.seenAt = now;
+    this.states.set(key, state);
+    return state;
+  }
+
+  /** The bucket of `state` refilled to now: whether it holds a token (not taken yet). */
+  hasToken(state: KeyState): boolean {
+    const now = this.clock.monotonic();
+    state.tokens = Math.min(this.perMinute, state.tokens + ((now - state.tokensAt) * this.perMinute) / 60_000);
+    state.tokensAt = now;
+    return state.tokens >= 1 && now >= state.clusterGameNewFrom;
+  }
+
+  /** A key with no connection, a full bucket and no cluster wait carries nothing worth keeping. */
+  forgetIfIdle(key: string, state: KeyState): void {
+    if (state.connections > 0 || state.clusterGameNewFrom > this.clock.monotonic()) return;
+    const refilled = state.tokens + ((this.clock.monotonic() - state.tokensAt) * this.perMinute) / 60_000;
+    if (refilled >= this.perMinute) this.states.delete(key);
+  }
+
+  private evictIfFull(): void {
+    if (this.states.size < this.capacity) return;
+    for (const [key, state] of this.states) {
+      // Keys with open connections are never forgotten: their count must stay right.
+      if (state.connections > 0) continue;
+      this.states.delete(key);
+      if (this.states.size < this.capacity) return;
+    }
+  }
+}
+
 /**
- * The limits that count per address, shared by every front door: open connections, GameNew rate,
- * and wrong passwords with exponential back-off. Memory is bounded: an address with nothing open
- * and nothing to remember is forgotten, and past `tracked-addresses` the idlest is dropped.
+ * The limits that count per address and per network (IPv4 /24, IPv6 /48 by default: one
+ * neighbour), shared by every front door: open connections, GameNew rate, and wrong passwords with
+ * exponential back-off per address and secret (password-backoff.ts). Memory is bounded: a key
+ * with nothing open and nothing to remember is forgotten, and past `tracked-addresses` the idlest
+ * is dropped.
  *
  * With a `cluster` counter (several nodes), connections and GameNew also count on every node
- * together. Admission never waits for it: this node's own count decides at once, and the cluster's
- * answer follows one round trip later, cutting a connection over the address's budget and
- * refusing GameNew while the shared bucket is empty (clusterConnection, takeGameNew).
+ * together, per address and per network (a network is just another key). Admission never waits for
+ * it: this node's own count decides at once, and the cluster's answer follows one round trip later,
+ * cutting a connection over a budget and refusing GameNew while a shared bucket is empty
+ * (clusterConnection, takeGameNew).
  */
 export class AddressLimits {
-  private readonly states = new Map<string, AddressState>();
+  private readonly addresses: KeyCounts;
+  private readonly networks: KeyCounts;
+  private readonly passwords: PasswordBackoff;
   private total = 0;
 
   constructor(
     private readonly limits: ServerLimits,
     private readonly clock: Clock,
     private readonly cluster?: AddressCounter,
-  ) {}
+  ) {
+    this.addresses = new KeyCounts(limits['connections-per-address'], limits['game-new-per-minute'], limits['tracked-addresses'], clock);
+    this.networks = new KeyCounts(limits['connections-per-network'], limits['game-new-per-minute-per-network'], limits['tracked-addresses'], clock);
+    this.passwords = new PasswordBackoff(limits, clock);
+  }
 
   /** Open connections on every port. */
   get connections(): number {
     return this.total;
   }
 
+  /** The network (network-prefix-v4, network-prefix-v6) the address key `key` counts in. */
+  network(key: string): string {
+    return networkKey(key, this.limits['network-prefix-v4'], this.limits['network-prefix-v6']);
+  }
+
   /**
-   * Takes a connection slot for `key`; null when refused (and why). Call `closeConnection` once
-   * when it closes. A trusted proxy's own connections (`perAddress` false) carry many clients:
-   * they count towards max-connections only.
+   * Takes a connection slot for `key` and its network; null when refused (and why). Call
+   * `closeConnection` once when it closes. A trusted proxy's own connections (`perAddress` false)
+   * carry many clients: they count towards max-connections only, not even in the proxy's network,
+   * whose other addresses are clients like any.
    */
   openConnection(key: string, perAddress = true): RefusalReason | null {
     if (this.total >= this.limits['max-connections']) return 'max-connections';
-    const state = this.state(key);
-    if (perAddress && state.connections >= this.limits['connections-per-address']) return 'connections-per-address';
+    const state = this.addresses.state(key);
+    if (!perAddress) {
+      state.connections++;
+      state.exempt++;
+      this.total++;
+      return null;
+    }
+    const network = this.networks.state(this.network(key));
+    if (state.connections >= this.addresses.connectionLimit) return 'connections-per-address';
+    if (network.connections >= this.networks.connectionLimit) return 'connections-per-network';
     state.connections++;
+    network.connections++;
     this.total++;
     return null;
   }
 
   /** Moves an open connection's slot from `from` to `to` (a client named by X-Forwarded-For); null when `to` has room. */
   moveConnection(from: string, to: string): RefusalReason | null {
-    const state = this.state(to);
-    if (state.connections >= this.limits['connections-per-address']) return 'connections-per-address';
+    const state = this.addresses.state(to);
+    if (state.connections >= this.addresses.connectionLimit) return 'connections-per-address';
+    // A connection moving within its network keeps its place there (a trusted proxy's never had one).
+    const sameNetwork = this.network(from) === this.network(to) && !(this.addresses.peek(from)?.exempt ?? 0);
+    const network = this.networks.state(this.network(to));
+    if (!sameNetwork && network.connections >= this.networks.connectionLimit) return 'connections-per-network';
     state.connections++;
+    network.connections++;
     this.total++;
     this.closeConnection(from);
     return null;
   }
 
   closeConnection(key: string): void {
-    const state = this.states.get(key);
+    const state = this.addresses.peek(key);
     if (!state || state.connections === 0) return;
     state.connections--;
     this.total--;
-    this.forgetIfIdle(key, state);
+    this.addresses.forgetIfIdle(key, state);
+    if (state.exempt > 0) return void state.exempt--;
+    const networkKey = this.network(key);
+    const network = this.networks.peek(networkKey);
+    if (!network || network.connections === 0) return;
+    network.connections--;
+    this.networks.forgetIfIdle(networkKey, network);
   }
 
   /**
-   * Takes the connection's slot across the cluster, after `openConnection` admitted it here:
-   * `cut` is called if all nodes together already hold the address's budget. Returns what gives the
-   * slot back, to call when the connection closes.
+   * Takes the connection's slots (address and network) across the cluster, after `openConnection`
+   * admitted it here: `cut` is called (with why) if all nodes together already hold either budget.
+   * Returns what gives the slots back, to call when the connection closes.
    */
-  clusterConnection(key: string, cut: () => void): () => void {
+  clusterConnection(key: string, cut: (reason: RefusalReason) => void): () => void {
     const cluster = this.cluster;
     if (!cluster) return () => {};
     let closed = false;
-    let held = false;
-    void cluster.openConnection(key, this.limits['connections-per-address']).then((granted) => {
-      if (granted && closed) return cluster.closeConnection(key);
-      held = granted;
-      if (!granted && !closed) cut();
-    });
+    const take = (slot: string, limit: number, reason: RefusalReason): (() => void) => {
+      let held = false;
+      void cluster.openConnection(slot, limit).then((granted) => {
+        if (granted && closed) return cluster.closeConnection(slot);
+        held = granted;
+        if (!granted && !closed) cut(reason);
+      });
+      return () => {
+        if (held) cluster.closeConnection(slot);
+        held = false;
+      };
+    };
+    const releaseAddress = take(key, this.addresses.connectionLimit, 'connections-per-address');
+    const releaseNetwork = take(this.network(key), this.networks.connectionLimit, 'connections-per-network');
     return () => {
       closed = true;
-      if (held) cluster.closeConnection(key);
-      held = false;
+      releaseAddress();
+      releaseNetwork();
     };
   }
 
   /**
-   * Takes one GameNew token: false when the address made too many matches in the last minute. With
-   * a cluster, each token is also taken from the address's shared bucket; when that one is empty,
-   * GameNew is refused here until it has a token again.
+   * Takes one GameNew token of the address and one of its network: null when taken, else which
+   * bucket is empty (neither is taken then). With a cluster, each token is also taken from the
+   * shared bucket; while that one is empty, GameNew is refused here until it has a token again.
    */
-  takeGameNew(key: string): boolean {
-    const state = this.state(key);
-    const perMinute = this.limits['game-new-per-minute'];
-    const now = this.clock.monotonic();
-    state.tokens = Math.min(perMinute, state.tokens + ((now - state.tokensAt) * perMinute) / 60_000);
-    state.tokensAt = now;
-    if (state.tokens < 1 || now < state.clusterGameNewFrom) return false;
+  takeGameNew(key: string): 'game-new-per-minute' | 'game-new-per-minute-per-network' | null {
+    const networkKey = this.network(key);
+    const state = this.addresses.state(key);
+    const network = this.networks.state(networkKey);
+    if (!this.addresses.hasToken(state)) return 'game-new-per-minute';
+    if (!this.networks.hasToken(network)) return 'game-new-per-minute-per-network';
     state.tokens -= 1;
-    void this.cluster?.takeGameNew(key, perMinute).then((wait) => {
-      if (wait > 0) this.state(key).clusterGameNewFrom = this.clock.monotonic() + wait;
-    });
-    return true;
+    network.tokens -= 1;
+    const cluster = this.cluster;
+    if (cluster) {
+      const shared = (slot: string, counts: KeyCounts): void =>
+        void cluster.takeGameNew(slot, counts.perMinute).then((wait) => {
+          if (wait > 0) counts.state(slot).clusterGameNewFrom = this.clock.monotonic() + wait;
+        });
+      shared(key, this.addresses);
+      shared(networkKey, this.networks);
+    }
+    return null;
   }
 
-  /** Seconds until `key` may try a password again; 0 when it may now. */
-  passwordWait(key: string): number {
-    const state = this.states.get(key);
-    if (!state) return 0;
-    return Math.max(0, Math.ceil((state.blockedUntil - this.clock.monotonic()) / 1000));
+  /** Seconds until `key` may try `secret` again; 0 when it may now. */
+  passwordWait(key: string, secret: SecretName): number {
+    return this.passwords.wait(key, secret);
   }
 
-  /** A wrong password from `key`: past the free attempts, the wait doubles each time. */
-  passwordFailed(key: string): void {
-    const state = this.state(key);
-    state.failures++;
-    const over = state.failures - this.limits['password-free-attempts'];
-    if (over <= 0) return;
-    const seconds = Math.min(this.limits['password-backoff-max-seconds'], this.limits['password-backoff-seconds'] * 2 ** Math.min(over - 1, 40));
-    state.blockedUntil = this.clock.monotonic() + seconds * 1000;
+  /** A wrong password for `secret` from `key`: past the free attempts, the wait doubles each time. */
+  passwordFailed(key: string, secret: SecretName): void {
+    this.passwords.failed(key, secret);
   }
 
-  passwordSucceeded(key: string): void {
-    const state = this.states.get(key);
-    if (!state) return;
-    state.failures = 0;
-    state.blockedUntil = 0;
+  /** The right password for `secret` from `key`: that secret's count starts again, no other. */
+  passwordSucceeded(key: string, secret: SecretName): void {
+    this.passwords.succeeded(key, secret);
   }
 
   /**
@@ -180,7 +288,7 @@ export class AddressLimits {
    * with the count of those not logged, so that an attacker cannot flood the log.
    */
   refusalToLog(key: string): number | null {
-    const state = this.state(key);
+    const state = this.addresses.state(key);
     const now = this.clock.monotonic();
     state.unloggedRefusals++;
     if (now - state.loggedAt < 60_000) return null;
@@ -190,42 +298,14 @@ export class AddressLimits {
     return count;
   }
 
-  /** Addresses remembered now (for tests and metrics). */
+  /** Addresses remembered now, for the connection and GameNew counts and for the back-off (for tests and metrics). */
   get tracked(): number {
-    return this.states.size;
+    return Math.max(this.addresses.size, this.passwords.tracked);
   }
 
-  private state(key: string): AddressState {
-    const now = this.clock.monotonic();
-    let state = this.states.get(key);
-    if (state) {
-      // Re-inserted so that the map's order is least recently seen first.
-      this.states.delete(key);
-    } else {
-      state = { connections: 0, tokens: this.limits['game-new-per-minute'], tokensAt: now, failures: 0, blockedUntil: 0, seenAt: now, unloggedRefusals: 0, loggedAt: Number.NEGATIVE_INFINITY, clusterGameNewFrom: 0 };
-      this.evictIfFull();
-    }
-    state.seenAt = now;
-    this.states.set(key, state);
-    return state;
-  }
-
-  /** An address with no connection, a full bucket and no back-off carries nothing worth keeping. */
-  private forgetIfIdle(key: string, state: AddressState): void {
-    if (state.connections > 0 || state.failures > 0 || state.clusterGameNewFrom > this.clock.monotonic()) return;
-    const perMinute = this.limits['game-new-per-minute'];
-    const refilled = state.tokens + ((this.clock.monotonic() - state.tokensAt) * perMinute) / 60_000;
-    if (refilled >= perMinute) this.states.delete(key);
-  }
-
-  private evictIfFull(): void {
-    if (this.states.size < this.limits['tracked-addresses']) return;
-    for (const [key, state] of this.states) {
-      // Addresses with open connections are never forgotten: their count must stay right.
-      if (state.connections > 0) continue;
-      this.states.delete(key);
-      if (this.states.size < this.limits['tracked-addresses']) return;
-    }
+  /** Networks remembered now (for tests and metrics). */
+  get trackedNetworks(): number {
+    return this.networks.size;
   }
 }
 
@@ -242,8 +322,8 @@ export interface Admission {
 export interface AdmittedConnection {
   /** The address key its limits count by. */
   readonly key: string;
-  /** Counts the connection against another address from now on; false (nothing changed) when that one is full. */
-  moveTo(key: string): boolean;
+  /** Counts the connection against another address from now on; null, or why not (nothing changed) when that one or its network is full. */
+  moveTo(key: string): RefusalReason | null;
 }
 
 /**
@@ -269,7 +349,7 @@ export function admitConnection(socket: Socket, client: ClientAddress, door: str
     return null;
   }
   // Over the budget of all nodes together: cut once the cluster says so (a round trip later).
-  const takeClusterSlot = (): (() => void) => addresses.clusterConnection(key, () => refuse('connections-per-address'));
+  const takeClusterSlot = (): (() => void) => addresses.clusterConnection(key, refuse);
   let releaseCluster = perAddress ? takeClusterSlot() : () => {};
   // 'close' comes once; `on` spares each socket the wrapper `once` would add for the socket's life.
   socket.on('close', () => {
@@ -280,17 +360,17 @@ export function admitConnection(socket: Socket, client: ClientAddress, door: str
     get key() {
       return key;
     },
-    moveTo(to: string): boolean {
-      if (to === key) return true;
+    moveTo(to: string): RefusalReason | null {
+      if (to === key) return null;
       const moved = addresses.moveConnection(key, to);
       if (moved) {
         refused?.(moved);
-        return false;
+        return moved;
       }
       releaseCluster();
       key = to;
       releaseCluster = takeClusterSlot();
-      return true;
+      return null;
     },
   };
 }

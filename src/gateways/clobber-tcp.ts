@@ -114,15 +114,17 @@ export class ClobberTcpGateway {
   private seat(socket: Socket, peer: string, key: string, wanted: string, firstBytes: Buffer): void {
     let id = this.lobby.oldestWaiting('clobber', ORIGIN)?.id;
     if (!id) {
-      if (!this.admission.addresses.takeGameNew(key)) {
-        this.admission.refused?.('game-new-per-minute');
-        return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot create a match: more than ${this.admission.limits['game-new-per-minute']} a minute from this address`));
+      const empty = this.admission.addresses.takeGameNew(key);
+      if (empty !== null) {
+        this.admission.refused?.(empty);
+        const why = empty === 'game-new-per-minute' ? `${this.admission.limits['game-new-per-minute']} a minute from this address` : `${this.admission.limits['game-new-per-minute-per-network']} a minute from this address's network`;
+        return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot create a match: more than ${why}`));
       }
       const created = this.lobby.create(
         // Programs on a tournament port need no pause between moves for people to follow.
         { name: 'clobber port', game: 'clobber', params: { players: 2, bots: 0, timeout: null }, args: { pace: '0' }, password: null, verification: null },
         ORIGIN,
-        { owner: key },
+        { owner: key, network: this.admission.addresses.network(key) },
       );
       if (!created.ok) return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot create a match: ${created.error}`));
       id = created.value;

@@ -56,7 +56,15 @@ function setup(overrides: Record<string, number> = {}) {
   const logs: string[] = [];
   const refusals: RefusalReason[] = [];
   const store = new MemoryHistoryStore();
-  const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', clock });
+  const lobby = new Lobby({
+    games: [roshambo],
+    store,
+    compute: new InlineCompute(),
+    verificationPassword: 'master',
+    clock,
+    maxWaitingPerOwner: limits['waiting-matches-per-address'],
+    maxWaitingPerNetwork: limits['waiting-matches-per-network'],
+  });
   const ws = new FakeWebSocket();
   const socket = new EventEmitter();
   const addresses = new AddressLimits(limits, clock);
@@ -169,7 +177,7 @@ test('GameNew past game-new-per-minute is answered with an error, and allowed ag
   await settle();
   const replies = ws.sent.slice(1).map((text) => JSON.parse(text) as { GameNew: { id: { Ok?: string; Err?: string } } });
   assert.ok(replies[0]!.GameNew.id.Ok && replies[1]!.GameNew.id.Ok);
-  assert.deepEqual(replies[2]!.GameNew.id, { Err: 'Too many new matches: at most 2 a minute per address' });
+  assert.deepEqual(replies[2]!.GameNew.id, { Err: "Too many new matches: at most 2 a minute per address (the server's master password lifts this)" });
   assert.deepEqual(refusals, ['game-new-per-minute']);
   await clock.advance(30_000);
   ws.request(gameNew());
@@ -192,4 +200,49 @@ test('wrong master passwords back off, and no attempted password reaches the log
 
 test('redact replaces every secret that occurs in a text', () => {
   assert.equal(redact('"abc" is the wrong verification password; abc', ['abc', null, '']), '"<password>" is the wrong verification password; <password>');
+});
+
+/** The answers to the GameNew requests among what the client was sent. */
+function gameNewAnswers(ws: FakeWebSocket): { Ok?: string; Err?: string }[] {
+  return ws.sent.map((text) => JSON.parse(text) as { GameNew?: { id: { Ok?: string; Err?: string } } }).flatMap((reply) => (reply.GameNew ? [reply.GameNew.id] : []));
+}
+
+test('the back-off reset attack is held back: the right password of one\'s own match does not clear wrong master passwords', async () => {
+  const { ws, refusals } = setup({ 'password-free-attempts': 3, 'game-new-per-minute': 1000 });
+  ws.request(handshake);
+  ws.request(gameNew({ password: 'own' }));
+  await settle();
+  const own = gameNewAnswers(ws)[0]!.Ok!;
+  for (let guess = 0; guess < 10; guess++) {
+    ws.request(gameNew({ verification: `WRONG-${guess}` }));
+    ws.request({ type: 'LobbyJoinMatch', id: own, name: 'me', password: 'own' });
+    ws.request({ type: 'LobbyLeaveMatch' });
+    await settle();
+  }
+  const errors = gameNewAnswers(ws).slice(1).map((answer) => answer.Err);
+  // Three free attempts, a fourth that starts the back-off; before, every join cleared the count and all ten were checked.
+  assert.equal(errors.filter((e) => /is the wrong verification password$/.test(e!)).length, 4, 'only the free attempts and the one that starts the back-off are checked');
+  assert.equal(errors.filter((e) => /^Too many wrong passwords from your address/.test(e!)).length, 6);
+  assert.equal(ws.sent.filter((text) => text.includes('LobbyJoinedMatch') && text.includes('"Ok"')).length, 10, 'the own match is still joined each time');
+  assert.ok(refusals.every((reason) => reason === 'password-backoff'));
+});
+
+test('with the master password, GameNew is exempt from game-new-per-minute and waiting-matches-per-address; without it the refusal says so', async () => {
+  const { ws } = setup({ 'game-new-per-minute': 2, 'waiting-matches-per-address': 1 });
+  ws.request(handshake);
+  for (let i = 0; i < 5; i++) ws.request(gameNew({ verification: 'master' }));
+  ws.request(gameNew());
+  await settle();
+  const answers = gameNewAnswers(ws);
+  assert.equal(answers.slice(0, 5).filter((answer) => answer.Ok).length, 5);
+  assert.deepEqual(answers[5], { Err: "Too many waiting matches: at most 1 per address (the server's master password lifts this)" });
+});
+
+test('GameNew refused past its rate is logged once a minute per address, not once a request', async () => {
+  const { ws, logs } = setup({ 'game-new-per-minute': 1 });
+  ws.request(handshake);
+  for (let i = 0; i < 10; i++) ws.request(gameNew());
+  await settle();
+  assert.equal(gameNewAnswers(ws).filter((answer) => answer.Err?.startsWith('Too many new matches')).length, 9);
+  assert.equal(logs.filter((line) => line.includes('GameNew refused')).length, 1);
 });

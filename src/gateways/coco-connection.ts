@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import type { LobbyPort, MatchMember, MatchWatcher, PlayerSeat, Requester } from '../lobby/lobby.js';
+import { MASTER_LIFTS, type LobbyPort, type MatchMember, type MatchWatcher, type PlayerSeat, type Requester } from '../lobby/lobby.js';
 import { isBotName } from '../match/match.js';
 import type { SeatCloseReason } from '../match/seat.js';
 import type { VisEvent } from '../protocol/vis-event.js';
@@ -121,21 +121,35 @@ export class CocoConnection implements HeartbeatPeer {
     return this.deps.limits;
   }
 
-  /** Who asks, for the lobby's per-address limits; made per request that needs it, not kept. */
-  private requester(): Requester {
+  /**
+   * Who asks, for the lobby's per-address and per-network limits; made per request that needs it,
+   * not kept. The back-off counts per secret (the master password, each match's password).
+   * `rateRefused` is told when the rate of new matches refused one.
+   */
+  private requester(rateRefused?: () => void): Requester {
     const { addresses } = this.deps;
     const address = this.address;
     return {
       owner: address,
+      network: addresses.network(address),
       passwords: {
-        refusal: () => {
-          const wait = addresses.passwordWait(address);
+        refusal: (secret) => {
+          const wait = addresses.passwordWait(address, secret);
           if (wait === 0) return null;
           this.refused('password-backoff');
           return `Too many wrong passwords from your address: try again in ${wait} s`;
         },
-        failed: () => addresses.passwordFailed(address),
-        succeeded: () => addresses.passwordSucceeded(address),
+        failed: (secret) => addresses.passwordFailed(address, secret),
+        succeeded: (secret) => addresses.passwordSucceeded(address, secret),
+      },
+      newMatch: () => {
+        const empty = addresses.takeGameNew(address);
+        if (empty === null) return null;
+        this.refused(empty);
+        rateRefused?.();
+        return empty === 'game-new-per-minute'
+          ? `Too many new matches: at most ${this.limits['game-new-per-minute']} a minute per address ${MASTER_LIFTS}`
+          : `Too many new matches from your network: at most ${this.limits['game-new-per-minute-per-network']} a minute per network ${MASTER_LIFTS}`;
       },
     };
   }
@@ -274,13 +288,18 @@ export class CocoConnection implements HeartbeatPeer {
       case 'GameDescription':
         return this.reply({ type: 'GameDescription', description: this.lobby.gameDescription(request.name) });
       case 'GameNew': {
-        if (!this.deps.addresses.takeGameNew(this.address)) {
-          this.refused('game-new-per-minute');
-          return this.reply({ type: 'GameNew', id: { Err: `Too many new matches: at most ${this.limits['game-new-per-minute']} a minute per address` } });
+        // The rate of new matches is taken by the lobby (requester().newMatch), once the request is
+        // otherwise good and unless it carries the master password.
+        let overRate = false;
+        const created = this.lobby.create(request, 'coco', this.requester(() => (overRate = true)));
+        if (!created.ok && overRate) {
+          // A flood of GameNew past its rate must not flood the log: one line a minute per address.
+          const count = this.deps.addresses.refusalToLog(this.address);
+          if (count !== null) this.log.info(`${this.peer}: GameNew refused: ${created.error} (${count} since the last such line)`);
+        } else if (!created.ok) {
+          // The error may quote what the client sent as a password: it goes back to the client, not to the log.
+          this.log.info(`${this.peer}: GameNew refused: ${redact(created.error, [request.password, request.verification])}`);
         }
-        const created = this.lobby.create(request, 'coco', this.requester());
-        // The error may quote what the client sent as a password: it goes back to the client, not to the log.
-        if (!created.ok) this.log.info(`${this.peer}: GameNew refused: ${redact(created.error, [request.password, request.verification])}`);
         return this.reply({ type: 'GameNew', id: created.ok ? { Ok: created.value } : { Err: created.error } });
       }
       case 'LobbyList':

@@ -4,10 +4,13 @@
  * that enforce a limit take its value from here through their options.
  */
 export const LIMIT_SPECS = {
-  'max-matches': { default: 1000, min: 1, doc: 'matches waiting or running on the server at once' },
+  'max-matches': { default: 1000, min: 1, doc: 'matches waiting or running on the server at once; when all are taken and some wait, a GameNew from a network that has no waiting match expires the oldest waiting match of the network that has the most (its members get LobbyDelete), so one network cannot lock everyone else out' },
   'match-expiry-seconds': { default: 600, min: 1, doc: 'a waiting match is removed this long after its creation or last join or leave' },
   'max-connections': { default: 10_000, min: 1, doc: 'open connections on all ports together; past it new ones are closed at once' },
   'connections-per-address': { default: 64, min: 1, doc: 'open connections from one address (IPv6: one /64) on all ports together, and on all nodes together with --nodes or --redis' },
+  'network-prefix-v4': { default: 24, min: 8, max: 32, doc: 'the IPv4 network (prefix length, 8 to 32) that the per-network limits count by' },
+  'network-prefix-v6': { default: 48, min: 16, max: 64, doc: 'the IPv6 network (prefix length, 16 to 64) that the per-network limits count by' },
+  'connections-per-network': { default: 256, min: 1, doc: 'open connections from one network (network-prefix-v4, network-prefix-v6) on all ports together, and on all nodes together with --nodes or --redis' },
   'handshake-seconds': { default: 10, min: 1, doc: 'a connection must finish its HTTP request or coco Handshake within this long' },
   'heartbeat-seconds': { default: 25, min: 1, doc: 'an idle WebSocket gets a ping after this long and is dropped if the pong has not come this long after' },
   'control-frame-bytes': { default: 64 * 1024, min: 1024, doc: 'largest coco text frame (a JSON request); a larger one closes with 1009' },
@@ -16,12 +19,15 @@ export const LIMIT_SPECS = {
   'pending-requests': { default: 32, min: 1, doc: 'coco requests received and not yet answered; past it the connection closes with 1008' },
   'outbound-high-water-bytes': { default: 1 << 20, min: 1024, doc: 'unsent bytes of a connection past which the server stops reading its requests until they drain' },
   'outbound-max-bytes': { default: 16 << 20, min: 1 << 20, doc: 'unsent bytes of a connection (replies, lobby pushes, game and spectator bytes) past which it is dropped' },
-  'game-new-per-minute': { default: 30, min: 1, doc: 'matches one address may create per minute (GameNew, clobber and socha ports), on all nodes together with --nodes or --redis' },
-  'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once' },
+  'game-new-per-minute': { default: 30, min: 1, doc: 'matches one address may create per minute (GameNew, clobber and socha ports), on all nodes together with --nodes or --redis; a GameNew with the master (verification) password is exempt' },
+  'game-new-per-minute-per-network': { default: 90, min: 1, doc: 'matches one network may create per minute, counted like game-new-per-minute' },
+  'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once; a GameNew with the master (verification) password is exempt' },
+  'waiting-matches-per-network': { default: 30, min: 1, doc: 'waiting matches created by one network at once, counted like waiting-matches-per-address' },
   'spectators-per-match': { default: 100, min: 1, doc: 'spectators of one match (coco SpectateJoin, socha observe), and visualizer subscribers likewise' },
-  'password-free-attempts': { default: 3, min: 1, doc: 'wrong passwords (master, socha admin, match) from one address before back-off starts' },
+  'password-free-attempts': { default: 3, min: 1, doc: 'wrong passwords for one secret (the master password, the socha admin password, one match\'s password) from one address before back-off starts; the right password for one secret never clears another\'s count' },
   'password-backoff-seconds': { default: 1, min: 0.001, doc: 'first back-off after the free attempts; it doubles with each further wrong password' },
-  'password-backoff-max-seconds': { default: 300, min: 1, doc: 'longest back-off' },
+  'password-backoff-max-seconds': { default: 300, min: 1, doc: 'longest back-off; a count nothing was added to for this long after its back-off ended is forgotten' },
+  'password-secrets-per-address': { default: 4, min: 2, doc: 'secrets whose wrong passwords are counted apart for one address; wrong passwords for any further ones share one count' },
   'replay-log-bytes': { default: 16 << 20, min: 1024, doc: 'body of POST /api/replay-log; a larger one is refused with 413 before it is read' },
   'replay-imports': { default: 2, min: 1, doc: 'replay logs parsed at once (each on a worker thread); more get 503' },
   'tournaments-running': { default: 4, min: 1, doc: 'server tournaments running at once (POST /api/tournaments); more are refused with 429' },
@@ -36,11 +42,11 @@ export const LIMIT_SPECS = {
   'shutdown-seconds': { default: 10, min: 1, doc: 'on SIGTERM or SIGINT, the time to end and record the running matches and close every connection before the process exits anyway' },
   'proxy-preamble-seconds': { default: 5, min: 1, doc: 'with --proxy-protocol: a connection from a trusted balancer must bring its whole PROXY preamble within this long, or it is closed' },
   'proxy-preamble-bytes': { default: 1024, min: 232, doc: 'with --proxy-protocol: largest PROXY v2 preamble (its TLVs included) from a trusted balancer; a larger one closes the connection (v1 lines have their own 107)' },
-  'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits; the idlest are forgotten first' },
+  'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits, and as many networks and addresses with wrong passwords; the idlest are forgotten first (of those with wrong passwords, one not held back now)' },
   'redis-lease-seconds': { default: 10, min: 1, doc: 'with --redis: a node that has not refreshed its lease in Redis for this long is dead; another node records its running matches as ended by node failure' },
   'redis-lease-refresh-seconds': { default: 2, min: 0.1, doc: 'with --redis: how often a node refreshes its lease and looks for dead nodes (less than redis-lease-seconds)' },
   'redis-offline-buffer-bytes': { default: 4 << 20, min: 0, doc: 'with --redis: bytes of messages between nodes held while Redis is unreachable, sent when it is back; past it they are dropped' },
-} as const satisfies Record<string, { readonly default: number; readonly min: number; readonly doc: string }>;
+} as const satisfies Record<string, { readonly default: number; readonly min: number; readonly max?: number; readonly doc: string }>;
 
 export type LimitName = keyof typeof LIMIT_SPECS;
 export type ServerLimits = { readonly [K in LimitName]: number };
@@ -59,8 +65,12 @@ export function resolveLimits(overrides: Readonly<Record<string, unknown>>): { o
   for (const [name, raw] of Object.entries(overrides)) {
     if (!isLimitName(name)) return { ok: false, error: `unknown limit "${name}" (see docs/limits.md)` };
     const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
-    const { min } = LIMIT_SPECS[name];
-    if (!Number.isFinite(value) || value < min) return { ok: false, error: `limit "${name}" must be a number of at least ${min}, not "${String(raw)}"` };
+    const spec: { readonly min: number; readonly max?: number } = LIMIT_SPECS[name];
+    const { min, max } = spec;
+    if (!Number.isFinite(value) || value < min || (max !== undefined && value > max)) {
+      const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+      return { ok: false, error: `limit "${name}" must be a number ${range}, not "${String(raw)}"` };
+    }
     limits[name] = value;
   }
   return { ok: true, value: limits as ServerLimits };

@@ -122,9 +122,10 @@ export class CocoServer {
       socket.off('close', this.forgetHttpSocket);
       // Behind an HTTP proxy the connection was the proxy's; from here on it is this client's.
       const admitted = this.admitted.get(socket);
-      if (admitted && !admitted.moveTo(addressKey(client.address))) {
-        log.warn(`${peer}: connection refused (connections-per-address)`);
-        ws.close(CLOSE_CODES.tryAgainLater, 'too many connections from your address');
+      const refusal = admitted?.moveTo(addressKey(client.address)) ?? null;
+      if (refusal) {
+        log.warn(`${peer}: connection refused (${refusal})`);
+        ws.close(CLOSE_CODES.tryAgainLater, refusal === 'connections-per-network' ? "too many connections from your address's network" : 'too many connections from your address');
         return;
       }
       this.cocoConnections.add(new CocoConnection(ws, socket, addressKey(client.address), peer, connectionDeps));

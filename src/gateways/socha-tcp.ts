@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { parseClientRequest } from '../games/hase-und-igel/front-door.js';
 import { EMPTY_STREAM, GAME_TYPE, REFUSAL_STREAM, renderJoined } from '../games/hase-und-igel/messages.js';
@@ -15,6 +14,7 @@ import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
 import { peerLabel, type ClientAddress } from './peer-addresses.js';
+import { secretEquals } from '../util/secret.js';
 
 export const SOCHA_TCP_LIMITS = {
   /** The first request (join, joinPrepared or authenticate) must be complete within this long... */
@@ -43,7 +43,6 @@ export interface SochaTcpOptions extends SochaTimeLimits, Admission {
   readonly clock?: Clock;
 }
 
-const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 /**
  * The Software-Challenge 2018 TCP port (Hase und Igel). A client opens its XML stream and sends one
@@ -189,10 +188,13 @@ export class SochaTcpGateway {
 
   private join(socket: Socket, peer: string, key: string, received: Buffer): void {
     const { addresses, serverLimits, refused } = this.options;
-    const room = this.book.openRoom({ owner: key }, () => {
-      if (addresses.takeGameNew(key)) return null;
-      refused?.('game-new-per-minute');
-      return `more than ${serverLimits['game-new-per-minute']} new rooms a minute from this address`;
+    const room = this.book.openRoom({ owner: key, network: addresses.network(key) }, () => {
+      const empty = addresses.takeGameNew(key);
+      if (empty === null) return null;
+      refused?.(empty);
+      return empty === 'game-new-per-minute'
+        ? `more than ${serverLimits['game-new-per-minute']} new rooms a minute from this address`
+        : `more than ${serverLimits['game-new-per-minute-per-network']} new rooms a minute from this address's network`;
     });
     if (!room.ok) return this.dismiss(socket, peer, `cannot open a room: ${room.error}`);
     const { roomId, matchId, existing } = room.value;
@@ -227,16 +229,16 @@ export class SochaTcpGateway {
   private authenticate(socket: Socket, peer: string, key: string, opening: SochaOpening, passphrase: string, rest: readonly XmlEvent[]): void {
     const { adminPassword, addresses } = this.options;
     if (adminPassword === null) return this.dismiss(socket, peer, 'admin commands are off (no --socha-password)');
-    const wait = addresses.passwordWait(key);
+    const wait = addresses.passwordWait(key, 'socha-admin');
     if (wait > 0) {
       this.options.refused?.('password-backoff');
       return this.dismiss(socket, peer, `too many wrong admin passwords from this address: refused for ${wait} s more`);
     }
-    if (!timingSafeEqual(digest(passphrase), digest(adminPassword))) {
-      addresses.passwordFailed(key);
+    if (!secretEquals(passphrase, adminPassword)) {
+      addresses.passwordFailed(key, 'socha-admin');
       return this.dismiss(socket, peer, 'wrong admin password');
     }
-    addresses.passwordSucceeded(key);
+    addresses.passwordSucceeded(key, 'socha-admin');
     this.log(peer, 'administrator authenticated');
     const session = new SochaAdminSession(
       socket,

@@ -10,7 +10,6 @@
  * busy with bots and no player behind it, which a GameNew cannot (it leaves a seat to a player).
  * Stopping one needs it too: whoever may start tournaments may stop them, nobody else.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GameDefinition } from '../match/game.js';
 import type { TournamentDirectory } from '../tournament/server-tournaments.js';
@@ -21,6 +20,7 @@ import { addressKey, type AddressLimits } from './address-limits.js';
 import type { PeerAddresses } from './peer-addresses.js';
 import { readBodyWithin } from './request-body.js';
 import type { ServerLimits } from './server-limits.js';
+import { secretDigest, secretEquals } from '../util/secret.js';
 
 /** Longest a long poll waits for a change before answering with the tournament as it is. */
 export const TOURNAMENT_POLL_SECONDS = 25;
@@ -64,7 +64,7 @@ export class TournamentsApi {
   private readonly polls = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: TournamentsApiOptions) {
-    this.digest = sha256(options.verificationPassword);
+    this.digest = secretDigest(options.verificationPassword);
   }
 
   /** Tell this after each change of tournament `id` (TournamentDirectory's `changed`). */
@@ -148,17 +148,21 @@ export class TournamentsApi {
     return null;
   }
 
-  /** Null when `password` is the verification password; else the refusal (a wrong one counts towards the address's back-off). */
+  /**
+   * Null when `password` is the verification password; else the refusal. A wrong one counts towards
+   * the address's back-off on the master password: the same secret as GameNew's verification, so
+   * the two doors share one count.
+   */
   private checkPassword(request: IncomingMessage, password: string, doing: string): { refusal: TournamentRefusal; headers?: Record<string, string> } | null {
     const address = addressKey(this.options.peers.ofRequest(request).address);
     const { addresses } = this.options;
-    const wait = addresses.passwordWait(address);
+    const wait = addresses.passwordWait(address, 'master');
     if (wait > 0) return { refusal: { code: 'tournament/password-backoff', error: `too many wrong passwords from your address: try again in ${wait} s` }, headers: { 'retry-after': String(wait) } };
-    if (!timingSafeEqual(sha256(password), this.digest)) {
-      addresses.passwordFailed(address);
+    if (!secretEquals(password, this.digest)) {
+      addresses.passwordFailed(address, 'master');
       return { refusal: { code: 'tournament/password', error: `wrong verification password: ${doing} a tournament needs the server's (cocod --verification-password)` } };
     }
-    addresses.passwordSucceeded(address);
+    addresses.passwordSucceeded(address, 'master');
     return null;
   }
 
@@ -231,6 +235,3 @@ export class TournamentsApi {
   }
 }
 
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Compute } from '../match/compute.js';
 import { ALL_BOTS, defaultPlayers } from '../games/game-params.js';
 import type { ArgSpec, GameDefinition, MatchSettings } from '../match/game.js';
@@ -11,8 +10,10 @@ import type { GameListEntry, MatchInfo, Request } from '../protocol/coco/message
 import type { HistoryStore } from '../store/history-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { prefixedLog, silentLog, type Log } from '../util/log.js';
+import { matchSecret, secretDigest, secretEquals, type SecretName } from '../util/secret.js';
 import { err, ok, type Result } from '../util/result.js';
 import { ExpiryQueue } from './expiry-queue.js';
+import { matchToMakeRoom } from './make-room.js';
 import { normalizeMatchId, randomMatchId } from './match-id.js';
 import { isValidMatchName, isValidPassword, isValidUserName } from './names.js';
 import { parseSeatOrder, SEAT_ORDER_ARG } from './seat-order-arg.js';
@@ -27,6 +28,8 @@ export const LOBBY_DEFAULTS = {
   expirySeconds: 600,
   /** Waiting matches one requester (a front door's peer address) may have at once. */
   maxWaitingPerOwner: 10,
+  /** Waiting matches the requesters of one network (Requester.network) may have at once. */
+  maxWaitingPerNetwork: 30,
   /** Spectators of one match, and visualizer subscribers of one match. */
   maxSpectators: 100,
   /** Game arguments of one GameNew. */
@@ -41,6 +44,7 @@ export interface LobbyOptions {
   readonly expirySeconds?: number;
   readonly maxMatches?: number;
   readonly maxWaitingPerOwner?: number;
+  readonly maxWaitingPerNetwork?: number;
   readonly maxSpectators?: number;
   readonly maxGameArgs?: number;
   readonly log?: Log;
@@ -72,20 +76,43 @@ export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew'
 
 /**
  * Who asks, for the limits that count per requester. Front doors pass their peer's address as the
- * owner; the lobby never knows what the key means.
+ * owner and its network (address-limits.ts) as the network; the lobby never knows what the keys mean.
  */
 export interface Requester {
   /** The key the waiting-match limit counts by. */
   readonly owner: string;
+  /** The key the waiting-match limit per network counts by, and the full lobby makes room by. */
+  readonly network?: string;
   /** Consulted before a password (master or match) is checked, and told how it went. */
   readonly passwords?: PasswordAttempts;
+  /**
+   * The front door's rate of new matches (game-new-per-minute): takes one, or says why not. Asked
+   * only once the request is otherwise good, and not for a request with the master password.
+   */
+  readonly newMatch?: () => string | null;
 }
 
+/** The back-off of wrong passwords, per secret: a success on one never clears another's. */
 export interface PasswordAttempts {
-  /** Null when a password may be tried now, else the error text to answer with. */
-  refusal(): string | null;
-  failed(): void;
-  succeeded(): void;
+  /** Null when a password for `secret` may be tried now, else the error text to answer with. */
+  refusal(secret: SecretName): string | null;
+  failed(secret: SecretName): void;
+  succeeded(secret: SecretName): void;
+}
+
+/** What the quotas of waiting matches say in a refusal: the master password lifts them (an operator setting up a class). */
+export const MASTER_LIFTS = "(the server's master password lifts this)";
+
+/**
+ * What a lobby that is part of a cluster asks of it before making a match (ClusterLobby): the
+ * matches of every node count against max-matches, and the other nodes' waiting matches against
+ * the per-requester limits.
+ */
+export interface LobbyAdmission {
+  /** Matches waiting or running on every node together. */
+  matchCount(): number;
+  /** Null when the match may be made, else the refusal; `verified` requests are exempt from the per-requester quotas. */
+  check(requester: Requester | undefined, verified: boolean): string | null;
 }
 
 /** The match ended early because the server is stopping (recorded as its reason). */
@@ -162,6 +189,7 @@ export interface LobbyPort {
 export interface MatchPlacement {
   readonly origin: string;
   readonly owner: string | null;
+  readonly network: string | null;
   /** Seat names in seat order, once it runs. */
   readonly seats: readonly string[] | null;
   /** Unix ms when it started, once it runs. */
@@ -183,6 +211,8 @@ interface LobbyMatch {
   readonly botLineup: readonly (string | null)[] | null;
   /** Who made it (Requester.owner), for the waiting-match limit. */
   readonly owner: string | null;
+  /** Its maker's network (Requester.network), for the limit per network and to make room fairly. */
+  readonly network: string | null;
   readonly feed: SpectatorFeed;
   readonly members: Map<string, MatchMember>;
   readonly watchers: Map<MatchWatcher, () => void>;
@@ -207,6 +237,7 @@ export class Lobby implements LobbyPort {
   private readonly expiryMs: number;
   private readonly maxMatches: number;
   private readonly maxWaitingPerOwner: number;
+  private readonly maxWaitingPerNetwork: number;
   private readonly maxSpectators: number;
   private readonly maxGameArgs: number;
   private readonly verificationDigest: Buffer;
@@ -215,15 +246,15 @@ export class Lobby implements LobbyPort {
   private readonly expiries: ExpiryQueue<LobbyMatch>;
 
   /**
-   * A check of every new match before the lobby's own, from whatever this lobby is part of (a
+   * A check of every new match beside the lobby's own, from whatever this lobby is part of (a
    * cluster: its limits count the other nodes' matches, and no match is made while the cluster
    * cannot be reached). Every front door creates through here, so each refuses in its protocol.
    */
-  admitWith(check: (requester: Requester | undefined) => string | null): void {
-    this.admission = check;
+  admitWith(admission: LobbyAdmission): void {
+    this.admission = admission;
   }
 
-  private admission: ((requester: Requester | undefined) => string | null) | null = null;
+  private admission: LobbyAdmission | null = null;
 
   constructor(options: LobbyOptions) {
     this.options = options;
@@ -233,9 +264,10 @@ export class Lobby implements LobbyPort {
     this.expiries = new ExpiryQueue(this.clock, this.expiryMs, (match) => this.expire(match));
     this.maxMatches = options.maxMatches ?? LOBBY_DEFAULTS.maxMatches;
     this.maxWaitingPerOwner = options.maxWaitingPerOwner ?? LOBBY_DEFAULTS.maxWaitingPerOwner;
+    this.maxWaitingPerNetwork = options.maxWaitingPerNetwork ?? LOBBY_DEFAULTS.maxWaitingPerNetwork;
     this.maxSpectators = options.maxSpectators ?? LOBBY_DEFAULTS.maxSpectators;
     this.maxGameArgs = options.maxGameArgs ?? LOBBY_DEFAULTS.maxGameArgs;
-    this.verificationDigest = digest(options.verificationPassword);
+    this.verificationDigest = secretDigest(options.verificationPassword);
   }
 
   gameList(): GameListEntry[] {
@@ -276,28 +308,35 @@ export class Lobby implements LobbyPort {
 
   /**
    * GameNew, with the reference's checks in the reference's order and its error texts; the limits
-   * of our own (waiting matches per requester, password back-off, argument count) where they fit.
+   * of our own (password back-off, argument count, the quotas per requester and per network) where
+   * they fit. The quotas come last, once the request is otherwise good, and a request with the
+   * master password is exempt from them.
+   *
+   * When the server is full and some matches wait, a requester whose network has no waiting match
+   * still gets one: the oldest waiting match of the network that has the most (two or more) is
+   * expired to make room (makeRoomFor).
    */
   create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
-    const refusal = this.admission?.(requester);
-    if (refusal) return err(refusal);
-    if (this.matches.size >= this.maxMatches) return err('Server is at maximum capacity');
-    if (requester && this.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
-      return err(`Too many waiting matches: at most ${this.maxWaitingPerOwner} per address`);
+    let victim: LobbyMatch | null = null;
+    if ((this.admission?.matchCount() ?? 0) >= this.maxMatches || this.matches.size >= this.maxMatches) {
+      victim = this.makeRoomFor(requester);
+      if (!victim) return err('Server is at maximum capacity');
     }
     if (!isValidMatchName(request.name)) return err(`"${request.name}" is not a valid game name`);
     if (request.password !== null && !isValidPassword(request.password)) return err(`"${request.password}" is not a valid password`);
     let verified = false;
     if (request.verification !== null) {
-      const refusal = requester?.passwords?.refusal();
+      const refusal = requester?.passwords?.refusal('master');
       if (refusal) return err(refusal);
-      if (!timingSafeEqual(digest(request.verification), this.verificationDigest)) {
-        requester?.passwords?.failed();
+      if (!secretEquals(request.verification, this.verificationDigest)) {
+        requester?.passwords?.failed('master');
         return err(`"${request.verification}" is the wrong verification password`);
       }
-      requester?.passwords?.succeeded();
+      requester?.passwords?.succeeded('master');
       verified = true;
     }
+    const admitted = this.admission?.check(requester, verified);
+    if (admitted) return err(admitted);
     const game = this.games.get(request.game);
     if (!game) return err('Game not found');
     const argCount = Object.keys(request.args).length;
@@ -323,6 +362,11 @@ export class Lobby implements LobbyPort {
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
       return err(`Timeout ${settings.timeout} out of allowed range [${LOBBY_DEFAULTS.minTimeout}; ${LOBBY_DEFAULTS.maxTimeout}]`);
     }
+    if (requester && !verified) {
+      const over = this.quotaRefusal(requester);
+      if (over) return err(over);
+    }
+    if (victim) this.evict(victim, requester);
     const newId = this.options.matchIds ?? randomMatchId;
     let id = newId();
     while (this.matches.has(id)) id = newId();
@@ -338,6 +382,7 @@ export class Lobby implements LobbyPort {
       seatOrder,
       botLineup,
       owner: requester?.owner ?? null,
+      network: requester?.network ?? null,
       feed: new SpectatorFeed(),
       members: new Map(),
       watchers: new Map(),
@@ -369,13 +414,14 @@ export class Lobby implements LobbyPort {
     if (match.running) return err(`Game "${id}" is already running`);
     if (match.members.has(name)) return err(`Username "${name}" already taken`);
     if (match.password !== null) {
-      const refusal = requester?.passwords?.refusal();
+      const secret = matchSecret(match.id);
+      const refusal = requester?.passwords?.refusal(secret);
       if (refusal) return err(refusal);
-      if (match.password !== password) {
-        requester?.passwords?.failed();
+      if (password === null || !secretEquals(password, match.password)) {
+        requester?.passwords?.failed(secret);
         return err('Wrong password');
       }
-      requester?.passwords?.succeeded();
+      requester?.passwords?.succeeded(secret);
     }
     const before = this.info(match);
     match.members.set(name, member);
@@ -476,6 +522,7 @@ export class Lobby implements LobbyPort {
     return {
       origin: match.origin,
       owner: match.owner,
+      network: match.network,
       seats: match.running ? match.running.seats.map((seat) => seat.name) : null,
       startedAt: match.running ? match.startedAt : null,
     };
@@ -493,6 +540,37 @@ export class Lobby implements LobbyPort {
     let count = 0;
     for (const match of this.matches.values()) if (!match.running && match.owner === owner) count++;
     return count;
+  }
+
+  /** Waiting matches made from `network` (Requester.network), for the waiting-match limit per network. */
+  waitingOfNetwork(network: string): number {
+    let count = 0;
+    for (const match of this.matches.values()) if (!match.running && match.network === network) count++;
+    return count;
+  }
+
+  /** Null when `requester` may make one more match, else the refusal: its waiting matches, then its rate. */
+  private quotaRefusal(requester: Requester): string | null {
+    if (this.waitingOf(requester.owner) >= this.maxWaitingPerOwner) {
+      return `Too many waiting matches: at most ${this.maxWaitingPerOwner} per address ${MASTER_LIFTS}`;
+    }
+    if (requester.network !== undefined && this.waitingOfNetwork(requester.network) >= this.maxWaitingPerNetwork) {
+      return `Too many waiting matches from your network: at most ${this.maxWaitingPerNetwork} per network ${MASTER_LIFTS}`;
+    }
+    return requester.newMatch?.() ?? null;
+  }
+
+  /** The waiting match to expire so that `requester` gets one in a full lobby (make-room.ts), or null; only this node's matches are candidates. */
+  private makeRoomFor(requester: Requester | undefined): LobbyMatch | null {
+    return requester?.network === undefined ? null : matchToMakeRoom(this.matches.values(), requester.network);
+  }
+
+  /** Expires `victim` to make room for `requester`'s match in a full lobby; its members get LobbyDelete, as on expiry. */
+  private evict(victim: LobbyMatch, requester: Requester | undefined): void {
+    this.options.log?.warn(
+      `lobby full: match ${victim.id} (waiting, made from network ${victim.network}) expires to make room for a match from network ${requester?.network}, which had none waiting`,
+    );
+    this.expire(victim);
   }
 
   private lookup(id: string): Result<LobbyMatch> {
@@ -658,6 +736,3 @@ export class Lobby implements LobbyPort {
   }
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}

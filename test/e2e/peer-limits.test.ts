@@ -2,6 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import WebSocket from 'ws';
+import { encodeRequest } from '../../src/protocol/coco/json-codec.js';
+import { RawClient } from '../support/raw-client.js';
 import { startServer, type ServerProcess } from '../support/processes.js';
 
 let server: ServerProcess;
@@ -13,6 +15,8 @@ before(async () => {
     '--limit', 'connections-per-address=4',
     '--limit', 'heartbeat-seconds=1',
     '--limit', 'handshake-seconds=2',
+    '--limit', 'max-matches=4',
+    '--limit', 'waiting-matches-per-network=3',
   ]);
   clobberPort = Number((await server.waitForLog(/clobber tournament port listening on [^:]+:(\d+)/))[1]);
 });
@@ -102,4 +106,29 @@ test('a WebSocket that never sends its coco Handshake is closed with 1008 and a 
   const [code, reason] = await new Promise<[number, string]>((resolve) => ws.once('close', (c, r) => resolve([c, r.toString()])));
   assert.equal(code, 1008);
   assert.equal(reason, 'no Handshake within 2 s');
+});
+
+/** A GameNew from `address` on a connection of its own (kept open: its match waits while it lives); the reply's id. */
+async function gameNewFrom(address: string, opened: RawClient[]): Promise<{ Ok?: string; Err?: string }> {
+  const client = await RawClient.open(server.url, address);
+  opened.push(client);
+  await client.ask(encodeRequest({ type: 'Handshake', magic: 'coco', version: 2 }));
+  const reply = await client.ask(encodeRequest({ type: 'GameNew', name: 'm', game: 'roshambo', params: { players: null, bots: 0, timeout: null }, args: {}, password: null, verification: null }));
+  return (JSON.parse(reply!) as { GameNew: { id: { Ok?: string; Err?: string } } }).GameNew.id;
+}
+
+test('waiting matches count per /24 too, and a full lobby still admits a newcomer from a network with none waiting', async () => {
+  const opened: RawClient[] = [];
+  try {
+    const flood: string[] = [];
+    for (let i = 1; i <= 3; i++) flood.push((await gameNewFrom(`127.0.7.${i}`, opened)).Ok!);
+    assert.ok(flood.every(Boolean), 'three addresses of one /24 make three');
+    assert.deepEqual(await gameNewFrom('127.0.7.4', opened), { Err: "Too many waiting matches from your network: at most 3 per network (the server's master password lifts this)" });
+    assert.ok((await gameNewFrom('127.0.8.1', opened)).Ok, 'another /24 makes the fourth: the lobby is full');
+    assert.deepEqual(await gameNewFrom('127.0.8.2', opened), { Err: 'Server is at maximum capacity' }, 'a network with a waiting match makes no room');
+    assert.ok((await gameNewFrom('127.0.9.1', opened)).Ok, 'a network with none waiting gets one');
+    await server.waitForLog(new RegExp(`lobby full: match ${flood[0]} \\(waiting, made from network net:127\\.0\\.7\\.0/24\\) expires to make room`));
+  } finally {
+    for (const client of opened) client.close();
+  }
 });

@@ -18,8 +18,9 @@ export class RawClient {
     }));
   }
 
-  static async open(url: string): Promise<RawClient> {
-    const ws = new WebSocket(url);
+  /** Connects to `url`, from `localAddress` if given (on Linux any of 127.0.0.0/8 reaches a server on 127.0.0.1). */
+  static async open(url: string, localAddress?: string): Promise<RawClient> {
+    const ws = new WebSocket(url, localAddress === undefined ? {} : { localAddress });
     await new Promise((resolve, reject) => {
       ws.once('open', resolve);
       ws.once('error', reject);
