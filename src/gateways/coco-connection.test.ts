@@ -13,6 +13,7 @@ import { ManualClock } from '../util/clock.js';
 import { lineLog } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from './address-limits.js';
 import { CLOSE_CODES, CocoConnection, redact } from './coco-connection.js';
+import { ReplaySlots } from './replay-slots.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
 
 /** A WebSocket whose unsent byte count the test sets, recording what the connection does to it. */
@@ -67,6 +68,7 @@ function setup(overrides: Record<string, number> = {}) {
     limits,
     clock,
     addresses,
+    replays: new ReplaySlots(limits),
     refused: (reason) => refusals.push(reason),
   });
   return { ws, socket, clock, logs, refusals, lobby };
