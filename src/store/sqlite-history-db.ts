@@ -365,7 +365,7 @@ export class SqliteHistoryDb {
     const size = this.partSize(id, part);
     if (size === null) return null;
     if (range && size > this.partCache.maxBytes) {
-      const slice = this.partQuery(part, 'substr(CAST(%s AS BLOB), ?, ?)').get(id, ...partParams(part), Math.max(0, range.offset) + 1, Math.max(0, range.length)) as Buffer | null | undefined;
+      const slice = this.partQuery(part, 'substr(CAST(%s AS BLOB), ?, ?)').get(Math.max(0, range.offset) + 1, Math.max(0, range.length), id, ...partParams(part)) as Buffer | null | undefined;
       return slice ?? Buffer.alloc(0);
     }
     // CAST: a text value comes as its bytes, with no decoding and encoding again.
@@ -379,7 +379,7 @@ export class SqliteHistoryDb {
     return size === undefined ? null : (size ?? 0);
   }
 
-  /** One value computed from a part's column (`%s` in `expression`), of the match `?` (and the artifact `?`). */
+  /** One value computed from a part's column (`%s` in `expression`, its own `?` first), of the match `?` (and the artifact `?`). */
   private partQuery(part: RecordPart, expression: string): Database.Statement {
     const column = part.kind === 'artifact' ? 'content' : part.kind === 'stream' ? 'spectator_stream' : 'vis';
     const from = part.kind === 'artifact' ? 'match_artifacts WHERE match_id = ? AND name = ?' : 'matches WHERE id = ?';
