@@ -12,6 +12,7 @@ import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest }
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
 import { readBodyWithin } from './request-body.js';
 import type { TournamentsApi } from './tournaments-api.js';
+import type { ConcurrencyGate } from './concurrency-gate.js';
 import { RESPONSE_CHUNK_BYTES, ResponseWriter } from './response-writer.js';
 
 export const HTTP_LIMITS = {
@@ -34,6 +35,14 @@ export interface HttpRoutesOptions {
   readonly games?: () => readonly DescribedGame[];
   /** The server's tournaments below /api/tournaments; without it those paths are 404. */
   readonly tournaments?: TournamentsApi;
+  /**
+   * Bounds the history requests (a record, an artifact, the list, ratings) in flight, their
+   * sending included, per address and in all (`history-reads`, `history-reads-per-address`);
+   * unbounded without it.
+   */
+  readonly historyReads?: ConcurrencyGate;
+  /** The key of the client's address for the per-address limits (addressKey); the socket's address by default. */
+  readonly addressOf?: (request: IncomingMessage) => string;
   /** Bytes of a record's part read from the store at a time (RESPONSE_CHUNK_BYTES by default). */
   readonly sliceBytes?: number;
 }
@@ -48,6 +57,8 @@ export class HttpRoutes {
   private readonly tournaments: TournamentsApi | null;
   /** How much of a record's part is read from the store at a time. */
   private readonly sliceBytes: number;
+  private readonly historyReads: ConcurrencyGate | null;
+  private readonly addressOf: (request: IncomingMessage) => string;
 
   constructor(
     private readonly store: HistoryStore,
@@ -62,6 +73,8 @@ export class HttpRoutes {
     this.games = options.games ?? null;
     this.tournaments = options.tournaments ?? null;
     this.sliceBytes = options.sliceBytes ?? RESPONSE_CHUNK_BYTES;
+    this.historyReads = options.historyReads ?? null;
+    this.addressOf = options.addressOf ?? ((request) => request.socket.remoteAddress ?? '');
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -80,22 +93,22 @@ export class HttpRoutes {
     if (url.pathname === '/health') return this.health(response);
     if (url.pathname === '/metrics' && this.metrics) return this.send(response, 200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' }, await this.metrics.text());
     if (url.pathname === '/api/games' && this.games) return this.json(response, 200, gamesJson(this.games()));
-    if (url.pathname === '/api/history') return this.historyList(url, response);
+    if (url.pathname === '/api/history') return this.historyRead(request, response, () => this.historyList(url, response));
     const artifact = /^\/api\/history\/([^/]+)\/artifacts\/([^/]+)$/.exec(url.pathname);
     if (artifact) {
       const [id, name] = [decodePathPart(artifact[1]!), decodePathPart(artifact[2]!)];
       if (id === null || name === null) return this.badEscape(response);
-      return this.artifact(id, name, response);
+      return this.historyRead(request, response, () => this.artifact(id, name, response));
     }
     if (url.pathname.startsWith('/api/ratings/')) {
       const asked = parseRatingsPath(url.pathname);
       if (asked === 'bad-escape') return this.badEscape(response);
-      if (asked) return this.ratings(asked, limitParam(url), response);
+      if (asked) return this.historyRead(request, response, () => this.ratings(asked, limitParam(url), response));
     }
     if (url.pathname.startsWith('/api/history/')) {
       const id = decodePathPart(url.pathname.slice('/api/history/'.length));
       if (id === null) return this.badEscape(response);
-      return this.historyMatch(id, response);
+      return this.historyRead(request, response, () => this.historyMatch(id, response));
     }
     if (url.pathname === '/' || url.pathname === '/index.html') return this.file('index.html', response);
     if (url.pathname.startsWith('/static/')) return this.file(url.pathname.slice('/static/'.length), response);
@@ -116,6 +129,27 @@ export class HttpRoutes {
       http_responses_in_flight: this.responses.responsesInFlight,
       http_queued_bytes: this.responses.queuedBytes(),
     });
+  }
+
+  /**
+   * Runs a history request if the gate lets it in (held until its response is sent, or its client
+   * gone); past the gate's limits it is answered 503 with retry-after, and nothing is read.
+   */
+  private async historyRead(request: IncomingMessage, response: ServerResponse, read: () => Promise<void>): Promise<void> {
+    if (!this.historyReads) return read();
+    const admitted = this.historyReads.tryEnter(this.addressOf(request));
+    if (!admitted.ok) {
+      this.metrics?.refused(admitted.refusal === 'total' ? 'history_reads_busy' : 'history_reads_per_address');
+      response.setHeader('retry-after', '1');
+      return this.json(response, 503, {
+        error: admitted.refusal === 'total' ? 'the server is answering too many history requests; try again shortly' : 'too many history requests from your address at once; try again when one is done',
+      });
+    }
+    try {
+      await read();
+    } finally {
+      admitted.release();
+    }
   }
 
   private async historyList(url: URL, response: ServerResponse): Promise<void> {
