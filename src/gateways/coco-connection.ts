@@ -600,11 +600,11 @@ export class CocoConnection implements HeartbeatPeer {
 
 /**
  * The stored visualizer events of match `id` as the text of one JSON array, or null if there is no
- * such record. The one place that reads them, so that reading the part alone is a one-line change.
+ * such record: that part alone, as the store keeps it (not the record with its stream and
+ * transcripts, nor the text decoded to a string).
  */
-async function storedVisJson(store: HistoryStore, id: string): Promise<Buffer | null> {
-  const record = await store.get(id);
-  return record ? Buffer.from(record.visJson, 'utf8') : null;
+function storedVisJson(store: HistoryStore, id: string): Promise<Buffer | null> {
+  return store.readPart(id, { kind: 'vis' });
 }
 
 /** `text` with every non-empty secret replaced, so that it can be logged. */
