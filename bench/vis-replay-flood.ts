@@ -4,7 +4,10 @@
  * (`perf_hooks.monitorEventLoopDelay`). The server runs in this process, the clients on a worker
  * thread, so that the delays measured are the server's own.
  *
- *   node dist/bench/vis-replay-flood.js [SECONDS=20] [CLIENTS=4] [ROUNDS=9999]
+ *   node dist/bench/vis-replay-flood.js [SECONDS=20] [CLIENTS=4] [ROUNDS=9999] [REPLAYS_PER_ADDRESS]
+ *
+ * All clients come from 127.0.0.1: with the default `replays-per-address` (2) the others are
+ * refused and ask again 10 ms later; REPLAYS_PER_ADDRESS lets them all replay at once.
  *
  * The recorded match is kept in $TMPDIR/vis-replay-flood-ROUNDS.json after the first run (playing
  * 9,999 rounds takes a while). Prints one JSON line: the longest stall and the 99th percentile in
@@ -56,7 +59,8 @@ async function recordedVis(rounds: number): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const [seconds = 20, clients = 4, rounds = 9999] = process.argv.slice(2).map(Number);
+  const [seconds = 20, clients = 4, rounds = 9999, perAddress] = process.argv.slice(2).map(Number);
+  const limits = { ...DEFAULT_LIMITS, ...(perAddress !== undefined && { 'replays-per-address': perAddress }) };
   const visJson = await recordedVis(rounds);
   const store = new MemoryHistoryStore();
   await store.record({
@@ -85,9 +89,9 @@ async function main(): Promise<void> {
     port: 0,
     webRoot: fileURLToPath(new URL('../web', import.meta.url)),
     log: silentLog,
-    limits: DEFAULT_LIMITS,
+    limits,
     clock: systemClock,
-    addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
+    addresses: new AddressLimits(limits, systemClock),
     peers: PeerAddresses.direct(),
   });
   const address = await server.listen();
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
       rounds,
       visBytes: Buffer.byteLength(visJson),
       clients,
+      replaysPerAddress: limits['replays-per-address'],
       seconds,
       maxStallMs: Math.round(delay.max / 1e6),
       p99StallMs: Math.round(delay.percentile(99) / 1e6),
