@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import { roshambo } from '../games/roshambo/roshambo.js';
 import { Lobby } from '../lobby/lobby.js';
 import { InlineCompute } from '../match/compute.js';
+import { decodeHistoryMatchReply } from '../protocol/coco/bincode.js';
 import { encodeRequest } from '../protocol/coco/json-codec.js';
 import type { Request } from '../protocol/coco/messages.js';
 import type { NewMatchRecord } from '../store/history-store.js';
@@ -22,6 +23,8 @@ class FakeWebSocket extends EventEmitter {
   bufferedAmount = 0;
   paused = false;
   readonly sent: string[] = [];
+  /** The binary frames among them. */
+  readonly binaries: Buffer[] = [];
   /** When set, what is sent stays unread (counted in bufferedAmount) until the test reads it. */
   holdSent = false;
   closedWith: { code: number; reason: string } | null = null;
@@ -30,6 +33,7 @@ class FakeWebSocket extends EventEmitter {
   send(data: string | Uint8Array, options?: { binary?: boolean }): void {
     const text = typeof data === 'string' || options?.binary === false;
     this.sent.push(text ? Buffer.from(data).toString('utf8') : `<${data.length} bytes>`);
+    if (!text) this.binaries.push(Buffer.from(data));
     if (this.holdSent) this.bufferedAmount += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   }
 
@@ -355,6 +359,12 @@ test('HistoryMatch counts as a replay: past the limit it waits for a slot instea
   await settle();
   assert.equal(other.ws.sent.length, 2);
   assert.match(other.ws.sent[1]!, /^<\d+ bytes>$/, 'the binary HistoryMatch reply');
+  const reply = decodeHistoryMatchReply(other.ws.binaries[0]!);
+  assert.ok('Ok' in reply);
+  assert.deepEqual({ ...reply.Ok, history: Buffer.from(reply.Ok.history).toString('utf8') }, { id: FINISHED_ID, game_name: 'roshambo', args: {}, players: ['alice', 'bob'], bot_count: 0, history: 'alice\nbob\n' });
+  other.ws.request({ type: 'HistoryMatch', id: 'zzzzzzzzzzzzz' });
+  await settle();
+  assert.deepEqual(decodeHistoryMatchReply(other.ws.binaries[1]!), { Err: 'FileNotFound' });
 });
 
 test('a late viewer of a running match gets the events so far in slices, then the live ones, then VisEnded: all the record keeps', async () => {

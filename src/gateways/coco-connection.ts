@@ -401,20 +401,23 @@ export class CocoConnection implements HeartbeatPeer {
     if (this.state.kind === 'closed') return;
     // A malformed id is simply not found, as the reference answers it (never InvalidID).
     const normal = normalizeMatchId(id);
-    const record = normal.ok ? await this.store.get(normal.value) : null;
-    const outcome: HistoryMatchOutcome = record
-      ? {
-          Ok: {
-            id: record.id,
-            game_name: record.game,
-            args: record.args,
-            // The reference's MatchData lists the joined humans; its bots are only counted.
-            players: record.players.filter((name) => !isBotName(name)),
-            bot_count: record.bots,
-            history: record.spectatorStream,
-          },
-        }
-      : { Err: 'FileNotFound' };
+    // The summary and the stream alone: not the visualizer events and transcripts beside them.
+    const outline = normal.ok ? await this.store.outline(normal.value) : null;
+    const stream = outline ? await this.store.readPart(outline.id, { kind: 'stream' }) : null;
+    const outcome: HistoryMatchOutcome =
+      outline && stream
+        ? {
+            Ok: {
+              id: outline.id,
+              game_name: outline.game,
+              args: outline.args,
+              // The reference's MatchData lists the joined humans; its bots are only counted.
+              players: outline.players.filter((name) => !isBotName(name)),
+              bot_count: outline.bots,
+              history: stream,
+            },
+          }
+        : { Err: 'FileNotFound' };
     this.sendBinary(encodeHistoryMatchReply(outcome));
   }
 
