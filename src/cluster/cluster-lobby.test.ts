@@ -142,7 +142,7 @@ test('visualizer events of a match on another node reach a subscriber, then the 
   await until(() => b.cluster.find(id) !== null);
   const events: VisEvent[] = [];
   let ended = false;
-  const live = await answer(b.cluster.watchVis(id, { event: (event) => void events.push(event), end: () => void (ended = true) }));
+  const live = await answer(b.cluster.watchVis(id, { history: (json) => void events.push(...(JSON.parse(json.toString('utf8')) as VisEvent[])), event: (event) => void events.push(event), end: () => void (ended = true) }));
   assert.ok(live.ok);
   const alice = player();
   const bob = player();
@@ -156,6 +156,42 @@ test('visualizer events of a match on another node reach a subscriber, then the 
   const record = await store.get(id);
   assert.ok(record && events.length > 0);
   assert.deepEqual(events, JSON.parse(record.visJson), 'every event the match recorded, in order');
+});
+
+test('a visualizer subscriber on another node who comes in the middle of a match gets the events so far as text, then the live ones', async () => {
+  const { a, b, store } = twoNodes();
+  const created = a.cluster.create(request({ args: { pace: '0', rounds: '2' } }));
+  assert.ok(created.ok);
+  const id = created.value;
+  const alice = player();
+  const bob = player();
+  await answer(a.cluster.join(id, 'alice', null, alice.member));
+  await answer(a.cluster.join(id, 'bob', null, bob.member));
+  await until(() => alice.seat !== null && bob.seat !== null);
+  alice.seat!.receive(Buffer.from('ROCK\n'));
+  bob.seat!.receive(Buffer.from('PAPER\n'));
+  await until(() => b.cluster.find(id)?.running === true);
+  const histories: string[] = [];
+  const events: VisEvent[] = [];
+  let ended = false;
+  const live = await answer(
+    b.cluster.watchVis(id, {
+      history: (json) => void histories.push(json.toString('utf8')),
+      event: (event) => void events.push(event),
+      end: () => void (ended = true),
+    }),
+  );
+  assert.ok(live.ok);
+  await until(() => histories.length === 1);
+  alice.seat!.receive(Buffer.from('ROCK\n'));
+  bob.seat!.receive(Buffer.from('ROCK\n'));
+  await until(() => ended);
+  await a.local.idle();
+  const record = await store.get(id);
+  const history = JSON.parse(histories[0]!) as VisEvent[];
+  assert.ok(history.length > 0 && events.length > 0, 'some events before the subscription, some after');
+  assert.deepEqual([...history, ...events], JSON.parse(record!.visJson), 'every event the match recorded, once, in order');
+  assert.ok(record!.visJson.startsWith(histories[0]!.slice(0, -1)), 'the history is the text the record begins with');
 });
 
 test('a node that goes down ends what other nodes bridged to it: seats close, spectators end, waiting players are told', async () => {

@@ -8,6 +8,7 @@ test('a batch of bus messages round-trips, bytes raw after a JSON header (no bas
   const messages: BridgeMessage[] = [
     { t: 'to-player', key: 'n:1', bytes },
     { t: 'stream-start', key: 'n:2', history: new Uint8Array([1, 2, 3]) },
+    { t: 'vis-history', key: 'n:5', history: new Uint8Array(Buffer.from('[{"t":0,"log":{"line":"ÿ"}}]')) },
     { t: 'join', key: 'n:3', id: 'abc', name: 'ålice', password: null },
     { t: 'leave', key: 'n:4' },
   ];

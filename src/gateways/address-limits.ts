@@ -24,6 +24,8 @@ export type RefusalReason =
   | 'pending-requests'
   | 'outbound-max-bytes'
   | 'spectators-per-match'
+  | 'replays-per-address'
+  | 'replays'
   | 'invalid-request';
 
 /** What one address, or one network, has done lately. */

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { ServerMetrics } from '../app/metrics.js';
@@ -14,6 +14,9 @@ import { HttpRoutes } from './http-routes.js';
 import type { TournamentsApi } from './tournaments-api.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
+import { ReplaySlots } from './replay-slots.js';
+import { RequestPipeline } from './http-pipeline.js';
+import { ConcurrencyGate } from './concurrency-gate.js';
 import type { ServerLimits } from './server-limits.js';
 
 export interface ServerOptions {
@@ -50,7 +53,8 @@ export class CocoServer {
   private readonly cocoConnections = new Set<CocoConnection>();
   private readonly heartbeat: Heartbeat;
   private readonly routes: HttpRoutes;
-  private readonly responses = new ResponseWriter();
+  private readonly responses: ResponseWriter;
+  private readonly pipeline: RequestPipeline;
   /** Sockets speaking plain HTTP (a WebSocket upgrade moves its socket to the coco count). */
   private readonly httpSockets = new Set<Socket>();
   /**
@@ -66,16 +70,19 @@ export class CocoServer {
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
+    this.responses = new ResponseWriter({ sendIdleMs: limits['http-send-idle-seconds'] * 1000, clock: options.clock });
     this.routes = new HttpRoutes(options.store, options.webRoot, {
       responses: this.responses,
       metrics: options.metrics,
       replayLogMaxBytes: limits['replay-log-bytes'],
       importer: new ReplayLogImporter({ concurrentImports: limits['replay-imports'] }),
       games: () => options.lobby.gameArgs(),
+      historyReads: new ConcurrencyGate(limits['history-reads'], limits['history-reads-per-address']),
+      addressOf: (request) => addressKey(options.peers.ofRequest(request).address),
       ...(options.tournaments && { tournaments: options.tournaments }),
     });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
-    this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
+    const answer = (request: IncomingMessage, response: ServerResponse): Promise<void> =>
       this.routes.handle(request, response).catch((error: unknown) => {
         // The history's database is down: the client may try again; the store logged the outage.
         if (error instanceof HistoryUnavailableError) {
@@ -88,7 +95,10 @@ export class CocoServer {
         if (!response.headersSent) response.writeHead(500);
         response.end();
       });
-    });
+    // Pipelined requests are answered one at a time (see RequestPipeline).
+    this.pipeline = new RequestPipeline(limits['http-pipelined-requests'], answer);
+    // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
+    this.http = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => this.pipeline.accept(request, response));
     // A request (the WebSocket upgrade included) must bring its headers within the handshake time.
     this.http.headersTimeout = limits['handshake-seconds'] * 1000;
     this.http.requestTimeout = Math.max(this.http.headersTimeout, 60_000);
@@ -113,7 +123,7 @@ export class CocoServer {
     this.wss.on('error', () => {});
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     // One set of dependencies for every connection; each registers itself with the heartbeat.
-    const connectionDeps: ConnectionDeps = { ...options, heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
+    const connectionDeps: ConnectionDeps = { ...options, replays: new ReplaySlots(limits), heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
       const client = options.peers.ofRequest(request);
