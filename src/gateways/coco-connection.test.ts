@@ -262,6 +262,8 @@ test('GameNew refused past its rate is logged once a minute per address, not onc
   await settle();
   assert.equal(gameNewAnswers(ws).filter((answer) => answer.Err?.startsWith('Too many new matches')).length, 9);
   assert.equal(logs.filter((line) => line.includes('GameNew refused')).length, 1);
+});
+
 // ---- visualizer replays: sent in slices as stored, paced by the client's reading, bounded ----
 
 const FINISHED_ID = '0123456789abc';
