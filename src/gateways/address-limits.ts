@@ -17,6 +17,9 @@ export type RefusalReason =
   | 'control-frame-bytes'
   | 'pending-requests'
   | 'outbound-max-bytes'
+  | 'client-memory-per-connection'
+  | 'client-memory-per-address'
+  | 'client-memory-server'
   | 'spectators-per-match'
   | 'invalid-request';
 
