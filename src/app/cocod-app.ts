@@ -25,6 +25,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js';
+import { ClientMemory, clientMemoryLimits } from '../gateways/client-memory.js';
 import { PeerAddresses } from '../gateways/peer-addresses.js';
 import { ok } from '../util/result.js';
 import { TrustedProxies } from '../gateways/trusted-proxies.js';
@@ -164,6 +165,10 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   }
   // With nodes, the per-address limits count on all of them together (seams.ts: AddressCounter).
   const addresses = new AddressLimits(limits, clock, link?.addresses);
+  // One budget for every byte held on clients' behalf, on every port; the holders log their own cuts.
+  const memory = new ClientMemory(clientMemoryLimits(limits));
+  // Re-reads every holder once a second, so that what drained stops counting without a send.
+  const stopSweeping = memory.startSweeping(clock, 1000);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
     ...(redisLink && { matchIds: () => nodeMatchId(redisLink.nodeNumber) }),
@@ -233,11 +238,12 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     addresses,
     peers,
     refused,
+    memory,
   });
   const address = await server.listen();
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
-    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock });
+    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock, memory });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
@@ -253,6 +259,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       addresses,
       peers,
       refused,
+      memory,
       serverLimits: limits,
       clock,
     });
@@ -282,6 +289,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       await server.close();
       await clobber?.close();
       await socha?.close();
+      stopSweeping();
       await compute.close();
       await store.close();
     },

@@ -242,6 +242,14 @@ function largestOf(entries: Iterable<Entry>): Entry | null {
   return largest;
 }
 
+/**
+ * The limit a cut passed, as its refusal reason (`cocod_requests_refused_total{reason}` counts
+ * refusals by the limit's name, and the per-connection budget is `outbound-max-bytes`).
+ */
+export function memoryCutRefusal(why: MemoryCutReason): 'outbound-max-bytes' | 'client-memory-per-address' | 'client-memory-server' {
+  return why === 'client-memory-per-connection' ? 'outbound-max-bytes' : why;
+}
+
 /** The budgets the server's limits name: outbound-max-bytes is the per-connection one. */
 export function clientMemoryLimits(limits: Pick<ServerLimits, 'outbound-max-bytes' | 'client-memory-per-address' | 'client-memory-server'>): ClientMemoryLimits {
   return { perConnection: limits['outbound-max-bytes'], perAddress: limits['client-memory-per-address'], serverWide: limits['client-memory-server'] };

@@ -12,6 +12,7 @@ export const LIMIT_SPECS = {
   'heartbeat-seconds': { default: 25, min: 1, doc: 'an idle WebSocket gets a ping after this long and is dropped if the pong has not come this long after' },
   'control-frame-bytes': { default: 64 * 1024, min: 1024, doc: 'largest coco text frame (a JSON request); a larger one closes with 1009' },
   'game-frame-bytes': { default: 1 << 20, min: 1024, doc: 'largest coco WebSocket message (1009 past it); the reference took 16 MiB, but a seat holds at most 1 MiB of unread input anyway, and every connection may buffer a message this big' },
+  'ws-message-fragments': { default: 64, min: 1, doc: 'frames one WebSocket message may come in (its first and its continuations); past it the connection closes with 1008. Every fragment costs ws a buffer of its own, so many tiny ones cost far more than their bytes; clients send a message in one frame' },
   'game-args': { default: 64, min: 0, doc: 'game arguments (-a KEY=VALUE) of one GameNew' },
   'pending-requests': { default: 32, min: 1, doc: 'coco requests received and not yet answered; past it the connection closes with 1008' },
   'outbound-high-water-bytes': { default: 1 << 20, min: 1024, doc: 'unsent bytes of a connection past which the server stops reading its requests until they drain' },
