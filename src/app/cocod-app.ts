@@ -26,6 +26,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js';
 import { ClientMemory, clientMemoryLimits } from '../gateways/client-memory.js';
+import { RequestBodies } from '../gateways/request-body.js';
 import { PeerAddresses } from '../gateways/peer-addresses.js';
 import { ok } from '../util/result.js';
 import { TrustedProxies } from '../gateways/trusted-proxies.js';
@@ -221,7 +222,9 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   // A history that cannot be read now costs the old tournaments, not the server.
   await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
-  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock });
+  // One reader of request bodies for the replay import and the tournaments: an address's count is one.
+  const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
+  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
   const server: CocoServer = new CocoServer({
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several
     // nodes, the next request could reach another node, so tournaments are a single node's feature.
@@ -239,6 +242,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     peers,
     refused,
     memory,
+    bodies,
   });
   const address = await server.listen();
   let clobberPort: number | null = null;

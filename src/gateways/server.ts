@@ -16,6 +16,7 @@ import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
 import type { ServerLimits } from './server-limits.js';
 import { ClientMemory, clientMemoryLimits } from './client-memory.js';
+import { RequestBodies } from './request-body.js';
 
 export interface ServerOptions {
   readonly lobby: LobbyPort;
@@ -38,6 +39,8 @@ export interface ServerOptions {
    * swept by its owner; without it the server keeps and sweeps one of its own.
    */
   readonly memory?: ClientMemory;
+  /** Reads request bodies (shared with the tournaments API, so that one address's bodies count together); one is made when absent. */
+  readonly bodies?: RequestBodies;
   /** The server's tournaments, served below /api/tournaments. */
   readonly tournaments?: TournamentsApi;
 }
@@ -81,6 +84,7 @@ export class CocoServer {
       responses: this.responses,
       metrics: options.metrics,
       replayLogMaxBytes: limits['replay-log-bytes'],
+      bodies: options.bodies ?? RequestBodies.forServer({ ...options, memory: this.memory }),
       importer: new ReplayLogImporter({ concurrentImports: limits['replay-imports'] }),
       games: () => options.lobby.gameArgs(),
       ...(options.tournaments && { tournaments: options.tournaments }),
