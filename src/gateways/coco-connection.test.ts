@@ -168,7 +168,7 @@ function clientFrame(fin: boolean, opcode: number, payload: Buffer): Buffer {
   return Buffer.concat([Buffer.from([(fin ? 0x80 : 0) | opcode]), length, Buffer.alloc(4), payload]);
 }
 
-test('a message in more than ws-message-fragments frames closes the connection with 1008 and is read no further', async () => {
+test('a message in more than ws-message-fragments frames closes the connection with 1008; more fragments after that cut it off', async () => {
   const { ws, socket, refusals } = setup({ 'ws-message-fragments': 4 });
   // A message of 4 fragments is fine, and so is the next one: the count is per message.
   for (let message = 0; message < 2; message++) {
@@ -181,8 +181,11 @@ test('a message in more than ws-message-fragments frames closes the connection w
   // Byte by byte: the headers are followed across chunks.
   for (const byte of Buffer.concat(frames)) socket.emit('data', Buffer.from([byte]));
   assert.deepEqual(ws.closedWith, { code: CLOSE_CODES.policy, reason: 'a message in more than 4 fragments' });
-  assert.equal(ws.paused, true);
+  assert.equal(ws.terminated, false, 'told why, it may answer with its close frame');
   assert.deepEqual(refusals, ['ws-message-fragments']);
+  // Told, it goes on sending the message: cut off.
+  socket.emit('data', clientFrame(false, 0, Buffer.from(' ')));
+  assert.equal(ws.terminated, true);
 });
 
 test('the bytes of an unfinished incoming message count against the per-connection budget', async () => {

@@ -89,6 +89,8 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
   private requestBytes = 0;
   /** The message the client is sending, as far as it came (its fragments and bytes held by ws). */
   private readonly incoming = new IncomingMessageTracker();
+  /** The fragments of the message it was refused for (1008); one more and it is cut off. */
+  private fragmentsTold = Number.POSITIVE_INFINITY;
   /** What this connection holds counts against the server's memory budget through this. */
   private readonly memory: MemoryAccount;
   private flushScheduled = false;
@@ -187,15 +189,18 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     this.ws.terminate();
   }
 
-  /** Raw bytes from the client, as ws read them: a message in too many fragments is refused, and what it holds is counted. */
+  /**
+   * Raw bytes from the client, as ws read them: what its unfinished message holds is charged, and
+   * a message in too many fragments is refused with 1008. A client told so that still sends more
+   * fragments of it (rather than its close frame) is cut off at once.
+   */
   private received(chunk: Buffer): void {
-    if (this.state.kind === 'closed') return;
+    const fragments = this.incoming.feed(chunk);
+    if (fragments > this.fragmentsTold) return this.ws.terminate();
     const limit = this.limits['ws-message-fragments'];
-    if (this.incoming.feed(chunk) > limit) {
+    if (fragments > limit && this.fragmentsTold === Number.POSITIVE_INFINITY) {
+      this.fragmentsTold = fragments;
       this.abort(CLOSE_CODES.policy, `a message in more than ${limit} fragments`, 'ws-message-fragments');
-      // Told why; whatever more it sends is not read (ws's close timeout ends the connection).
-      this.ws.pause();
-      return;
     }
     this.memory.charge();
   }

@@ -41,6 +41,12 @@ test('feed reports the most fragments a message had within the chunk, even if it
   assert.equal(tracker.fragments, 0);
 });
 
+test('empty fragments count, the final one too', () => {
+  const tracker = new IncomingMessageTracker();
+  assert.equal(tracker.feed(Buffer.concat([frame(false, 1, 0), frame(false, 0, 0), frame(true, 0, 0)])), 3);
+  assert.equal(tracker.fragments, 0);
+});
+
 test('a claimed length counts only the bytes that arrived', () => {
   const tracker = new IncomingMessageTracker();
   tracker.feed(frame(false, 2, 1 << 20).subarray(0, 1000));

@@ -24,6 +24,8 @@ export class IncomingMessageTracker {
   private finalFrame = false;
   private fragmentCount = 0;
   private bytesHeld = 0;
+  /** The most fragments seen within the chunk being fed (a message may also end within it). */
+  private peak = 0;
 
   /** Data frames of the message being received (0 between messages). */
   get fragments(): number {
@@ -37,12 +39,11 @@ export class IncomingMessageTracker {
 
   /** Reads a chunk of what the client sent; returns the most fragments its unfinished message had within it. */
   feed(chunk: Uint8Array): number {
-    let most = this.fragmentCount;
+    this.peak = this.fragmentCount;
     let at = 0;
     while (at < chunk.length) {
       if (this.payloadLeft < 0) {
         at = this.readHeader(chunk, at);
-        most = Math.max(most, this.fragmentCount);
         continue;
       }
       const take = Math.min(this.payloadLeft, chunk.length - at);
@@ -51,7 +52,7 @@ export class IncomingMessageTracker {
       if (this.dataFrame) this.bytesHeld += take;
       if (this.payloadLeft === 0) this.endFrame();
     }
-    return most;
+    return this.peak;
   }
 
   private readHeader(chunk: Uint8Array, from: number): number {
@@ -66,6 +67,7 @@ export class IncomingMessageTracker {
       // A text or binary frame starts a new message; a continuation adds a fragment to the current one.
       if (opcode !== 0) this.bytesHeld = 0;
       this.fragmentCount = opcode !== 0 ? 1 : this.fragmentCount + 1;
+      this.peak = Math.max(this.peak, this.fragmentCount);
     }
     this.payloadLeft = this.payloadLength();
     this.headerHave = 0;
