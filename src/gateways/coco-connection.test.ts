@@ -191,7 +191,7 @@ test('a message in more than ws-message-fragments frames closes the connection w
 test('the bytes of an unfinished incoming message count against the per-connection budget', async () => {
   const { ws, socket, refusals, logs } = setup({ 'outbound-max-bytes': 1 << 20, 'ws-message-fragments': 1000 });
   const fragment = Buffer.alloc(60_000, 0x20);
-  // 17 fragments of 60,000 bytes: 1,020,000 bytes held, under 1 MiB (1,048,576).
+  // 17 fragments of 60,000 bytes: 1,020,000 bytes held and 17 fragments' overhead, under 1 MiB (1,048,576).
   socket.emit('data', clientFrame(false, 2, fragment));
   for (let i = 0; i < 16; i++) socket.emit('data', clientFrame(false, 0, fragment));
   assert.equal(ws.terminated, false);

@@ -18,7 +18,7 @@ export const LIMIT_SPECS = {
   'outbound-high-water-bytes': { default: 1 << 20, min: 1024, doc: 'unsent bytes of a connection past which the server stops reading its requests until they drain' },
   'outbound-max-bytes': { default: 16 << 20, min: 1 << 20, doc: 'bytes the server holds for one connection (unsent replies, lobby pushes, game and spectator bytes, an unfinished incoming WebSocket message, a request body) past which it is dropped: the per-connection budget of client-memory' },
   'client-memory-per-address': { default: 64 << 20, min: 1 << 20, doc: 'bytes the server holds for all connections of one address together (as outbound-max-bytes counts them); past it the largest of them are dropped until it is under' },
-  'client-memory-server': { default: 256 << 20, min: 1 << 20, doc: 'bytes the server holds for all clients together (as outbound-max-bytes counts them); past it the largest holders of all are dropped first until it is under' },
+  'client-memory-server': { default: 192 << 20, min: 1 << 20, doc: 'bytes the server holds for all clients together (as outbound-max-bytes counts them); past it the largest holders of all are dropped first until it is under' },
   'game-new-per-minute': { default: 30, min: 1, doc: 'matches one address may create per minute (GameNew, clobber and socha ports), on all nodes together with --nodes or --redis' },
   'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once' },
   'spectators-per-match': { default: 100, min: 1, doc: 'spectators of one match (coco SpectateJoin, socha observe), and visualizer subscribers likewise' },

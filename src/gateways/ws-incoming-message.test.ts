@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IncomingMessageTracker } from './ws-incoming-message.js';
+import { FRAGMENT_OVERHEAD_BYTES, IncomingMessageTracker } from './ws-incoming-message.js';
 
 /** One client frame with its mask (zeros: the tracker never looks at payloads). */
 function frame(fin: boolean, opcode: number, length: number): Buffer {
@@ -24,11 +24,12 @@ test('fragments and held bytes are counted across chunks, with 16- and 64-bit le
   // Fed in odd chunk sizes: headers split anywhere.
   for (let at = 0; at < stream.length; at += 7) tracker.feed(stream.subarray(at, at + 7));
   assert.equal(tracker.fragments, 3, 'the pong between fragments is no fragment');
-  assert.equal(tracker.heldBytes, 70_305);
+  assert.equal(tracker.payloadBytes, 70_305);
+  assert.equal(tracker.heldBytes, 70_305 + 3 * FRAGMENT_OVERHEAD_BYTES);
   const half = frame(true, 0, 100);
   tracker.feed(half.subarray(0, 56));
   assert.equal(tracker.fragments, 4);
-  assert.equal(tracker.heldBytes, 70_355, 'the part of a frame that arrived counts');
+  assert.equal(tracker.payloadBytes, 70_355, 'the part of a frame that arrived counts');
   tracker.feed(half.subarray(56));
   assert.equal(tracker.fragments, 0);
   assert.equal(tracker.heldBytes, 0);
@@ -50,5 +51,5 @@ test('empty fragments count, the final one too', () => {
 test('a claimed length counts only the bytes that arrived', () => {
   const tracker = new IncomingMessageTracker();
   tracker.feed(frame(false, 2, 1 << 20).subarray(0, 1000));
-  assert.equal(tracker.heldBytes, 1000 - 14);
+  assert.equal(tracker.payloadBytes, 1000 - 14);
 });

@@ -8,6 +8,7 @@ import { AddressLimits } from '../../src/gateways/address-limits.js';
 import { ClientMemory, clientMemoryLimits } from '../../src/gateways/client-memory.js';
 import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { CocoServer } from '../../src/gateways/server.js';
+import { FRAGMENT_OVERHEAD_BYTES } from '../../src/gateways/ws-incoming-message.js';
 import { resolveLimits } from '../../src/gateways/server-limits.js';
 import { Lobby } from '../../src/lobby/lobby.js';
 import { InlineCompute } from '../../src/match/compute.js';
@@ -79,7 +80,9 @@ describe('WebSocket messages in fragments, against a real server', () => {
     const { socket } = await open();
     const before = memory.heldBy('127.0.0.1');
     socket.write(Buffer.concat([clientFrame(false, 2, Buffer.alloc(100)), clientFrame(false, 0, Buffer.alloc(100))]));
-    while (memory.heldBy('127.0.0.1') < before + 200) await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.equal(memory.heldBy('127.0.0.1'), before + 200);
+    // Two fragments of 100 bytes: their payload and what ws keeps for each.
+    const expected = before + 200 + 2 * FRAGMENT_OVERHEAD_BYTES;
+    while (memory.heldBy('127.0.0.1') < expected) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(memory.heldBy('127.0.0.1'), expected);
   });
 });
