@@ -198,6 +198,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     connections: () => ({ ...server.connections(), clobber: clobber?.connections ?? 0, socha: socha?.connections ?? 0 }),
     matches: () => lobby.counts(),
     outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
+    clientMemoryBytes: () => memory.total(),
     storeQueueDepth: () => ('queueDepth' in store && typeof store.queueDepth === 'number' ? store.queueDepth : 0),
   });
   // The server's tournaments play on this node's lobby: a tournament and its matches stay together.
