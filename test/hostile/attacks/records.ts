@@ -8,7 +8,7 @@ import { getJson, http } from '../http-client.js';
 import { firstOf, inParallel, rawSocket, tcpWrite, wsClosed } from '../net.js';
 import { readMemory } from '../rss.js';
 import { replayLog } from './http.js';
-import { LINE_GAMES, hostileMatch } from './seats.js';
+import { HASE, hostileMatch } from './seats.js';
 
 const KiB = 1024;
 const MiB = 1 << 20;
@@ -34,6 +34,23 @@ async function settle(context: AttackContext, ms: number): Promise<number> {
   return peak;
 }
 
+/**
+ * Cuts the attack's connections once the server's memory has passed the harness's bound by half
+ * again: the invariant is broken by then, and a shared machine must not watch the server grow to
+ * gigabytes (an unfixed server answering pipelined GETs died at 8 GiB). It keeps watching after the
+ * attack returns, while the invariants are checked, until its connections have closed.
+ */
+function guardMemory(context: AttackContext, sockets: Set<Socket>): void {
+  const timer = setInterval(() => {
+    const open = [...sockets].filter((s) => !s.destroyed);
+    if (open.length === 0 && sockets.size > 0) return clearInterval(timer);
+    if (rssMiB(context) < 1.5 * RSS_BOUND_MIB) return;
+    context.note('connections cut by the harness: the server passed 1.5 times the memory bound');
+    for (const socket of open) socket.destroy();
+  }, 50);
+  timer.unref();
+}
+
 /** A record artifact, by its match and name, and its size. */
 interface BigArtifact {
   readonly path: string;
@@ -41,13 +58,12 @@ interface BigArtifact {
 }
 
 /**
- * A finished match with a ~4 MiB artifact: a roshambo player (against the server bot) sends 4 MiB
- * without a line break, so its seat transcript fills to its limit. The record is the same whatever
- * the budget (the budget grows what is asked of it, not the record).
+ * A finished match with a ~4 MiB artifact: a hase-und-igel player (against the server bot) sends
+ * 6 MiB of complete XML comments, which its seat transcript keeps up to its 4 MiB limit. The record
+ * is the same whatever the budget (the budget grows what is asked of it, not the record).
  */
 async function bigArtifact(context: AttackContext): Promise<BigArtifact | null> {
-  const roshambo = LINE_GAMES.find((game) => game.game === 'roshambo')!;
-  const outcome = await hostileMatch({ ...context, scale: (base) => base }, roshambo, 'endless-line', 0);
+  const outcome = await hostileMatch({ ...context, scale: () => 6 }, HASE, 'comments-forever', 0);
   if (outcome.unrecorded || !outcome.id) {
     context.note(`no big record: ${outcome.unrecorded ?? 'no match'}`);
     return null;
@@ -75,8 +91,12 @@ export const httpPipelinedArtifacts: Attack = {
     context.check('the attacked artifact is a large one (at least 3 MiB)', artifact.bytes >= 3 * MiB, `${mib(artifact.bytes)} MiB at ${artifact.path}`);
     const port = context.server.wsPort;
     // One connection, thousands of requests in a few writes, not one byte read.
-    const pipelined = context.scale(2000, 8000);
+    const sockets = new Set<Socket>();
+    guardMemory(context, sockets);
+    // 300 requests would make an unfixed server hold 1.2 GiB; the issue's attacker sent 6,000.
+    const pipelined = context.scale(300, 6000);
     const socket = await context.net.tcp(port, ATTACKER);
+    sockets.add(socket);
     socket.pause();
     const batch = getRequest(artifact.path).repeat(100);
     let sent = 0;
@@ -86,10 +106,10 @@ export const httpPipelinedArtifacts: Attack = {
       context.tried(100);
     }
     const pipelinedPeak = await settle(context, 3000);
-    context.note(`${sent} pipelined GETs (${mib(sent * getRequest(artifact.path).length)} MiB sent) on one unread connection: server RSS up to ${pipelinedPeak} MiB, connection ${socket.destroyed ? 'closed by the server' : 'still open'}`);
+    context.note(`${sent} pipelined GETs (${Math.round((sent * getRequest(artifact.path).length) / KiB)} KiB sent) on one unread connection: server RSS up to ${pipelinedPeak} MiB, connection ${socket.destroyed ? 'closed by the server' : 'still open'}`);
     // Then many connections, each asking once: spread over networks so that connection limits are not what stops them.
     const connections = context.scale(128, 512);
-    const sockets: Socket[] = [];
+    const spread: Socket[] = [];
     await inParallel(connections, 16, async (i) => {
       if (rssMiB(context) >= RSS_BOUND_MIB) return;
       let one: Socket;
@@ -99,13 +119,14 @@ export const httpPipelinedArtifacts: Attack = {
         return;
       }
       one.pause();
-      sockets.push(one);
+      sockets.add(one);
+      spread.push(one);
       context.tried();
       await tcpWrite(one, getRequest(artifact.path));
     });
     const spreadPeak = await settle(context, 3000);
-    const open = sockets.filter((s) => !s.destroyed).length;
-    context.note(`${sockets.length} connections each GET it once, never read: server RSS up to ${spreadPeak} MiB, ${open} still open`);
+    const open = spread.filter((s) => !s.destroyed).length;
+    context.note(`${spread.length} connections each GET it once, never read: server RSS up to ${spreadPeak} MiB, ${open} still open`);
   },
 };
 
