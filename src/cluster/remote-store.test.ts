@@ -14,6 +14,8 @@ test("a node sees the owner's HistoryUnavailableError as one (its front doors an
     list: () => Promise.reject(new HistoryUnavailableError('the history database postgres://coco:***@db/h is unreachable: connect ECONNREFUSED')),
     ids: () => Promise.reject(new Error('a bug')),
     get: (id) => owned.get(id),
+    outline: (id) => owned.outline(id),
+    readPart: (id, part, range) => owned.readPart(id, part, range),
     ratings: (game, query) => owned.ratings(game, query),
     ratingHistory: (game, player, query) => owned.ratingHistory(game, player, query),
     saveTournament: (tournament) => owned.saveTournament(tournament),

@@ -1,4 +1,4 @@
-import { HistoryUnavailableError, type HistoryQuery, type HistoryStore, type MatchRecord, type MatchSummary, type NewMatchRecord, type PlayerRating, type RatingPoint, type RatingQuery, type StoredTournament, type TournamentEntry } from '../store/history-store.js';
+import { HistoryUnavailableError, type ByteRange, type RecordOutline, type RecordPart, type HistoryQuery, type HistoryStore, type MatchRecord, type MatchSummary, type NewMatchRecord, type PlayerRating, type RatingPoint, type RatingQuery, type StoredTournament, type TournamentEntry } from '../store/history-store.js';
 import { ownBytes } from '../util/own-bytes.js';
 import { asBuffer } from '../store/sqlite-store-messages.js';
 import type { Channel } from './hub.js';
@@ -9,6 +9,8 @@ export type RemoteStoreRequest =
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery | undefined }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
+  | { readonly id: number; readonly op: 'outline'; readonly matchId: string }
+  | { readonly id: number; readonly op: 'readPart'; readonly matchId: string; readonly part: RecordPart; readonly range: ByteRange | undefined }
   | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery | undefined }
   | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery | undefined }
   | { readonly id: number; readonly op: 'saveTournament'; readonly tournament: TournamentEntry }
@@ -56,6 +58,15 @@ export class RemoteHistoryStore implements HistoryStore {
   async get(id: string): Promise<MatchRecord | null> {
     const record = (await this.ask({ op: 'get', matchId: id })) as MatchRecord | null;
     return record && { ...record, spectatorStream: asBuffer(record.spectatorStream) };
+  }
+
+  outline(id: string): Promise<RecordOutline | null> {
+    return this.ask({ op: 'outline', matchId: id }) as Promise<RecordOutline | null>;
+  }
+
+  async readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null> {
+    const bytes = (await this.ask({ op: 'readPart', matchId: id, part, range })) as Uint8Array | null;
+    return bytes && asBuffer(bytes);
   }
 
   ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]> {
@@ -127,6 +138,11 @@ export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteSt
         return answer(store.ids());
       case 'get':
         return answer(store.get(request.matchId));
+      case 'outline':
+        return answer(store.outline(request.matchId));
+      case 'readPart':
+        // A range may be a window on a larger block (a store's whole part): sent alone.
+        return answer(store.readPart(request.matchId, request.part, request.range).then((bytes) => bytes && ownBytes(bytes)));
       case 'ratings':
         return answer(store.ratings(request.game, request.query));
       case 'ratingHistory':

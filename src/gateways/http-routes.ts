@@ -1,17 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { ServerMetrics } from '../app/metrics.js';
 import { REPLAY_LOG_MAX_BYTES } from '../games/external/replay-log.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import { gamesJson, type DescribedGame } from '../protocol/games-api.js';
-import { MAX_RATINGS_LIMIT, type HistoryStore, type MatchSummary } from '../store/history-store.js';
+import { MAX_RATINGS_LIMIT, type HistoryStore, type MatchSummary, type RecordPart } from '../store/history-store.js';
 import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest } from './ratings-api.js';
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
 import { readBodyWithin } from './request-body.js';
 import type { TournamentsApi } from './tournaments-api.js';
-import { ResponseWriter } from './response-writer.js';
+import { RESPONSE_CHUNK_BYTES, ResponseWriter } from './response-writer.js';
 
 export const HTTP_LIMITS = {
   /**
@@ -33,6 +34,8 @@ export interface HttpRoutesOptions {
   readonly games?: () => readonly DescribedGame[];
   /** The server's tournaments below /api/tournaments; without it those paths are 404. */
   readonly tournaments?: TournamentsApi;
+  /** Bytes of a record's part read from the store at a time (RESPONSE_CHUNK_BYTES by default). */
+  readonly sliceBytes?: number;
 }
 
 /** The HTTP side of the server: the web page's files, the games and the history as JSON, /health and /metrics. */
@@ -43,6 +46,8 @@ export class HttpRoutes {
   private readonly replayLogMaxBytes: number;
   private readonly games: HttpRoutesOptions['games'] | null;
   private readonly tournaments: TournamentsApi | null;
+  /** How much of a record's part is read from the store at a time. */
+  private readonly sliceBytes: number;
 
   constructor(
     private readonly store: HistoryStore,
@@ -56,6 +61,7 @@ export class HttpRoutes {
     this.replayLogMaxBytes = options.replayLogMaxBytes ?? HTTP_LIMITS.replayLogMaxBytes;
     this.games = options.games ?? null;
     this.tournaments = options.tournaments ?? null;
+    this.sliceBytes = options.sliceBytes ?? RESPONSE_CHUNK_BYTES;
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -149,28 +155,56 @@ export class HttpRoutes {
     return this.json(response, 200, { game, player: asked.player, history: history.map(pointJson), matches: matches.map(summaryJson) });
   }
 
+  /**
+   * A finished match as one JSON object: its summary, its spectator stream as text, its
+   * artifacts' names and its visualizer events (stored as JSON text, sent as they are). Sent a
+   * piece at a time, each part read from the store a slice at a time as the client takes the last
+   * (chunked: the stream's length as JSON text is known only once it is read).
+   */
   private async historyMatch(id: string, response: ServerResponse): Promise<void> {
     const normal = normalizeMatchId(id);
-    const record = normal.ok ? await this.store.get(normal.value) : null;
-    if (!record) return this.json(response, 404, { error: `no finished match "${id}"` });
-    const fields = JSON.stringify({
-      ...summaryJson(record),
-      spectator_stream: record.spectatorStream.toString('utf8'),
-      artifacts: Object.keys(record.artifacts),
+    const outline = normal.ok ? await this.store.outline(normal.value) : null;
+    if (!outline) return this.json(response, 404, { error: `no finished match "${id}"` });
+    const matchId = outline.id;
+    // `{...,"spectator_stream":""}` less its last two characters: the stream's text goes between the quotes.
+    const head = JSON.stringify({ ...summaryJson(outline), spectator_stream: '' }).slice(0, -2);
+    const middle = `","artifacts":${JSON.stringify(outline.artifacts.map((artifact) => artifact.name))},"vis":`;
+    const slices = (part: RecordPart, bytes: number): AsyncIterable<Buffer> => this.slices(matchId, part, bytes);
+    await this.responses.stream(response, 200, { 'content-type': 'application/json; charset=utf-8' }, {
+      async *pieces() {
+        yield Buffer.from(head);
+        for await (const text of asText(slices({ kind: 'stream' }, outline.streamBytes))) yield Buffer.from(JSON.stringify(text).slice(1, -1));
+        yield Buffer.from(middle);
+        // Decoded and encoded again, as the whole text was: bytes that are not UTF-8 go out as U+FFFD.
+        for await (const text of asText(slices({ kind: 'vis' }, outline.visBytes))) yield Buffer.from(text);
+        yield Buffer.from('}');
+      },
     });
-    // The events are stored as JSON text; they go out as they are, not parsed and written again.
-    return this.jsonText(response, 200, `${fields.slice(0, -1)},"vis":${record.visJson}}`);
   }
 
   private async artifact(id: string, name: string, response: ServerResponse): Promise<void> {
     const normal = normalizeMatchId(id);
-    const record = normal.ok ? await this.store.get(normal.value) : null;
-    // Only the match's own artifacts: a name like "__proto__" or "toString" is not one of them.
-    const text = record && Object.hasOwn(record.artifacts, name) ? record.artifacts[name] : undefined;
-    if (text === undefined) return this.json(response, 404, { error: `no "${name}" for match "${id}"` });
-    const filename = `${normal.ok ? normal.value : id}-${name}`.replace(/[^\w.-]/g, '_');
+    const outline = normal.ok ? await this.store.outline(normal.value) : null;
+    const found = outline?.artifacts.find((artifact) => artifact.name === name);
+    if (!outline || !found) return this.json(response, 404, { error: `no "${name}" for match "${id}"` });
+    const filename = `${outline.id}-${name}`.replace(/[^\w.-]/g, '_');
+    const slices = (): AsyncIterable<Buffer> => this.slices(outline.id, { kind: 'artifact', name }, found.bytes);
     // Shown in the browser as text (nosniff keeps it text), with a name for "save as".
-    return this.send(response, 200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` }, text);
+    await this.responses.stream(response, 200, { 'content-type': 'text/plain; charset=utf-8', 'content-disposition': `inline; filename="${filename}"` }, { bytes: found.bytes, pieces: slices });
+  }
+
+  /**
+   * A part's `bytes` bytes, read from the store a slice at a time, each only when asked for (when
+   * the client has taken the last). A part that is gone or shorter than its outline said (the match
+   * was removed meanwhile) is an error: the response is cut rather than sent short.
+   */
+  private async *slices(matchId: string, part: RecordPart, bytes: number): AsyncIterable<Buffer> {
+    for (let offset = 0; offset < bytes; ) {
+      const slice = await this.store.readPart(matchId, part, { offset, length: Math.min(this.sliceBytes, bytes - offset) });
+      if (!slice || slice.length === 0) throw new Error(`match ${matchId}: its ${part.kind} ended at byte ${offset} of ${bytes} (removed while being sent)`);
+      offset += slice.length;
+      yield slice;
+    }
   }
 
   /**
@@ -240,6 +274,20 @@ export class HttpRoutes {
   private async send(response: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Buffer | string): Promise<void> {
     await this.responses.send(response, status, headers, body);
   }
+}
+
+/**
+ * UTF-8 bytes as text, a piece for each piece of bytes: a character cut between two pieces is
+ * decoded whole with the next, so the pieces' texts join to the text of the whole.
+ */
+export async function* asText(pieces: AsyncIterable<Buffer>): AsyncIterable<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const piece of pieces) {
+    const text = decoder.write(piece);
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
 }
 
 /** The `limit` query parameter when it is a whole number. */

@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Clock } from '../util/clock.js';
 
 /**
  * A body is written in pieces of this size (default 64 KiB), the next one only once the client
@@ -16,16 +17,35 @@ export interface Delivery {
   readonly bodyBytes: number;
 }
 
+/**
+ * A body sent as it is produced: its pieces are asked for one at a time, the next only once the
+ * client has taken the last, so that a body read from the store a slice at a time is never whole
+ * in memory.
+ */
+export interface StreamedBody {
+  /** Its length when known beforehand (sent as content-length); chunked otherwise. */
+  readonly bytes?: number;
+  /** Its pieces in order; not started for a HEAD request. */
+  pieces(): AsyncIterable<Buffer>;
+}
+
 export interface ResponseWriterOptions {
   readonly chunkBytes?: number;
+  /**
+   * A response the client takes nothing of for this long is cut off (its connection closed), as
+   * nginx's send_timeout: otherwise a client that never reads would hold its response, and what the
+   * response holds, for ever. Needs `clock`.
+   */
+  readonly sendIdleMs?: number;
+  readonly clock?: Clock;
   /** Called when a response is done, either way (for logs and tests). */
   readonly onDelivered?: (delivery: Delivery) => void;
 }
 
 interface InFlight {
   readonly response: ServerResponse;
-  /** Body bytes not handed to the socket yet. */
-  unwritten: number;
+  /** Body bytes in the writer's hands, not handed to the socket yet (a sent body's rest, a streamed body's piece). */
+  held: number;
 }
 
 /**
@@ -45,7 +65,7 @@ export class ResponseWriter {
   /** Bytes of response bodies that clients have not taken yet. */
   queuedBytes(): number {
     let total = 0;
-    for (const entry of this.inFlight) total += entry.unwritten + (entry.response.destroyed ? 0 : entry.response.writableLength);
+    for (const entry of this.inFlight) total += heldBy(entry);
     return total;
   }
 
@@ -57,38 +77,74 @@ export class ResponseWriter {
   /** Sends a whole response; resolves once it is handed to the socket or the client has left. */
   async send(response: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: Buffer | string): Promise<Delivery> {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const chunkBytes = this.chunkBytes;
+    const pieces = async function* (): AsyncIterable<Buffer> {
+      for (let at = 0; at < bytes.length; at += chunkBytes) yield bytes.subarray(at, at + chunkBytes);
+    };
+    return this.deliver(response, status, headers, { bytes: bytes.length, pieces }, bytes.length);
+  }
+
+  /**
+   * Sends a response whose body is produced a piece at a time (StreamedBody); resolves once it is
+   * handed to the socket or the client has left. When producing a piece fails, the connection is
+   * cut (the client must not take a shortened body for the whole) and the error is thrown.
+   */
+  stream(response: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: StreamedBody): Promise<Delivery> {
+    return this.deliver(response, status, headers, body, 0);
+  }
+
+  /** `heldUpfront`: body bytes already in memory when it starts (a whole body given to `send`). */
+  private async deliver(response: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: StreamedBody, heldUpfront: number): Promise<Delivery> {
     let bytesWritten = 0;
     let complete = false;
     if (!response.destroyed) {
-      response.writeHead(status, { ...headers, 'content-length': bytes.length });
-      // A HEAD answer has the headers of the GET and no body.
-      const payload = response.req?.method === 'HEAD' ? bytes.subarray(0, 0) : bytes;
-      const entry: InFlight = { response, unwritten: payload.length };
+      response.writeHead(status, body.bytes === undefined ? headers : { ...headers, 'content-length': body.bytes });
+      const entry: InFlight = { response, held: heldUpfront };
       this.inFlight.add(entry);
       try {
-        while (bytesWritten < payload.length && !response.destroyed) {
-          const chunk = payload.subarray(bytesWritten, bytesWritten + this.chunkBytes);
-          bytesWritten += chunk.length;
-          entry.unwritten -= chunk.length;
-          if (!response.write(chunk) && !(await drained(response))) break;
+        // A HEAD answer has the headers of the GET and no body.
+        if (response.req?.method !== 'HEAD') {
+          for await (const piece of body.pieces()) {
+            if (response.destroyed) break;
+            if (heldUpfront === 0) entry.held = piece.length;
+            bytesWritten += piece.length;
+            const more = response.write(piece);
+            entry.held -= piece.length;
+            if (!more && !(await this.drained(response))) break;
+          }
         }
         if (!response.destroyed) {
           response.end();
           complete = await finished(response);
         }
+      } catch (error) {
+        response.destroy();
+        throw error;
       } finally {
         this.inFlight.delete(entry);
       }
     }
-    const delivery: Delivery = { complete, bytesWritten, bodyBytes: bytes.length };
+    const delivery: Delivery = { complete, bytesWritten, bodyBytes: body.bytes ?? bytesWritten };
     this.options.onDelivered?.(delivery);
     return delivery;
   }
+
+  /** Waits for the response to take more (true) or for the client to leave or stall past sendIdleMs (false). */
+  private async drained(response: ServerResponse): Promise<boolean> {
+    const { sendIdleMs, clock } = this.options;
+    if (sendIdleMs === undefined || !clock) return settleOn(response, 'drain');
+    const cancel = clock.setTimer(sendIdleMs, () => response.destroy(), { weak: true });
+    try {
+      return await settleOn(response, 'drain');
+    } finally {
+      cancel();
+    }
+  }
 }
 
-/** Waits for the response to take more (true) or for the client to leave (false). */
-function drained(response: ServerResponse): Promise<boolean> {
-  return settleOn(response, 'drain');
+/** What a response in flight holds for its client: the bytes in the writer's hands and in the socket's buffer. */
+function heldBy(entry: InFlight): number {
+  return entry.held + (entry.response.destroyed ? 0 : entry.response.writableLength);
 }
 
 /** Waits for the response to be handed to the socket in full (true) or the client to leave (false). */

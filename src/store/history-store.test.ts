@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY_MS, DEFAULT_RATINGS_LIMIT, HISTORY_RETENTION_DEFAULTS, MAX_RATINGS_LIMIT, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord } from './history-store.js';
+import { DAY_MS, DEFAULT_RATINGS_LIMIT, HISTORY_RETENTION_DEFAULTS, MAX_RATINGS_LIMIT, storedSize, type HistoryStore, type HistoryStoreOptions, type MatchRecord, type RecordPart } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SqliteHistoryDb } from './sqlite-history-db.js';
@@ -72,6 +72,7 @@ function usingStore(open: (options?: HistoryStoreOptions) => Promise<Opened>) {
 /** The contract every HistoryStore keeps. */
 function contract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
   ratingsContract(name, open);
+  partsContract(name, open);
   tournamentsContract(name, open);
   /** Runs `body` with a store opened with `options`, closing it whatever happens. */
   const using = usingStore(open);
@@ -208,6 +209,90 @@ function contract(name: string, open: (options?: HistoryStoreOptions) => Promise
       await store.record(b);
       assert.deepEqual(await store.ids(), ['a', 'b']);
       assert.deepEqual(await store.get('a'), a);
+    });
+  });
+}
+
+/** A part read `size` bytes at a time, put together again. */
+async function readInRanges(store: HistoryStore, id: string, part: RecordPart, size: number): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for (let offset = 0; ; offset += size) {
+    const piece = await store.readPart(id, part, { offset, length: size });
+    assert.ok(piece, `${JSON.stringify(part)} at ${offset}`);
+    if (piece.length === 0) return Buffer.concat(pieces);
+    assert.ok(piece.length <= size);
+    pieces.push(piece);
+  }
+}
+
+/** The part of the contract that reads one part of a record (outline, readPart). */
+function partsContract(name: string, open: (options?: HistoryStoreOptions) => Promise<Opened>): void {
+  const using = usingStore(open);
+  // Multi-byte characters everywhere, so that a range may end inside one.
+  const match: MatchRecord = {
+    ...record('parts', 'roshambo', ['alice', 'bob'], 5000),
+    spectatorStream: Buffer.from('é\u{1F600}\n'.repeat(40_000)),
+    visJson: `[${Array.from({ length: 5000 }, (_, i) => `{"t":${i},"log":{"line":"ß ${i} \u{1F600}"}}`).join(',')}]`,
+    artifacts: { 'transcript-1.txt': 'zwei\n', 'replay.log': '000.000001 > start ü\n'.repeat(30_000), 'empty.txt': '' },
+  };
+  const whole: Record<string, Buffer> = {
+    stream: match.spectatorStream,
+    vis: Buffer.from(match.visJson),
+    ...Object.fromEntries(Object.entries(match.artifacts).map(([artifact, text]) => [`artifact:${artifact}`, Buffer.from(text)])),
+  };
+  const parts: RecordPart[] = [{ kind: 'stream' }, { kind: 'vis' }, ...Object.keys(match.artifacts).map((artifact) => ({ kind: 'artifact' as const, name: artifact }))];
+  const keyOf = (part: RecordPart): string => (part.kind === 'artifact' ? `artifact:${part.name}` : part.kind);
+
+  test(`${name}: outline gives the summary and each part's size in bytes, artifacts in the order of get, without the parts`, async () => {
+    await using({}, async (store) => {
+      await store.record(match);
+      const got = (await store.get('parts'))!;
+      const outline = await store.outline('parts');
+      const { spectatorStream: _s, visJson: _v, artifacts: _a, ...summary } = got;
+      assert.deepEqual(outline, {
+        ...summary,
+        streamBytes: whole['stream']!.length,
+        visBytes: whole['vis']!.length,
+        artifacts: Object.keys(got.artifacts).map((artifact) => ({ name: artifact, bytes: Buffer.byteLength(got.artifacts[artifact]!) })),
+      });
+      assert.equal(await store.outline('none'), null);
+    });
+  });
+
+  test(`${name}: readPart gives one part's bytes whole, or null for a match or an artifact that is not there`, async () => {
+    await using({}, async (store) => {
+      await store.record(match);
+      for (const part of parts) assert.deepEqual(await store.readPart('parts', part), whole[keyOf(part)], keyOf(part));
+      assert.equal(await store.readPart('none', { kind: 'vis' }), null);
+      assert.equal(await store.readPart('none', { kind: 'stream' }, { offset: 0, length: 10 }), null);
+      for (const missing of ['nope.txt', '__proto__', 'toString']) assert.equal(await store.readPart('parts', { kind: 'artifact', name: missing }), null, missing);
+      assert.equal(await store.readPart('parts', { kind: 'artifact', name: 'nope.txt' }, { offset: 0, length: 10 }), null);
+    });
+  });
+
+  test(`${name}: readPart in ranges gives the part's bytes, a range cut anywhere (inside a character too), none past the end`, async () => {
+    await using({}, async (store) => {
+      await store.record(match);
+      for (const size of [4093, 64 * 1024]) {
+        for (const part of parts) assert.deepEqual(await readInRanges(store, 'parts', part, size), whole[keyOf(part)], `${keyOf(part)} by ${size}`);
+      }
+      assert.deepEqual(await store.readPart('parts', { kind: 'stream' }, { offset: 1, length: 4 }), whole['stream']!.subarray(1, 5));
+      assert.deepEqual(await store.readPart('parts', { kind: 'vis' }, { offset: whole['vis']!.length + 10, length: 100 }), Buffer.alloc(0));
+      assert.deepEqual(await store.readPart('parts', { kind: 'stream' }, { offset: 3, length: 0 }), Buffer.alloc(0));
+    });
+  });
+
+  test(`${name}: a part read after its match is written again is the new one; after retention removed it, none`, async () => {
+    await using({ retention: { maxBytes: storedSize(match) + 100 } }, async (store) => {
+      await store.record(match);
+      assert.ok(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 10 }));
+      const again = { ...match, artifacts: { 'replay.log': 'second version\n' } };
+      await store.record(again);
+      assert.deepEqual(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 100 }), Buffer.from('second version\n'));
+      assert.equal(await store.readPart('parts', { kind: 'artifact', name: 'empty.txt' }, { offset: 0, length: 100 }), null);
+      await store.record(sized('newer', 6000, storedSize(match)));
+      assert.equal(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 100 }), null);
+      assert.equal(await store.outline('parts'), null);
     });
   });
 }

@@ -44,6 +44,34 @@ export type MatchSummary = Omit<MatchRecord, 'spectatorStream' | 'visJson' | 'ar
  */
 export type NewMatchRecord = Omit<MatchRecord, 'visJson'> & { readonly visJson: string | Uint8Array };
 
+/**
+ * One part of a record, read without the rest: an artifact by name, the spectator stream, or the
+ * visualizer events (the UTF-8 bytes of their JSON text). The HTTP API serves each as it is stored,
+ * and the replays read the events, in slices paced by the client.
+ */
+export type RecordPart = { readonly kind: 'artifact'; readonly name: string } | { readonly kind: 'stream' } | { readonly kind: 'vis' };
+
+/** Bytes `offset` to `offset + length` of a part (fewer at its end, none past it). */
+export interface ByteRange {
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** A record's summary and the size of each of its parts, without their bytes. */
+export interface RecordOutline extends MatchSummary {
+  readonly streamBytes: number;
+  readonly visBytes: number;
+  /** The artifacts' names with their sizes (UTF-8 bytes), in the order `get` gives them. */
+  readonly artifacts: readonly { readonly name: string; readonly bytes: number }[];
+}
+
+/** The bytes of a part, or of the range asked, as the store holds them (text parts as UTF-8). */
+export function partRange(bytes: Buffer, range?: ByteRange): Buffer {
+  if (!range) return bytes;
+  const start = Math.min(Math.max(0, range.offset), bytes.length);
+  return bytes.subarray(start, Math.min(bytes.length, start + Math.max(0, range.length)));
+}
+
 export interface HistoryQuery {
   readonly game?: string;
   /** Matches where a seat has exactly this name. */
@@ -66,6 +94,13 @@ export interface HistoryStore {
   /** Every stored id, oldest first (the reference's HistoryMatchList). */
   ids(): Promise<string[]>;
   get(id: string): Promise<MatchRecord | null>;
+  /** The record's summary and the sizes of its parts, or null when no such match is kept. */
+  outline(id: string): Promise<RecordOutline | null>;
+  /**
+   * One part's bytes (only `range` of them when given), or null when the match or the part does
+   * not exist. A large part is read a range at a time: the store never hands it over whole unless asked.
+   */
+  readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null>;
   /** The game's leaderboard: best displayed rating first, then by name. */
   ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]>;
   /** A player's rating after each of their rated matches still kept, oldest first (the newest `limit`). */

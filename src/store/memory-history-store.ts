@@ -13,6 +13,10 @@ import {
   type MatchSummary,
   type NewMatchRecord,
   type PlayerRating,
+  partRange,
+  type ByteRange,
+  type RecordOutline,
+  type RecordPart,
   type RatingPoint,
   type RatingQuery,
   type StoredTournament,
@@ -28,6 +32,13 @@ interface Entry {
   readonly record: MatchRecord;
   readonly endedAt: number;
   readonly size: number;
+  /** The text parts as UTF-8, encoded when first read by part and kept, so that each range read is a view. */
+  encoded?: EncodedParts;
+}
+
+interface EncodedParts {
+  readonly vis: Buffer;
+  readonly artifacts: ReadonlyMap<string, Buffer>;
 }
 
 /** Keeps the history in memory: for tests and servers started without a database file. */
@@ -110,6 +121,23 @@ export class MemoryHistoryStore implements HistoryStore {
     return this.byId.get(id)?.record ?? null;
   }
 
+  async outline(id: string): Promise<RecordOutline | null> {
+    const entry = this.byId.get(id);
+    if (!entry) return null;
+    const { spectatorStream, visJson: _v, artifacts: _a, ...summary } = entry.record;
+    const encoded = encodedParts(entry);
+    return { ...summary, streamBytes: spectatorStream.length, visBytes: encoded.vis.length, artifacts: [...encoded.artifacts].map(([name, bytes]) => ({ name, bytes: bytes.length })) };
+  }
+
+  async readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null> {
+    const entry = this.byId.get(id);
+    if (!entry) return null;
+    if (part.kind === 'stream') return partRange(entry.record.spectatorStream, range);
+    const encoded = encodedParts(entry);
+    const bytes = part.kind === 'vis' ? encoded.vis : encoded.artifacts.get(part.name);
+    return bytes ? partRange(bytes, range) : null;
+  }
+
   async saveTournament(entry: TournamentEntry): Promise<void> {
     const kept = this.tournamentsById.get(entry.id);
     if (kept) kept.entry = { ...entry };
@@ -184,6 +212,13 @@ export class MemoryHistoryStore implements HistoryStore {
     }
     return low;
   }
+}
+
+function encodedParts(entry: Entry): EncodedParts {
+  const { visJson, artifacts } = entry.record;
+  // Object.keys order, as `get` gives them; only own names (not "__proto__" inherited and such).
+  entry.encoded ??= { vis: Buffer.from(visJson, 'utf8'), artifacts: new Map(Object.keys(artifacts).map((name) => [name, Buffer.from(artifacts[name]!, 'utf8')])) };
+  return entry.encoded;
 }
 
 function pointsKey(game: string, player: string): string {

@@ -12,6 +12,9 @@ import {
   type MatchSummary,
   type NewMatchRecord,
   type PlayerRating,
+  type ByteRange,
+  type RecordOutline,
+  type RecordPart,
   type RatingPoint,
   type RatingQuery,
   type StoredTournament,
@@ -177,6 +180,32 @@ export class PostgresHistoryDb {
       visJson: row.vis.toString('utf8'),
       artifacts: Object.fromEntries(artifacts.rows.map((a) => [a.name, a.content.toString('utf8')])),
     };
+  }
+
+  async outline(id: string): Promise<RecordOutline | null> {
+    // octet_length of a bytea reads its stored length, not its bytes (nor decompresses them).
+    const { rows } = await this.pool.query<MatchRow & { stream_bytes: number; vis_bytes: number }>(
+      `SELECT ${SUMMARY_COLUMNS}, octet_length(m.spectator_stream) AS stream_bytes, octet_length(m.vis) AS vis_bytes FROM matches m WHERE m.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const artifacts = await this.pool.query<{ name: string; bytes: number }>('SELECT name, octet_length(content) AS bytes FROM match_artifacts WHERE match_id = $1 ORDER BY name COLLATE "C"', [id]);
+    return { ...toSummary(row), streamBytes: row.stream_bytes, visBytes: row.vis_bytes, artifacts: artifacts.rows };
+  }
+
+  /** A part's bytes, or a range of them: `substring` of a bytea fetches (and decompresses) only as far as the range. */
+  async readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null> {
+    const column = part.kind === 'artifact' ? 'content' : part.kind === 'stream' ? 'spectator_stream' : 'vis';
+    const from = part.kind === 'artifact' ? 'match_artifacts WHERE match_id = $1 AND name = $2' : 'matches WHERE id = $1';
+    const params: unknown[] = part.kind === 'artifact' ? [id, part.name] : [id];
+    let value = column;
+    if (range) {
+      params.push(Math.max(0, range.offset) + 1, Math.max(0, range.length));
+      value = `substring(${column} FROM $${params.length - 1}::int FOR $${params.length}::int)`;
+    }
+    const { rows } = await this.pool.query<{ bytes: Buffer }>(`SELECT ${value} AS bytes FROM ${from}`, params);
+    return rows[0] ? rows[0].bytes : null;
   }
 
   ratingBoard(game: string, query: RatingQuery = {}): Promise<PlayerRating[]> {

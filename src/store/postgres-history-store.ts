@@ -8,6 +8,9 @@ import {
   type MatchSummary,
   type NewMatchRecord,
   type PlayerRating,
+  type ByteRange,
+  type RecordOutline,
+  type RecordPart,
   type RatingPoint,
   type RatingQuery,
   type StoredTournament,
@@ -150,6 +153,14 @@ export class PostgresHistoryStore implements HistoryStore {
 
   get(id: string): Promise<MatchRecord | null> {
     return this.read(() => this.db.get(id));
+  }
+
+  outline(id: string): Promise<RecordOutline | null> {
+    return this.read(() => this.db.outline(id));
+  }
+
+  readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null> {
+    return this.read(() => this.db.readPart(id, part, range));
   }
 
   ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]> {

@@ -12,12 +12,24 @@ import {
   type NewMatchRecord,
   type MatchSummary,
   type PlayerRating,
+  partRange,
+  type ByteRange,
+  type RecordOutline,
+  type RecordPart,
   type RatingPoint,
   type RatingQuery,
   type StoredTournament,
   type TournamentEntry,
 } from './history-store.js';
 import { RATINGS_TABLES, SqliteRatings, backfillRatings } from './sqlite-ratings.js';
+import { PartCache } from './part-cache.js';
+
+/**
+ * Record parts the store's thread keeps for range reads (PartCache), in bytes (64 MiB): larger
+ * than any one artifact a match may attach (32 MiB), so that a part read a range at a time is read
+ * from the file once, not once per range.
+ */
+export const PART_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** A migration: SQL to run, or a step that needs code too (rating the matches already kept). */
 export type Migration = string | ((db: Database.Database) => void);
@@ -105,6 +117,8 @@ export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 export interface SqliteHistoryDbOptions {
   /** Limits not given take their HISTORY_RETENTION_DEFAULTS. */
   readonly retention?: Partial<HistoryRetention>;
+  /** PART_CACHE_BYTES by default. */
+  readonly partCacheBytes?: number;
 }
 
 interface MatchRow {
@@ -148,9 +162,12 @@ export class SqliteHistoryDb {
   private readonly retention: HistoryRetention;
   /** The sum of match_sizes, kept as records come and go so that retention never has to add it up. */
   private total = 0;
+  private readonly partCache: PartCache;
+  private readonly partStatements = new Map<string, Database.Statement>();
 
   constructor(file: string, options: SqliteHistoryDbOptions = {}) {
     this.retention = resolveRetention(options.retention);
+    this.partCache = new PartCache(options.partCacheBytes ?? PART_CACHE_BYTES);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // With WAL, NORMAL never corrupts the file; a power cut may lose the last commits, not a crash.
@@ -241,6 +258,7 @@ export class SqliteHistoryDb {
     const expired = selectPruned(this.oldestFirst.iterate() as IterableIterator<{ id: string; endedAt: number; size: number }>, this.total, this.retention, now);
     for (const { id, size } of expired) {
       this.deleteMatch.run(id);
+      this.partCache.forgetMatch(id);
       this.ratings.forget(id);
       this.total -= size;
     }
@@ -250,6 +268,7 @@ export class SqliteHistoryDb {
   private insert(match: NewMatchRecord): void {
     const size = storedSize(match);
     this.total += size - ((this.selectSize.get(match.id) as number | undefined) ?? 0);
+    this.partCache.forgetMatch(match.id);
     this.deletePlayers.run(match.id);
     this.deleteArtifacts.run(match.id);
     this.insertMatch.run({
@@ -324,6 +343,56 @@ export class SqliteHistoryDb {
     };
   }
 
+  outline(id: string): RecordOutline | null {
+    // octet_length reads a value's length from its row header, not the value itself.
+    const row = this.db
+      .prepare(`SELECT ${SUMMARY_COLUMNS}, octet_length(m.spectator_stream) AS stream_bytes, octet_length(m.vis) AS vis_bytes FROM matches m WHERE m.id = ?`)
+      .get(id) as (MatchRow & { stream_bytes: number; vis_bytes: number }) | undefined;
+    if (!row) return null;
+    const artifacts = this.db.prepare('SELECT name, octet_length(content) AS bytes FROM match_artifacts WHERE match_id = ? ORDER BY name').all(id) as { name: string; bytes: number }[];
+    return { ...toSummary(row), streamBytes: row.stream_bytes, visBytes: row.vis_bytes, artifacts };
+  }
+
+  /**
+   * A part's bytes (text as its UTF-8 bytes), or a range of them: read whole from the file once and
+   * kept in the PartCache for the ranges that follow; a part larger than the cache is read a range
+   * at a time (substr, which still loads the value whole each time).
+   */
+  readPart(id: string, part: RecordPart, range?: ByteRange): Buffer | null {
+    const key = part.kind === 'artifact' ? `artifact:${part.name}` : part.kind;
+    const kept = this.partCache.get(id, key);
+    if (kept) return partRange(kept, range);
+    const size = this.partSize(id, part);
+    if (size === null) return null;
+    if (range && size > this.partCache.maxBytes) {
+      const slice = this.partQuery(part, 'substr(CAST(%s AS BLOB), ?, ?)').get(Math.max(0, range.offset) + 1, Math.max(0, range.length), id, ...partParams(part)) as Buffer | null | undefined;
+      return slice ?? Buffer.alloc(0);
+    }
+    // CAST: a text value comes as its bytes, with no decoding and encoding again.
+    const whole = (this.partQuery(part, 'CAST(%s AS BLOB)').get(id, ...partParams(part)) as Buffer | null | undefined) ?? Buffer.alloc(0);
+    if (range) this.partCache.keep(id, key, whole);
+    return partRange(whole, range);
+  }
+
+  private partSize(id: string, part: RecordPart): number | null {
+    const size = this.partQuery(part, 'octet_length(%s)').get(id, ...partParams(part)) as number | null | undefined;
+    return size === undefined ? null : (size ?? 0);
+  }
+
+  /** One value computed from a part's column (`%s` in `expression`, its own `?` first), of the match `?` (and the artifact `?`). */
+  private partQuery(part: RecordPart, expression: string): Database.Statement {
+    const column = part.kind === 'artifact' ? 'content' : part.kind === 'stream' ? 'spectator_stream' : 'vis';
+    const from = part.kind === 'artifact' ? 'match_artifacts WHERE match_id = ? AND name = ?' : 'matches WHERE id = ?';
+    // better-sqlite3 caches nothing itself: three shapes times three columns, prepared once each.
+    const sql = `SELECT ${expression.replace('%s', column)} FROM ${from}`;
+    let statement = this.partStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql).pluck();
+      this.partStatements.set(sql, statement);
+    }
+    return statement;
+  }
+
   saveTournament(entry: TournamentEntry): void {
     // An upsert, not INSERT OR REPLACE: a replaced row would take a new rowid (its place in the list) and lose its results.
     this.db
@@ -349,6 +418,10 @@ export class SqliteHistoryDb {
   close(): void {
     this.db.close();
   }
+}
+
+function partParams(part: RecordPart): string[] {
+  return part.kind === 'artifact' ? [part.name] : [];
 }
 
 function toSummary(row: MatchRow): MatchSummary {

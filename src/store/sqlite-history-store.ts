@@ -8,6 +8,9 @@ import {
   type MatchSummary,
   type NewMatchRecord,
   type PlayerRating,
+  type ByteRange,
+  type RecordOutline,
+  type RecordPart,
   type RatingPoint,
   type RatingQuery,
   type StoredTournament,
@@ -96,6 +99,15 @@ export class SqliteHistoryStore implements HistoryStore {
     const record = (await this.request({ op: 'get', matchId: id })) as MatchRecord | null;
     if (!record) return null;
     return { ...record, spectatorStream: asBuffer(record.spectatorStream) };
+  }
+
+  async outline(id: string): Promise<RecordOutline | null> {
+    return (await this.request({ op: 'outline', matchId: id })) as RecordOutline | null;
+  }
+
+  async readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null> {
+    const bytes = (await this.request({ op: 'readPart', matchId: id, part, range })) as Uint8Array | null;
+    return bytes && asBuffer(bytes);
   }
 
   async ratings(game: string, query: RatingQuery = {}): Promise<PlayerRating[]> {

@@ -1,4 +1,4 @@
-import type { HistoryQuery, HistoryRetention, NewMatchRecord, RatingQuery, TournamentEntry } from './history-store.js';
+import type { ByteRange, RecordPart, HistoryQuery, HistoryRetention, NewMatchRecord, RatingQuery, TournamentEntry } from './history-store.js';
 
 /**
  * A structured clone turns a Buffer into a plain Uint8Array; this views it as a Buffer again
@@ -27,6 +27,8 @@ export type StoreRequest =
   | { readonly id: number; readonly op: 'list'; readonly query: HistoryQuery }
   | { readonly id: number; readonly op: 'ids' }
   | { readonly id: number; readonly op: 'get'; readonly matchId: string }
+  | { readonly id: number; readonly op: 'outline'; readonly matchId: string }
+  | { readonly id: number; readonly op: 'readPart'; readonly matchId: string; readonly part: RecordPart; readonly range: ByteRange | undefined }
   | { readonly id: number; readonly op: 'ratings'; readonly game: string; readonly query: RatingQuery }
   | { readonly id: number; readonly op: 'ratingHistory'; readonly game: string; readonly player: string; readonly query: RatingQuery }
   | { readonly id: number; readonly op: 'saveTournament'; readonly tournament: TournamentEntry }

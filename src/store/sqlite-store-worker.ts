@@ -72,6 +72,17 @@ port.on('message', (request: StoreRequest) => {
       case 'get':
         reply = { id: request.id, ok: true, value: db.get(request.matchId) };
         break;
+      case 'outline':
+        reply = { id: request.id, ok: true, value: db.outline(request.matchId) };
+        break;
+      case 'readPart': {
+        const bytes = db.readPart(request.matchId, request.part, request.range);
+        // A range is a window on the part kept whole (PartCache): posted as it is, the whole part
+        // would be copied, and moved, the kept part would be lost. A copy of its own is moved.
+        const own = bytes && Buffer.from(Uint8Array.prototype.slice.call(bytes).buffer);
+        port.postMessage({ id: request.id, ok: true, value: own } satisfies StoreReply, own ? [own.buffer as ArrayBuffer] : []);
+        return;
+      }
       case 'ratings':
         reply = { id: request.id, ok: true, value: db.ratingBoard(request.game, request.query) };
         break;
