@@ -240,6 +240,8 @@ export class BridgeClient {
 
   private applyVis(key: string, bridge: Extract<Bridge, { kind: 'vis' }>, message: BridgeMessage): void {
     switch (message.t) {
+      case 'vis-history':
+        return bridge.sink.history(Buffer.from(message.history.buffer, message.history.byteOffset, message.history.byteLength));
       case 'vis-events':
         for (const event of message.events) bridge.sink.event(event);
         return;

@@ -137,6 +137,8 @@ export class BridgeHost {
     };
     const hosted: Extract<Hosted, { kind: 'vis' }> = { kind: 'vis', from, stop: null };
     const live = this.lobby.watchVis(id, {
+      // Relayed as the text it is: the watching node's front door sends it on in slices.
+      history: (json) => send({ t: 'vis-history', key, history: json }),
       event: (event) => {
         if (batch.length === 0) queueMicrotask(flush);
         batch.push(event);

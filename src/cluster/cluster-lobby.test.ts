@@ -142,7 +142,7 @@ test('visualizer events of a match on another node reach a subscriber, then the 
   await until(() => b.cluster.find(id) !== null);
   const events: VisEvent[] = [];
   let ended = false;
-  const live = await answer(b.cluster.watchVis(id, { event: (event) => void events.push(event), end: () => void (ended = true) }));
+  const live = await answer(b.cluster.watchVis(id, { history: (json) => void events.push(...(JSON.parse(json.toString('utf8')) as VisEvent[])), event: (event) => void events.push(event), end: () => void (ended = true) }));
   assert.ok(live.ok);
   const alice = player();
   const bob = player();

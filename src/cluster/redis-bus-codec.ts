@@ -17,6 +17,7 @@ const BINARY_FIELD: Partial<Record<BridgeMessage['t'], 'bytes' | 'history'>> = {
   'from-player': 'bytes',
   'stream-data': 'bytes',
   'stream-start': 'history',
+  'vis-history': 'history',
 };
 
 const EMPTY = new Uint8Array(0);

@@ -65,6 +65,8 @@ export type BridgeMessage =
   | { readonly t: 'stream-end'; readonly key: string }
   | { readonly t: 'vis-watch'; readonly key: string; readonly id: string }
   | { readonly t: 'vis-watching'; readonly key: string; readonly error: string | null }
+  /** The visualizer events before the watch, as the text of one JSON array (VisSink.history). */
+  | { readonly t: 'vis-history'; readonly key: string; readonly history: Uint8Array }
   | { readonly t: 'vis-events'; readonly key: string; readonly events: readonly VisEvent[] }
   | { readonly t: 'vis-end'; readonly key: string }
   | { readonly t: 'vis-stop'; readonly key: string };

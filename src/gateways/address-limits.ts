@@ -18,6 +18,8 @@ export type RefusalReason =
   | 'pending-requests'
   | 'outbound-max-bytes'
   | 'spectators-per-match'
+  | 'replays-per-address'
+  | 'replays'
   | 'invalid-request';
 
 /** What one address has done lately. */

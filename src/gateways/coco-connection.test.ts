@@ -8,11 +8,13 @@ import { Lobby } from '../lobby/lobby.js';
 import { InlineCompute } from '../match/compute.js';
 import { encodeRequest } from '../protocol/coco/json-codec.js';
 import type { Request } from '../protocol/coco/messages.js';
+import type { NewMatchRecord } from '../store/history-store.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { ManualClock } from '../util/clock.js';
 import { lineLog } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from './address-limits.js';
 import { CLOSE_CODES, CocoConnection, redact } from './coco-connection.js';
+import { ReplaySlots } from './replay-slots.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
 
 /** A WebSocket whose unsent byte count the test sets, recording what the connection does to it. */
@@ -20,11 +22,15 @@ class FakeWebSocket extends EventEmitter {
   bufferedAmount = 0;
   paused = false;
   readonly sent: string[] = [];
+  /** When set, what is sent stays unread (counted in bufferedAmount) until the test reads it. */
+  holdSent = false;
   closedWith: { code: number; reason: string } | null = null;
   terminated = false;
 
-  send(data: string | Uint8Array): void {
-    this.sent.push(typeof data === 'string' ? data : `<${data.length} bytes>`);
+  send(data: string | Uint8Array, options?: { binary?: boolean }): void {
+    const text = typeof data === 'string' || options?.binary === false;
+    this.sent.push(text ? Buffer.from(data).toString('utf8') : `<${data.length} bytes>`);
+    if (this.holdSent) this.bufferedAmount += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   }
 
   close(code: number, reason: string): void {
@@ -57,19 +63,26 @@ function setup(overrides: Record<string, number> = {}) {
   const refusals: RefusalReason[] = [];
   const store = new MemoryHistoryStore();
   const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', clock });
-  const ws = new FakeWebSocket();
-  const socket = new EventEmitter();
   const addresses = new AddressLimits(limits, clock);
-  new CocoConnection(ws as unknown as WebSocket, socket as unknown as Socket, '10.0.0.1', '10.0.0.1:5000', {
-    lobby,
-    store,
-    log: lineLog((line) => logs.push(line)),
-    limits,
-    clock,
-    addresses,
-    refused: (reason) => refusals.push(reason),
-  });
-  return { ws, socket, clock, logs, refusals, lobby };
+  const replays = new ReplaySlots(limits);
+  /** Another connection of the same server, from `address`. */
+  const connect = (address = '10.0.0.1') => {
+    const ws = new FakeWebSocket();
+    const socket = new EventEmitter();
+    const connection = new CocoConnection(ws as unknown as WebSocket, socket as unknown as Socket, address, `${address}:5000`, {
+      lobby,
+      store,
+      log: lineLog((line) => logs.push(line)),
+      limits,
+      clock,
+      addresses,
+      replays,
+      refused: (reason) => refusals.push(reason),
+    });
+    return { ws, socket, connection };
+  };
+  const { ws, socket, connection } = connect();
+  return { ws, socket, connection, connect, clock, logs, refusals, lobby, store, replays };
 }
 
 /** Lets the connection work through what it was sent (it handles one request per turn of the event loop). */
@@ -192,4 +205,186 @@ test('wrong master passwords back off, and no attempted password reaches the log
 
 test('redact replaces every secret that occurs in a text', () => {
   assert.equal(redact('"abc" is the wrong verification password; abc', ['abc', null, '']), '"<password>" is the wrong verification password; <password>');
+});
+
+// ---- visualizer replays: sent in slices as stored, paced by the client's reading, bounded ----
+
+const FINISHED_ID = '0123456789abc';
+
+/** A finished match's record whose visualizer events are `count` log lines (a slice of them is past the low-water mark). */
+function finishedRecord(count: number): NewMatchRecord {
+  const events = Array.from({ length: count }, (_, i) => ({ t: i, log: { line: `round ${i}: "ÿ" ] , ${'x'.repeat(150)}` } }));
+  return {
+    id: FINISHED_ID,
+    game: 'roshambo',
+    name: 'm',
+    args: {},
+    players: ['alice', 'bob'],
+    bots: 0,
+    scores: [1, 0],
+    reason: 'done',
+    error: null,
+    seed: 's',
+    verified: false,
+    startedAt: 1000,
+    endedAt: 2000,
+    spectatorStream: Buffer.from('alice\nbob\n'),
+    visJson: JSON.stringify(events),
+    artifacts: {},
+  };
+}
+
+/** The replies of one type among what was sent, parsed. */
+function replies(ws: FakeWebSocket, type: string): Record<string, any>[] {
+  return ws.sent.filter((frame) => frame.startsWith(`{"${type}"`)).map((frame) => (JSON.parse(frame) as Record<string, any>)[type]);
+}
+
+/** The client reads everything sent so far. */
+function readAll(ws: FakeWebSocket, socket: EventEmitter): void {
+  ws.bufferedAmount = 0;
+  socket.emit('drain');
+}
+
+test('VisSubscribe of a finished match sends its stored events in slices, each once the client has read the one before, then VisEnded', async () => {
+  const { ws, socket, store, replays } = setup();
+  await store.record(finishedRecord(1200));
+  ws.request(handshake);
+  await settle();
+  ws.holdSent = true;
+  ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  assert.deepEqual(replies(ws, 'VisSubscribed'), [{ info: { Ok: null } }]);
+  assert.equal(replies(ws, 'VisEvents').length, 1, 'one slice, then nothing more while it is unread');
+  assert.equal(replays.inFlight, 1);
+  readAll(ws, socket);
+  await settle();
+  assert.equal(replies(ws, 'VisEvents').length, 2, 'the next once the client read it');
+  ws.bufferedAmount = 0;
+  ws.holdSent = false;
+  socket.emit('drain');
+  await settle();
+  const slices = replies(ws, 'VisEvents');
+  assert.deepEqual(slices.map((slice) => slice.events.length), [500, 500, 200]);
+  assert.deepEqual(slices.flatMap((slice) => slice.events), JSON.parse(finishedRecord(1200).visJson as string));
+  assert.ok(ws.sent.at(-1)!.startsWith('{"VisEnded"'));
+  assert.equal(replays.inFlight, 0, 'the replay gave back its slot');
+  ws.request({ type: 'GameList' });
+  await settle();
+  assert.ok(ws.sent.at(-1)!.startsWith('{"GameList"'), 'the connection takes requests again');
+});
+
+test('past replays-per-address a VisSubscribe is answered with an error, and the connection stays usable', async () => {
+  const { ws, socket, connect, store, refusals } = setup({ 'replays-per-address': 1 });
+  await store.record(finishedRecord(1200));
+  ws.request(handshake);
+  ws.holdSent = true;
+  ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  const other = connect();
+  other.ws.request(handshake);
+  other.ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  other.ws.request({ type: 'GameList' });
+  await settle();
+  assert.deepEqual(replies(other.ws, 'VisSubscribed'), [{ info: { Err: 'Too many replays at once: at most 1 per address, try again when one has ended' } }]);
+  assert.ok(other.ws.sent.at(-1)!.startsWith('{"GameList"'));
+  assert.equal(other.ws.closedWith, null);
+  assert.deepEqual(refusals, ['replays-per-address']);
+  const elsewhere = connect('10.0.0.2');
+  elsewhere.ws.request(handshake);
+  elsewhere.ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  assert.deepEqual(replies(elsewhere.ws, 'VisSubscribed'), [{ info: { Ok: null } }], 'another address has its own slots');
+  // The first replay ends (its client reads everything): its slot is free again.
+  ws.holdSent = false;
+  readAll(ws, socket);
+  await settle();
+  assert.ok(ws.sent.at(-1)!.startsWith('{"VisEnded"'));
+  other.ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  assert.deepEqual(replies(other.ws, 'VisSubscribed').at(-1), { info: { Ok: null } });
+});
+
+test('past the server-wide replays a VisSubscribe is refused whatever the address', async () => {
+  const { ws, connect, store, refusals } = setup({ replays: 1 });
+  await store.record(finishedRecord(1200));
+  ws.request(handshake);
+  ws.holdSent = true;
+  ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  const other = connect('10.0.0.2');
+  other.ws.request(handshake);
+  other.ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  assert.deepEqual(replies(other.ws, 'VisSubscribed'), [{ info: { Err: 'Too many replays at once on the server (at most 1): try again later' } }]);
+  assert.deepEqual(refusals, ['replays']);
+});
+
+test('a replay in progress stops at once when the server goes away, and gives back its slot', async () => {
+  const { ws, socket, connection, store, replays } = setup();
+  await store.record(finishedRecord(1200));
+  ws.request(handshake);
+  ws.holdSent = true;
+  ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  readAll(ws, socket);
+  await settle();
+  assert.equal(replies(ws, 'VisEvents').length, 2);
+  connection.goAway();
+  assert.deepEqual(ws.closedWith, { code: CLOSE_CODES.goingAway, reason: 'server shutdown' });
+  assert.equal(replays.inFlight, 0);
+  ws.holdSent = false;
+  readAll(ws, socket);
+  await settle();
+  assert.equal(replies(ws, 'VisEvents').length, 2, 'no slice after the close');
+});
+
+test('HistoryMatch counts as a replay: past the limit it waits for a slot instead of being refused', async () => {
+  const { ws, socket, connect, store } = setup({ 'replays-per-address': 1 });
+  await store.record(finishedRecord(1200));
+  ws.request(handshake);
+  ws.holdSent = true;
+  ws.request({ type: 'VisSubscribe', id: FINISHED_ID });
+  await settle();
+  const other = connect();
+  other.ws.request(handshake);
+  other.ws.request({ type: 'HistoryMatch', id: FINISHED_ID });
+  await settle();
+  assert.equal(other.ws.sent.length, 1, 'only the Handshake: the HistoryMatch waits');
+  ws.holdSent = false;
+  readAll(ws, socket);
+  await settle();
+  assert.equal(other.ws.sent.length, 2);
+  assert.match(other.ws.sent[1]!, /^<\d+ bytes>$/, 'the binary HistoryMatch reply');
+});
+
+test('a late viewer of a running match gets the events so far in slices, then the live ones, then VisEnded: all the record keeps', async () => {
+  const { connect, lobby, clock, store, replays } = setup();
+  const { type: _type, ...request } = gameNew({ args: { pace: '1', rounds: '5000' }, params: { players: 2, bots: 2, timeout: null } }) as Extract<Request, { type: 'GameNew' }>;
+  const created = lobby.create({ ...request, botLineup: [null, null] });
+  assert.ok(created.ok);
+  await settle();
+  await clock.advance(600_000);
+  // Connected now: the first connection's handshake deadline has passed meanwhile.
+  const { ws, socket } = connect();
+  ws.request(handshake);
+  ws.holdSent = true;
+  ws.request({ type: 'VisSubscribe', id: created.value });
+  await settle();
+  assert.deepEqual(replies(ws, 'VisSubscribed'), [{ info: { Ok: null } }]);
+  assert.equal(replays.inFlight, 1, 'the history of a running match is a replay until it has gone out');
+  // Live events come meanwhile; they wait behind the history.
+  await clock.advance(5_000);
+  ws.holdSent = false;
+  readAll(ws, socket);
+  await settle();
+  assert.equal(replays.inFlight, 0);
+  const history = replies(ws, 'VisEvents');
+  assert.ok(history.length >= 3 && history.slice(0, 3).every((slice) => slice.events.length === 500), 'the history came in full slices');
+  await clock.advance(5_000);
+  lobby.abort(created.value, 'enough');
+  await lobby.idle();
+  await settle();
+  assert.ok(ws.sent.at(-1)!.startsWith('{"VisEnded"'));
+  const record = await store.get(created.value);
+  assert.deepEqual(replies(ws, 'VisEvents').flatMap((slice) => slice.events), JSON.parse(record!.visJson), 'every event once, in order');
 });

@@ -3,7 +3,6 @@ import type { WebSocket } from 'ws';
 import type { LobbyPort, MatchMember, MatchWatcher, PlayerSeat, Requester } from '../lobby/lobby.js';
 import { isBotName } from '../match/match.js';
 import type { SeatCloseReason } from '../match/seat.js';
-import type { VisEvent } from '../protocol/vis-event.js';
 import { encodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
 import { PROTOCOL_MAGIC, type Reply, type Request } from '../protocol/coco/messages.js';
@@ -13,14 +12,14 @@ import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { AddressLimits, RefusalReason } from './address-limits.js';
 import type { Heartbeat, HeartbeatPeer } from './heartbeat.js';
+import { isRefusal, NO_REPLAY_SLOT, type ReplaySlots } from './replay-slots.js';
+import { VIS_STREAM_CHUNKS, VisStream, type VisOutput } from './vis-stream.js';
 import type { ServerLimits } from './server-limits.js';
 
 /** How one coco connection cuts what it sends (the limits on peers are in server-limits.ts). */
 export const CONNECTION_CHUNKS = {
   /** Spectator history is sent in binary frames of at most this size. */
   historyChunkBytes: 1 << 20,
-  /** Visualizer events per VisEvents message. */
-  visBatch: 500,
 } as const;
 
 /** WebSocket close codes (RFC 6455) the server closes with. */
@@ -41,6 +40,8 @@ export interface ConnectionDeps {
   readonly limits: ServerLimits;
   readonly clock: Clock;
   readonly addresses: AddressLimits;
+  /** The replays in flight on the server (one set shared by every connection). */
+  readonly replays: ReplaySlots;
   /** Told about every request refused by a limit (for /metrics). */
   readonly refused?: (reason: RefusalReason) => void;
   /** Pings the connection when it is silent and drops it when it stops answering (the server's one heartbeat). */
@@ -103,6 +104,11 @@ export class CocoConnection implements HeartbeatPeer {
     ws.on('pong', () => deps.heartbeat?.heard(this));
     ws.on('close', () => this.onClose());
     ws.on('error', (error) => this.log.warn(`${this.peer}: connection error: ${error.message}`));
+  }
+
+  /** Whether the connection has closed (a method: the compiler takes a field's narrowing across an await). */
+  private isClosed(): boolean {
+    return this.state.kind === 'closed';
   }
 
   private get lobby(): LobbyPort {
@@ -380,6 +386,19 @@ export class CocoConnection implements HeartbeatPeer {
   }
 
   private async historyMatch(id: string): Promise<void> {
+    // A whole recorded stream is a replay; its binary answer has no room for a refusal, so it
+    // waits for a slot (this connection's further requests wait meanwhile, unread).
+    const slot = await this.deps.replays.waitFor(this.address);
+    try {
+      await this.sendHistoryMatch(id);
+    } finally {
+      // Held until the client has read most of it: a client that does not read holds its slot.
+      void this.drainedTo(VIS_STREAM_CHUNKS.lowWaterBytes).then(() => slot.release());
+    }
+  }
+
+  private async sendHistoryMatch(id: string): Promise<void> {
+    if (this.state.kind === 'closed') return;
     // A malformed id is simply not found, as the reference answers it (never InvalidID).
     const normal = normalizeMatchId(id);
     const record = normal.ok ? await this.store.get(normal.value) : null;
@@ -400,45 +419,91 @@ export class CocoConnection implements HeartbeatPeer {
   }
 
   private async visSubscribe(id: string): Promise<void> {
-    let batch: VisEvent[] = [];
-    let scheduled = false;
-    let ended = false;
-    const flush = (): void => {
-      scheduled = false;
-      for (let i = 0; i < batch.length; i += CONNECTION_CHUNKS.visBatch) {
-        this.reply({ type: 'VisEvents', id, events: batch.slice(i, i + CONNECTION_CHUNKS.visBatch) });
-      }
-      batch = [];
-    };
-    const finish = (): void => {
-      if (ended) return;
-      ended = true;
-      flush();
-      if (this.state.kind === 'vis') this.state = IDLE;
-      this.reply({ type: 'VisEnded', id });
-    };
-    const answer = this.lobby.watchVis(id, {
-      event: (event) => {
-        batch.push(event);
-        if (!scheduled) {
-          scheduled = true;
-          queueMicrotask(flush);
-        }
-      },
-      end: () => queueMicrotask(finish),
-    });
-    const live = answer instanceof Promise ? await answer : answer;
-    if (this.state.kind === 'closed') return void (live.ok && live.value());
-    if (live.ok) {
-      this.state = { kind: 'vis', stop: live.value };
-      return this.reply({ type: 'VisSubscribed', info: { Ok: null } });
+    // A finished match (or an unknown id) is a replay, and so is a running one until its events so
+    // far have gone out; a waiting match has none yet.
+    const waiting = this.lobby.find(id);
+    const slot = waiting !== null && !waiting.running ? NO_REPLAY_SLOT : this.deps.replays.take(this.address);
+    if (isRefusal(slot)) {
+      this.refused(slot.reason);
+      return this.reply({ type: 'VisSubscribed', info: { Err: slot.error } });
     }
-    const normal = normalizeMatchId(id);
-    const record = normal.ok ? await this.store.get(normal.value) : null;
-    if (!record) return this.reply({ type: 'VisSubscribed', info: { Err: live.error } });
-    this.reply({ type: 'VisSubscribed', info: { Ok: null } });
-    batch = JSON.parse(record.visJson) as VisEvent[];
-    finish();
+    const stream = new VisStream(id, this.visOutput(), slot);
+    try {
+      const answer = this.lobby.watchVis(id, stream);
+      const live = answer instanceof Promise ? await answer : answer;
+      if (this.state.kind === 'closed') {
+        stream.stop();
+        return void (live.ok && live.value());
+      }
+      if (live.ok) {
+        const unwatch = live.value;
+        this.state = {
+          kind: 'vis',
+          stop: () => {
+            stream.stop();
+            unwatch();
+          },
+        };
+        return this.reply({ type: 'VisSubscribed', info: { Ok: null } });
+      }
+      const normal = normalizeMatchId(id);
+      const json = normal.ok ? await storedVisJson(this.store, normal.value) : null;
+      if (json === null || this.isClosed()) {
+        stream.stop();
+        return this.reply({ type: 'VisSubscribed', info: { Err: live.error } });
+      }
+      this.state = { kind: 'vis', stop: () => stream.stop() };
+      this.reply({ type: 'VisSubscribed', info: { Ok: null } });
+      stream.history(json);
+      stream.end();
+    } catch (error) {
+      stream.stop();
+      throw error;
+    }
+  }
+
+  /** The connection's side of a VisStream. */
+  private visOutput(): VisOutput {
+    return {
+      reply: (reply) => this.reply(reply),
+      sendText: (frame) => {
+        if (this.state.kind === 'closed') return;
+        this.flush();
+        this.ws.send(frame, { binary: false });
+        this.checkOutbound();
+      },
+      drainedTo: (bytes) => this.drainedTo(bytes),
+      idle: () => {
+        if (this.state.kind === 'vis') this.state = IDLE;
+      },
+      fail: (why) => {
+        if (why === 'slow-reader') {
+          this.log.warn(`${this.peer}: dropping connection: more than ${VIS_STREAM_CHUNKS.heldEvents} visualizer events wait behind the history (the client does not read)`);
+          this.refused('outbound-max-bytes');
+          this.leaveState();
+          this.ws.terminate();
+          return;
+        }
+        this.log.error(`${this.peer}: internal error: visualizer history: ${why.stack ?? why.message}`);
+        this.abort(CLOSE_CODES.internal, 'internal error');
+      },
+    };
+  }
+
+  /** Resolves once the client has at most `bytes` unsent (true), or when the connection has closed (false). */
+  private async drainedTo(bytes: number): Promise<boolean> {
+    while (this.state.kind !== 'closed' && this.ws.bufferedAmount > bytes) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          this.socket.off('drain', done);
+          this.socket.off('close', done);
+          resolve();
+        };
+        this.socket.on('drain', done);
+        this.socket.on('close', done);
+      });
+    }
+    return this.state.kind !== 'closed';
   }
 
   private reply(reply: Reply): void {
@@ -531,6 +596,15 @@ export class CocoConnection implements HeartbeatPeer {
         break;
     }
   }
+}
+
+/**
+ * The stored visualizer events of match `id` as the text of one JSON array, or null if there is no
+ * such record. The one place that reads them, so that reading the part alone is a one-line change.
+ */
+async function storedVisJson(store: HistoryStore, id: string): Promise<Buffer | null> {
+  const record = await store.get(id);
+  return record ? Buffer.from(record.visJson, 'utf8') : null;
 }
 
 /** `text` with every non-empty secret replaced, so that it can be logged. */

@@ -19,6 +19,8 @@ export const LIMIT_SPECS = {
   'game-new-per-minute': { default: 30, min: 1, doc: 'matches one address may create per minute (GameNew, clobber and socha ports), on all nodes together with --nodes or --redis' },
   'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once' },
   'spectators-per-match': { default: 100, min: 1, doc: 'spectators of one match (coco SpectateJoin, socha observe), and visualizer subscribers likewise' },
+  'replays-per-address': { default: 2, min: 1, doc: 'replays one address has in flight: coco VisSubscribe of a finished match or of a running one until its events so far are sent, and HistoryMatch; more are answered with an error' },
+  'replays': { default: 32, min: 1, doc: 'replays in flight on the server (as for replays-per-address, all addresses together); more are answered with an error' },
   'password-free-attempts': { default: 3, min: 1, doc: 'wrong passwords (master, socha admin, match) from one address before back-off starts' },
   'password-backoff-seconds': { default: 1, min: 0.001, doc: 'first back-off after the free attempts; it doubles with each further wrong password' },
   'password-backoff-max-seconds': { default: 300, min: 1, doc: 'longest back-off' },

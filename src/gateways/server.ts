@@ -14,6 +14,7 @@ import { HttpRoutes } from './http-routes.js';
 import type { TournamentsApi } from './tournaments-api.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
+import { ReplaySlots } from './replay-slots.js';
 import type { ServerLimits } from './server-limits.js';
 
 export interface ServerOptions {
@@ -113,7 +114,7 @@ export class CocoServer {
     this.wss.on('error', () => {});
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     // One set of dependencies for every connection; each registers itself with the heartbeat.
-    const connectionDeps: ConnectionDeps = { ...options, heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
+    const connectionDeps: ConnectionDeps = { ...options, replays: new ReplaySlots(limits), heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
       const client = options.peers.ofRequest(request);

@@ -101,7 +101,7 @@ test('spectators of one match are limited, and so are visualizer subscribers', (
   assert.ok(lobby.spectate(created.value, { ...watcher }).ok);
   assert.ok(lobby.spectate(created.value, { ...watcher }).ok);
   assert.deepEqual(lobby.spectate(created.value, { ...watcher }), { ok: false, error: 'Too many spectators: at most 2 per match' });
-  const sink = () => ({ event: () => {}, end: () => {} });
+  const sink = () => ({ history: () => {}, event: () => {}, end: () => {} });
   assert.ok(lobby.watchVis(created.value, sink()).ok);
   const second = lobby.watchVis(created.value, sink());
   assert.ok(second.ok);

@@ -615,9 +615,9 @@ export class Lobby implements LobbyPort {
 
   private startVis(match: LobbyMatch, sink: VisSink): void {
     if (!match.visWatchers.has(sink) || !match.running) return;
-    const { history, live, unsubscribe } = match.running.vis.subscribe(sink);
+    const { historyJson, live, unsubscribe } = match.running.vis.subscribe(sink);
     match.visWatchers.set(sink, unsubscribe);
-    for (const event of history) sink.event(event);
+    sink.history(historyJson);
     if (!live) sink.end();
   }
 

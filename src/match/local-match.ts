@@ -29,6 +29,8 @@ export interface LocalMatchRecord {
   /** Per human player: everything the player sent. */
   readonly sent: readonly string[];
   readonly vis: readonly VisEvent[];
+  /** The visualizer events as the record keeps them: the text of one JSON array. */
+  readonly visJson: string;
 }
 
 /**
@@ -77,5 +79,6 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
     received,
     sent,
     vis: match.vis.all(),
+    visJson: match.vis.json(),
   };
 }

@@ -4,6 +4,12 @@ import type { Result } from '../util/result.js';
 import { VisLog, type SharedRuns } from './vis-log.js';
 
 export interface VisSink {
+  /**
+   * The events before the subscription, as the text of one JSON array as the record keeps it
+   * (`VisFeed.jsonBytes`): called once, before any `event`. Text, not objects, so that a viewer
+   * who comes late to a long match costs no parse, and its history can be sent in slices as it is.
+   */
+  history(json: Buffer): void;
   event(event: VisEvent): void;
   end(): void;
 }
@@ -91,11 +97,12 @@ export class VisFeed {
     return bytes;
   }
 
-  subscribe(sink: VisSink): { history: readonly VisEvent[]; live: boolean; unsubscribe: () => void } {
-    const history = this.all();
-    if (this.ended) return { history, live: false, unsubscribe: () => {} };
+  /** `historyJson` is the events so far as `jsonBytes()` gives them; `sink` gets every later one. */
+  subscribe(sink: VisSink): { historyJson: Buffer; live: boolean; unsubscribe: () => void } {
+    const historyJson = this.jsonBytes();
+    if (this.ended) return { historyJson, live: false, unsubscribe: () => {} };
     this.sinks.add(sink);
-    return { history, live: true, unsubscribe: () => this.sinks.delete(sink) };
+    return { historyJson, live: true, unsubscribe: () => this.sinks.delete(sink) };
   }
 
   end(): void {

@@ -110,6 +110,24 @@ export function encodeReply(reply: Reply, version: number): string {
   return `{${JSON.stringify(reply.type)}:${write(replyBody(reply, version))}}`;
 }
 
+/**
+ * A `VisEvents` reply made from the events' JSON text as stored (`eventsJson`: the elements of an
+ * array, comma separated), without parsing and writing them again: byte for byte what
+ * `encodeReply` writes for those events, since the visualizer's JSON is stored as
+ * `JSON.stringify` writes it and `write` writes parsed JSON the same way (json-codec.test.ts
+ * checks both on the events of every game).
+ */
+export function encodeVisEventsFrame(id: string, eventsJson: Uint8Array): Buffer {
+  const head = Buffer.from(`{"VisEvents":{"id":${JSON.stringify(id)},"events":[`, 'utf8');
+  const frame = Buffer.allocUnsafe(head.length + eventsJson.length + VIS_EVENTS_TAIL.length);
+  head.copy(frame, 0);
+  frame.set(eventsJson, head.length);
+  frame.set(VIS_EVENTS_TAIL, head.length + eventsJson.length);
+  return frame;
+}
+
+const VIS_EVENTS_TAIL = Buffer.from(']}}', 'utf8');
+
 // ---- requests: decoded strictly at the edge, typed from there on ----
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
