@@ -61,26 +61,29 @@ async function longFinishedMatch(context: AttackContext, rounds: number): Promis
 
 /**
  * Connections that ask for a finished match over and over: VisSubscribe (the whole visualizer log
- * replayed) and HistoryMatch (the whole record), each keeping a few requests outstanding and
- * asking again at each answer's end. Replies are recognised by their first bytes, not decoded: the
- * attacker spends nothing on them.
+ * replayed; one at a time on a connection, as the protocol allows, asked again as soon as it ends
+ * or is refused) and HistoryMatch (the whole record, several outstanding). Replies are recognised
+ * by their first bytes, not decoded: the attacker spends nothing on them.
  */
 class ReplayFlood {
   private running = true;
   private answered = 0;
+  private connections = 0;
   private readonly waiters = new Set<() => void>();
-  readonly counts = { replays: 0, histories: 0, closed: 0 };
+  readonly counts = { replays: 0, refused: 0, histories: 0, closed: 0 };
 
   private constructor(private readonly context: AttackContext) {}
 
-  static async start(context: AttackContext, id: string, options: { vis: number; history: number; depth: number }): Promise<ReplayFlood> {
+  static async start(context: AttackContext, id: string, size: FloodSize): Promise<ReplayFlood> {
     const flood = new ReplayFlood(context);
-    const kinds = [...Array<'vis'>(options.vis).fill('vis'), ...Array<'history'>(options.history).fill('history')];
-    await Promise.all(kinds.map((kind) => flood.connect(kind, id, options.depth)));
+    await Promise.all([
+      ...Array.from({ length: size.vis }, () => flood.connect('vis', id, 1)),
+      ...Array.from({ length: size.history }, () => flood.connect('history', id, size.historyDepth)),
+    ]);
     return flood;
   }
 
-  /** Resolves once `count` answers came (or every connection closed). */
+  /** Resolves once `count` replays or records were sent whole (refusals do not count), or every connection closed. */
   reached(count: number): Promise<void> {
     return new Promise((resolve) => {
       const look = (): void => {
@@ -98,8 +101,6 @@ class ReplayFlood {
     this.running = false;
   }
 
-  private connections = 0;
-
   private async connect(kind: 'vis' | 'history', id: string, depth: number): Promise<void> {
     let ws: WebSocket;
     try {
@@ -112,15 +113,11 @@ class ReplayFlood {
     await wsSend(ws, HANDSHAKE);
     await shaken;
     const request = kind === 'vis' ? `{"VisSubscribe":{"id":"${id}"}}` : `{"HistoryMatch":{"id":"${id}"}}`;
-    // A replay ends with VisEnded (text); a record comes as one binary frame (bincode).
-    const last = Buffer.from('{"VisEnded"');
-    const isLast = (data: Buffer, isBinary: boolean): boolean =>
-      kind === 'history' ? isBinary : !isBinary && Buffer.isBuffer(data) && data.length >= last.length && data.compare(last, 0, last.length, 0, last.length) === 0;
     ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (!isLast(data, isBinary)) return;
-      if (kind === 'vis') this.counts.replays++;
-      else this.counts.histories++;
-      this.answered++;
+      const answer = kind === 'history' ? (isBinary ? 'histories' : null) : isBinary ? null : replayAnswer(data);
+      if (answer === null) return;
+      this.counts[answer]++;
+      if (answer !== 'refused') this.answered++;
       this.wake();
       if (this.running) this.send(ws, request);
     });
@@ -142,19 +139,34 @@ class ReplayFlood {
   }
 }
 
+/** A replay's last frame (VisEnded), or its refusal (VisSubscribed with an Err); null for the frames between. */
+function replayAnswer(data: Buffer): 'replays' | 'refused' | null {
+  const head = data.toString('latin1', 0, 40);
+  if (head.startsWith('{"VisEnded"')) return 'replays';
+  if (head.startsWith('{"VisSubscribed"') && head.includes('"Err"')) return 'refused';
+  return null;
+}
+
+interface FloodSize {
+  readonly rounds: number;
+  readonly vis: number;
+  readonly history: number;
+  readonly historyDepth: number;
+}
+
 /**
  * The flood's size: the finished match it replays has the issue's 9,999 rounds (its visualizer log
- * is what each request costs), 4 connections replay it and one asks for the record; the budget
- * grows the requests each keeps outstanding.
+ * is what each replay costs); 8 connections replay it (fuzz: more), one asks for the record with
+ * 8 requests outstanding.
  */
-function floodSize(context: AttackContext): { rounds: number; vis: number; history: number; depth: number } {
-  return { rounds: 9999, vis: 4, history: 1, depth: context.scale(8, 24) };
+function floodSize(context: AttackContext): FloodSize {
+  return { rounds: 9999, vis: context.scale(8, 32), history: 1, historyDepth: context.scale(8, 24) };
 }
 
 export const cocoReplayFlood: Attack = {
   name: 'coco-replay-flood',
   door: 'coco WebSocket',
-  summary: 'VisSubscribe in a loop on 4 connections (and HistoryMatch on another) for a finished match of 9,999 rounds, while someone else creates and plays a match',
+  summary: 'VisSubscribe in a loop on 8 connections (and HistoryMatch on another) for a finished match of 9,999 rounds, while someone else creates and plays a match',
   async run(context) {
     const size = floodSize(context);
     const id = await longFinishedMatch(context, size.rounds);
@@ -187,14 +199,14 @@ export const cocoReplayFlood: Attack = {
       stall <= REPLAY_STALL_BOUND_MS,
       `worst wait ${stall} ms (creating to starting: ${Math.round(startedMs)} ms)`,
     );
-    context.note(`${size.rounds}-round match replayed; probe match's worst wait ${stall} ms; ${flood.counts.replays} replays, ${flood.counts.histories} records, ${flood.counts.closed} flood connections closed by the server`);
+    context.note(`${size.rounds}-round match replayed on ${size.vis} connections; probe match's worst wait ${stall} ms; ${flood.counts.replays} replays, ${flood.counts.refused} refused, ${flood.counts.histories} records, ${flood.counts.closed} flood connections closed by the server`);
   },
 };
 
 export const sigtermUnderFlood: Attack = {
   name: 'sigterm-under-flood',
   door: 'coco WebSocket',
-  summary: 'SIGTERM while 4 connections replay a finished 9,999-round match in a loop: the server exits within its shutdown deadline',
+  summary: 'SIGTERM while 8 connections replay a finished 9,999-round match in a loop: the server exits within its shutdown deadline',
   stopsServer: true,
   async run(context) {
     const size = floodSize(context);
@@ -213,7 +225,7 @@ export const sigtermUnderFlood: Attack = {
       exit !== null && seconds <= deadline + SHUTDOWN_MARGIN_SECONDS,
       exit ? `exited after ${seconds.toFixed(1)} s (code ${exit.code}, signal ${exit.signal})` : `still running ${seconds.toFixed(1)} s after SIGTERM`,
     );
-    context.note(`SIGTERM after ${flood.counts.replays} replays and ${flood.counts.histories} records; exit after ${seconds.toFixed(1)} s`);
+    context.note(`SIGTERM after ${flood.counts.replays} replays (${flood.counts.refused} refused) and ${flood.counts.histories} records; exit after ${seconds.toFixed(1)} s`);
   },
 };
 
