@@ -36,7 +36,7 @@ for (const seed of seeds) {
     const broken = failed(report);
     console.log(
       `${attack.name} [${seed}] ${report.inputs} inputs, ${(report.durationMs / 1000).toFixed(1)} s, peak RSS ${report.peakRssMiB} MiB, worst stall ${report.worstStallMs} ms, ` +
-        `${report.legitMatches} legit matches${report.exit ? `, SERVER EXITED (${report.exit.code ?? report.exit.signal})` : ''}: ` +
+        `${report.legitMatches} legit matches${report.exit && !report.stopsServer ? `, SERVER EXITED (${report.exit.code ?? report.exit.signal})` : ''}: ` +
         (broken.length ? `${broken.length} invariants broken` : 'all invariants held'),
     );
     for (const check of broken) console.log(`    broken: ${check.name}: ${check.detail.slice(0, 300)}`);
@@ -60,7 +60,7 @@ function summarize(group: readonly AttackReport[]): Row {
   const row: Row = { runs: group.length, inputs: 0, crashes: 0, peakRss: 0, worstStall: 0, held: 0, broken: new Map() };
   for (const report of group) {
     row.inputs += report.inputs;
-    if (report.exit) row.crashes++;
+    if (report.exit && !report.stopsServer) row.crashes++;
     row.peakRss = Math.max(row.peakRss, report.peakRssMiB);
     row.worstStall = Math.max(row.worstStall, report.worstStallMs);
     const broken = failed(report);

@@ -27,3 +27,19 @@ export const OBSERVER = '127.0.3.1';
 
 /** Whoever comes after the attack to create and play a match of their own. */
 export const NEWCOMER = '127.0.4.1';
+
+/**
+ * Host `host` of the attacker's network `network` (`127.1.N.0/24`): the server counts per-address
+ * limits per IPv4 /24 as well, so attacks that spread over addresses say which networks they use.
+ */
+export function attackerNetworkAddress(network: number, host: number): string {
+  return `127.1.${network % 256}.${1 + (host % 250)}`;
+}
+
+/** Someone else using the server while an attack runs (`127.0.6.N`): an importer, a probe match. */
+export function bystanderAddress(n: number): string {
+  return `127.0.6.${1 + (n % 250)}`;
+}
+
+/** An operator setting up matches with the master verification password (`127.0.7.1`). */
+export const OPERATOR = '127.0.7.1';

@@ -36,6 +36,12 @@ export interface Attack {
   /** What it does, in a line. */
   readonly summary: string;
   /**
+   * The attack ends the server itself (a signal under load): the harness then checks neither that
+   * the server is alive nor the legitimate match's result nor a newcomer, only memory and the log;
+   * the attack checks how the server ended.
+   */
+  readonly stopsServer?: boolean;
+  /**
    * Sends the attack and returns when every input was sent and answered (or refused). Connections
    * it leaves open stay open while the invariants are checked; the harness closes them after.
    */

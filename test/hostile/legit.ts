@@ -91,10 +91,14 @@ export class LegitSession {
    * largest gap between two game frames (or between the last frame and the end of the attack).
    */
   worstStallMs(attackStartedAt: number): number {
-    const end = Math.min(this.attackEndedAt, performance.now());
+    return this.worstGapMs(attackStartedAt, Math.min(this.attackEndedAt, performance.now()));
+  }
+
+  /** The largest gap between two of rock's game frames between `from` and `end` (both ends count as frames). */
+  worstGapMs(from: number, end: number): number {
     let worst = 0;
-    const times = this.arrivals.filter((t) => t >= attackStartedAt && t <= end);
-    let previous = Math.max(attackStartedAt, this.arrivals.filter((t) => t < attackStartedAt).at(-1) ?? attackStartedAt);
+    const times = this.arrivals.filter((t) => t >= from && t <= end);
+    let previous = Math.max(from, this.arrivals.filter((t) => t < from).at(-1) ?? from);
     for (const t of [...times, end]) {
       worst = Math.max(worst, t - previous);
       previous = t;

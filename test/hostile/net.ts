@@ -74,10 +74,16 @@ export function wsSend(ws: WebSocket, data: string | Buffer, binary = Buffer.isB
   return new Promise((resolve) => ws.send(data, { binary }, () => resolve()));
 }
 
-/** Writes on a socket and resolves when written (or the socket is gone). */
+/**
+ * Writes on a socket and resolves when written, or when the socket is gone (a server that closes
+ * the connection mid-write may leave the write's callback uncalled).
+ */
 export function tcpWrite(socket: Socket, data: string | Buffer): Promise<void> {
   if (socket.destroyed || !socket.writable) return Promise.resolve();
-  return new Promise((resolve) => socket.write(data, () => resolve()));
+  return new Promise((resolve) => {
+    socket.write(data, () => resolve());
+    socket.once('close', () => resolve());
+  });
 }
 
 /** The socket under a WebSocket (its port; raw bytes written under the WebSocket framing). */

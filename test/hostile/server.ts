@@ -145,6 +145,11 @@ export class HostileServer {
     }
   }
 
+  /** Sends the process a signal (an attack that stops the server under load); when it exits, `exited` says how. */
+  signal(signal: NodeJS.Signals): void {
+    if (this.alive) this.child.kill(signal);
+  }
+
   /** Stops the server (SIGTERM, then SIGKILL if it does not go) and removes its files. */
   async stop(): Promise<void> {
     if (this.alive) {

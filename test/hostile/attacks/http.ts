@@ -108,7 +108,7 @@ export const httpPrototypeArtifacts: Attack = {
 };
 
 /** A replay log of about `bytes`: every line a visualizer event the server must parse and send back. */
-function replayLog(bytes: number): Buffer {
+export function replayLog(bytes: number): Buffer {
   const line = '000.000000 < vis {t:0,create:{id:1,geom:[{circle:{r:0.1}}]}}\n';
   return Buffer.from(line.repeat(Math.floor(bytes / line.length)));
 }

@@ -12,7 +12,7 @@ const MiB = 1 << 20;
 const TRANSCRIPT_BOUND = TRANSCRIPT_LIMITS.maxBytes + 64 * KiB;
 
 /** A game as a hostile player sees it: what a well-behaved player would send. */
-interface SeatGame {
+export interface SeatGame {
   readonly game: string;
   readonly args: Readonly<Record<string, string>>;
   /** A line a player of this game could send (floods repeat it). */
@@ -99,7 +99,7 @@ export interface HostileOutcome {
 }
 
 /** One hostile player against a server bot in a match of its own, from an address of its own. */
-async function hostileMatch(context: AttackContext, game: SeatGame, mode: Mode, n: number): Promise<HostileOutcome> {
+export async function hostileMatch(context: AttackContext, game: SeatGame, mode: Mode, n: number): Promise<HostileOutcome> {
   const address = attackerAddress(n);
   const outcome = (unrecorded: string | null, id: string | null = null, largestTranscript = 0): HostileOutcome => ({ mode, id, unrecorded, largestTranscript });
   let client: CocoPeer;
@@ -179,7 +179,7 @@ function seatAttack(game: SeatGame, modes: readonly Mode[], options: { name?: st
   };
 }
 
-const LINE_GAMES: readonly SeatGame[] = [
+export const LINE_GAMES: readonly SeatGame[] = [
   { game: 'roshambo', args: { rounds: '50', pace: '0' }, move: 'ROCK', opening: '', framing: 'lines' },
   { game: 'royalur', args: { pace: '0' }, move: '0', opening: '', framing: 'lines' },
   { game: 'dama', args: { pace: '0' }, move: '6a 5b', opening: '', framing: 'lines' },
@@ -188,7 +188,7 @@ const LINE_GAMES: readonly SeatGame[] = [
   { game: 'connect4', args: {}, move: '3', opening: 'ready\n', framing: 'lines' },
 ];
 
-const HASE: SeatGame = { game: 'hase-und-igel', args: { pace: '0' }, move: '', opening: '<protocol>', framing: 'text' };
+export const HASE: SeatGame = { game: 'hase-und-igel', args: { pace: '0' }, move: '', opening: '<protocol>', framing: 'text' };
 
 export const SEAT_ATTACKS: readonly Attack[] = [
   ...LINE_GAMES.map((game) => seatAttack(game, LINE_MODES)),
