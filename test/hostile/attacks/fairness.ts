@@ -106,12 +106,6 @@ function add(total: Created, one: Created): void {
   total.firstRefusal ||= one.firstRefusal;
 }
 
-/** Waiting matches one network (IPv4 /24) may hold: a limit of its own if the server names one, else one address's. */
-function networkWaitingLimit(): number {
-  const specs: Readonly<Record<string, { readonly default: number }>> = LIMIT_SPECS;
-  return specs['waiting-matches-per-network']?.default ?? LIMIT_SPECS['waiting-matches-per-address'].default;
-}
-
 export const lobbyManyAddresses: Attack = {
   name: 'lobby-many-addresses',
   door: 'coco WebSocket',
@@ -120,7 +114,7 @@ export const lobbyManyAddresses: Attack = {
     const perAddress = LIMIT_SPECS['waiting-matches-per-address'].default;
     const oneNetwork: Created = { created: 0, refused: 0, firstRefusal: '' };
     await inParallel(context.scale(100, 250), 16, async (host) => add(oneNetwork, await createMatches(context, attackerNetworkAddress(40, host), perAddress, `net-${host}`)));
-    const networkLimit = networkWaitingLimit();
+    const networkLimit = LIMIT_SPECS['waiting-matches-per-network'].default;
     context.check(
       `the addresses of one /24 together hold at most ${networkLimit} waiting matches`,
       oneNetwork.created <= networkLimit,
