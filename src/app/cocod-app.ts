@@ -25,6 +25,8 @@ import type { HistoryStore } from '../store/history-store.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from '../gateways/address-limits.js';
+import { ClientMemory, clientMemoryLimits } from '../gateways/client-memory.js';
+import { RequestBodies } from '../gateways/request-body.js';
 import { PeerAddresses } from '../gateways/peer-addresses.js';
 import { ok } from '../util/result.js';
 import { TrustedProxies } from '../gateways/trusted-proxies.js';
@@ -164,6 +166,10 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   }
   // With nodes, the per-address limits count on all of them together (seams.ts: AddressCounter).
   const addresses = new AddressLimits(limits, clock, link?.addresses);
+  // One budget for every byte held on clients' behalf, on every port; the holders log their own cuts.
+  const memory = new ClientMemory(clientMemoryLimits(limits));
+  // Re-reads every holder once a second, so that what drained stops counting without a send.
+  const stopSweeping = memory.startSweeping(clock, 1000);
   const compute: Compute = new WorkerCompute();
   const lobby = new Lobby({
     ...(redisLink && { matchIds: () => nodeMatchId(redisLink.nodeNumber) }),
@@ -192,6 +198,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     connections: () => ({ ...server.connections(), clobber: clobber?.connections ?? 0, socha: socha?.connections ?? 0 }),
     matches: () => lobby.counts(),
     outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
+    clientMemoryBytes: () => memory.total(),
     storeQueueDepth: () => ('queueDepth' in store && typeof store.queueDepth === 'number' ? store.queueDepth : 0),
   });
   // The server's tournaments play on this node's lobby: a tournament and its matches stay together.
@@ -216,7 +223,9 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   // A history that cannot be read now costs the old tournaments, not the server.
   await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
-  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock });
+  // One reader of request bodies for the replay import and the tournaments: an address's count is one.
+  const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
+  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
   const server: CocoServer = new CocoServer({
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several
     // nodes, the next request could reach another node, so tournaments are a single node's feature.
@@ -233,11 +242,13 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     addresses,
     peers,
     refused,
+    memory,
+    bodies,
   });
   const address = await server.listen();
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
-    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock });
+    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock, memory });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }
@@ -253,6 +264,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       addresses,
       peers,
       refused,
+      memory,
       serverLimits: limits,
       clock,
     });
@@ -282,6 +294,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       await server.close();
       await clobber?.close();
       await socha?.close();
+      stopSweeping();
       await compute.close();
       await store.close();
     },

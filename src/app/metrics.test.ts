@@ -8,6 +8,7 @@ function sources(values: { http: number; waiting: number; running: number; queue
     matches: () => ({ waiting: values.waiting, running: values.running }),
     outboundQueuedBytes: () => values.queued,
     storeQueueDepth: () => values.store,
+    clientMemoryBytes: () => values.queued * 2,
   };
 }
 
@@ -25,6 +26,7 @@ test('gauges read their sources at each scrape', async () => {
   assert.match(text, /^cocod_matches\{state="running"\} 4$/m);
   assert.match(text, /^cocod_outbound_queued_bytes 1234$/m);
   assert.match(text, /^cocod_store_queue_depth 7$/m);
+  assert.match(text, /^cocod_client_memory_bytes 2468$/m);
 });
 
 test('counters count, and two servers keep separate registries', async () => {

@@ -17,6 +17,8 @@ export interface MetricSources {
   outboundQueuedBytes(): number;
   /** Requests the history store has been given and not answered yet. */
   storeQueueDepth(): number;
+  /** Bytes held for clients as the memory budget counts them (client-memory.ts); left out, the gauge is not served. */
+  clientMemoryBytes?(): number;
 }
 
 export interface MetricsOptions {
@@ -68,6 +70,17 @@ export class ServerMetrics {
         this.set(sources.outboundQueuedBytes());
       },
     });
+    if (sources.clientMemoryBytes) {
+      const read = sources.clientMemoryBytes.bind(sources);
+      new Gauge({
+        name: 'cocod_client_memory_bytes',
+        help: 'Bytes held for clients, as the memory budget counts them (client-memory-server bounds it).',
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    }
     new Gauge({
       name: 'cocod_store_queue_depth',
       help: 'Requests waiting for the history store.',

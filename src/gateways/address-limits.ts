@@ -1,6 +1,7 @@
 import { isIPv6, type Socket } from 'node:net';
 import type { AddressCounter } from '../cluster/seams.js';
 import type { Clock } from '../util/clock.js';
+import type { ClientMemory } from './client-memory.js';
 import type { Log } from '../util/log.js';
 import type { ServerLimits } from './server-limits.js';
 import type { ClientAddress, PeerAddresses } from './peer-addresses.js';
@@ -17,6 +18,9 @@ export type RefusalReason =
   | 'control-frame-bytes'
   | 'pending-requests'
   | 'outbound-max-bytes'
+  | 'ws-message-fragments'
+  | 'client-memory-per-address'
+  | 'client-memory-server'
   | 'spectators-per-match'
   | 'invalid-request';
 
@@ -236,6 +240,8 @@ export interface Admission {
   readonly peers: PeerAddresses;
   readonly log: Log;
   readonly refused?: (reason: RefusalReason) => void;
+  /** The server's budget of memory held for clients; a door given none counts each connection alone. */
+  readonly memory?: ClientMemory;
 }
 
 /** A connection holding a slot of the per-address limits; the slot is given back when the socket closes. */

@@ -8,6 +8,8 @@ import { parsePlayLine } from '../games/clobber/clobber.js';
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
+import { SocketMemory } from './socket-memory.js';
+import { memoryCutRefusal } from './client-memory.js';
 import { peerLabel, type ClientAddress } from './peer-addresses.js';
 
 export const CLOBBER_TCP_LIMITS = {
@@ -82,6 +84,10 @@ export class ClobberTcpGateway {
     if (admitted === null) return;
     const { key } = admitted;
     const peer = peerLabel(client);
+    const memory = new SocketMemory(socket, key, this.admission.memory ?? SocketMemory.alone(this.admission.limits), (why, held) => {
+      this.admission.refused?.(memoryCutRefusal(why));
+      this.log.info(`clobber port ${peer}: connection dropped: ${held} bytes held for it (${why})`);
+    });
     socket.on('error', (error) => this.log.info(`clobber port ${peer}: ${error.message}`));
     socket.setNoDelay(true);
     let received = Buffer.alloc(0);
@@ -105,13 +111,13 @@ export class ClobberTcpGateway {
       cancelTimer();
       const hello = parsePlayLine(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
       if (!hello.ok) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
-      this.seat(socket, peer, key, hello.value.name ?? 'player', received);
+      this.seat(socket, peer, key, memory, hello.value.name ?? 'player', received);
     };
     socket.on('data', onData);
     socket.on('close', cancelTimer);
   }
 
-  private seat(socket: Socket, peer: string, key: string, wanted: string, firstBytes: Buffer): void {
+  private seat(socket: Socket, peer: string, key: string, memory: SocketMemory, wanted: string, firstBytes: Buffer): void {
     let id = this.lobby.oldestWaiting('clobber', ORIGIN)?.id;
     if (!id) {
       if (!this.admission.addresses.takeGameNew(key)) {
@@ -132,7 +138,7 @@ export class ClobberTcpGateway {
     // Two clients may announce the same name; the second gets a suffix rather than a refusal.
     for (let n = 2; taken.has(name); n++) name = `${(isValidUserName(wanted) ? wanted : 'player').slice(0, 12)}#${n}`;
     const matchId = id;
-    const member: SocketMember = new SocketMember(socket, firstBytes, () => this.lobby.leave(matchId, member));
+    const member: SocketMember = new SocketMember(socket, firstBytes, () => this.lobby.leave(matchId, member), memory);
     const joined = this.lobby.join(matchId, name, null, member);
     if (!joined.ok) return void socket.end('error\n', () => this.log.info(`clobber port ${peer}: cannot join: ${joined.error}`));
     this.log.info(`clobber port ${peer}: ${name} joined match ${matchId}`);

@@ -159,7 +159,46 @@ test('everything sent counts against outbound-max-bytes: a lobby subscriber that
   await settle();
   assert.equal(ws.terminated, true);
   assert.deepEqual(refusals, ['outbound-max-bytes']);
-  assert.match(logs.join('\n'), /dropping connection: more than 1048576 bytes unsent/);
+  assert.match(logs.join('\n'), /dropping connection: more than 1048576 bytes held for it/);
+});
+
+/** One masked client frame (RFC 6455): `fin`, `opcode` (1 text, 2 binary, 0 continuation), payload. */
+function clientFrame(fin: boolean, opcode: number, payload: Buffer): Buffer {
+  const length = payload.length < 126 ? Buffer.from([payload.length | 0x80]) : Buffer.from([126 | 0x80, payload.length >> 8, payload.length & 0xff]);
+  return Buffer.concat([Buffer.from([(fin ? 0x80 : 0) | opcode]), length, Buffer.alloc(4), payload]);
+}
+
+test('a message in more than ws-message-fragments frames closes the connection with 1008; more fragments after that cut it off', async () => {
+  const { ws, socket, refusals } = setup({ 'ws-message-fragments': 4 });
+  // A message of 4 fragments is fine, and so is the next one: the count is per message.
+  for (let message = 0; message < 2; message++) {
+    socket.emit('data', Buffer.concat([clientFrame(false, 2, Buffer.from('a')), clientFrame(false, 0, Buffer.from('b')), clientFrame(false, 0, Buffer.from('c'))]));
+    // A ping between fragments is no fragment.
+    socket.emit('data', Buffer.concat([clientFrame(true, 9, Buffer.alloc(0)), clientFrame(true, 0, Buffer.from('d'))]));
+  }
+  assert.equal(ws.closedWith, null);
+  const frames = [clientFrame(false, 1, Buffer.from('{')), ...Array.from({ length: 4 }, () => clientFrame(false, 0, Buffer.from(' ')))];
+  // Byte by byte: the headers are followed across chunks.
+  for (const byte of Buffer.concat(frames)) socket.emit('data', Buffer.from([byte]));
+  assert.deepEqual(ws.closedWith, { code: CLOSE_CODES.policy, reason: 'a message in more than 4 fragments' });
+  assert.equal(ws.terminated, false, 'told why, it may answer with its close frame');
+  assert.deepEqual(refusals, ['ws-message-fragments']);
+  // Told, it goes on sending the message: cut off.
+  socket.emit('data', clientFrame(false, 0, Buffer.from(' ')));
+  assert.equal(ws.terminated, true);
+});
+
+test('the bytes of an unfinished incoming message count against the per-connection budget', async () => {
+  const { ws, socket, refusals, logs } = setup({ 'outbound-max-bytes': 1 << 20, 'ws-message-fragments': 1000 });
+  const fragment = Buffer.alloc(60_000, 0x20);
+  // 17 fragments of 60,000 bytes: 1,020,000 bytes held and 17 fragments' overhead, under 1 MiB (1,048,576).
+  socket.emit('data', clientFrame(false, 2, fragment));
+  for (let i = 0; i < 16; i++) socket.emit('data', clientFrame(false, 0, fragment));
+  assert.equal(ws.terminated, false);
+  socket.emit('data', clientFrame(false, 0, fragment));
+  assert.equal(ws.terminated, true);
+  assert.deepEqual(refusals, ['outbound-max-bytes']);
+  assert.match(logs.join('\n'), /sends a message it does not finish/);
 });
 
 test('GameNew past game-new-per-minute is answered with an error, and allowed again later', async () => {

@@ -12,8 +12,10 @@ import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { AddressLimits, RefusalReason } from './address-limits.js';
+import { ClientMemory, clientMemoryLimits, memoryCutRefusal, type MemoryAccount, type MemoryCutReason, type MemoryHolder } from './client-memory.js';
 import type { Heartbeat, HeartbeatPeer } from './heartbeat.js';
 import type { ServerLimits } from './server-limits.js';
+import { IncomingMessageTracker } from './ws-incoming-message.js';
 
 /** How one coco connection cuts what it sends (the limits on peers are in server-limits.ts). */
 export const CONNECTION_CHUNKS = {
@@ -47,6 +49,11 @@ export interface ConnectionDeps {
   readonly heartbeat?: Heartbeat;
   /** Told once when the connection has closed, after it left its match or subscription. */
   readonly closed?: (connection: CocoConnection) => void;
+  /**
+   * The server's one budget of client memory; without it the connection is counted against a
+   * budget of its own (the per-connection limit alone, as in unit tests).
+   */
+  readonly memory?: ClientMemory;
 }
 
 type State =
@@ -69,7 +76,7 @@ const CLOSED: State = { kind: 'closed' };
  * the requests valid in each state, as the reference server has it. A request that is invalid,
  * or not valid in the current state, closes this connection only, with a log line.
  */
-export class CocoConnection implements HeartbeatPeer {
+export class CocoConnection implements HeartbeatPeer, MemoryHolder {
   private state: State = HANDSHAKE;
   private version = 2;
   /** Requests received and not yet handled; they are handled one at a time, in order. */
@@ -77,6 +84,15 @@ export class CocoConnection implements HeartbeatPeer {
   private handling = false;
   /** Game bytes waiting to go out in one binary frame (flushed at the end of the current turn). */
   private readonly outgoing: Buffer[] = [];
+  private outgoingBytes = 0;
+  /** Bytes of the requests waiting in `requests`. */
+  private requestBytes = 0;
+  /** The message the client is sending, as far as it came (its fragments and bytes held by ws). */
+  private readonly incoming = new IncomingMessageTracker();
+  /** The fragments of the message it was refused for (1008); one more and it is cut off. */
+  private fragmentsTold = Number.POSITIVE_INFINITY;
+  /** What this connection holds counts against the server's memory budget through this. */
+  private readonly memory: MemoryAccount;
   private flushScheduled = false;
   /** Made when the connection first plays: most connections never send game bytes. */
   private flushLater: (() => void) | null = null;
@@ -96,6 +112,9 @@ export class CocoConnection implements HeartbeatPeer {
       if (this.state.kind === 'handshake') this.abort(CLOSE_CODES.policy, `no Handshake within ${this.limits['handshake-seconds']} s`, 'handshake-timeout');
     });
     deps.heartbeat?.add(this);
+    this.memory = (deps.memory ?? new ClientMemory(clientMemoryLimits(this.limits))).register(address, this);
+    // After ws's own listener (it was added when the upgrade completed): ws has read the chunk.
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
     ws.on('message', (data, isBinary) => {
       deps.heartbeat?.heard(this);
       this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary);
@@ -152,6 +171,40 @@ export class CocoConnection implements HeartbeatPeer {
     this.ws.terminate();
   }
 
+  /** MemoryHolder: unsent output (ws's and the socket's), game bytes not yet flushed, requests waiting, the message being received. */
+  heldBytes(): number {
+    return this.ws.bufferedAmount + this.outgoingBytes + this.requestBytes + this.incoming.heldBytes;
+  }
+
+  /** MemoryHolder: past a memory budget the client is dropped at once (a close frame would only queue behind the rest). */
+  cut(why: MemoryCutReason): void {
+    const held = this.heldBytes();
+    const budget =
+      why === 'client-memory-per-connection' ? `more than ${this.limits['outbound-max-bytes']} bytes held for it (the client does not read, or sends a message it does not finish)`
+      : why === 'client-memory-per-address' ? `its address holds more than ${this.limits['client-memory-per-address']} bytes and this connection the most (${held})`
+      : `the server holds more than ${this.limits['client-memory-server']} bytes for clients and this connection among the most (${held})`;
+    this.log.warn(`${this.peer}: dropping connection: ${budget}`);
+    this.refused(memoryCutRefusal(why));
+    this.leaveState();
+    this.ws.terminate();
+  }
+
+  /**
+   * Raw bytes from the client, as ws read them: what its unfinished message holds is charged, and
+   * a message in too many fragments is refused with 1008. A client told so that still sends more
+   * fragments of it (rather than its close frame) is cut off at once.
+   */
+  private received(chunk: Buffer): void {
+    const fragments = this.incoming.feed(chunk);
+    if (fragments > this.fragmentsTold) return this.ws.terminate();
+    const limit = this.limits['ws-message-fragments'];
+    if (fragments > limit && this.fragmentsTold === Number.POSITIVE_INFINITY) {
+      this.fragmentsTold = fragments;
+      this.abort(CLOSE_CODES.policy, `a message in more than ${limit} fragments`, 'ws-message-fragments');
+    }
+    this.memory.charge();
+  }
+
   /** The server is stopping: say so with 1001 (its matches were ended and recorded first). */
   goAway(): void {
     this.leaveState();
@@ -170,7 +223,9 @@ export class CocoConnection implements HeartbeatPeer {
     if (this.requests.length >= this.limits['pending-requests']) {
       return this.abort(CLOSE_CODES.policy, `more than ${this.limits['pending-requests']} requests waiting for an answer`, 'pending-requests');
     }
-    this.requests.push(bytes.toString('utf8'));
+    const text = bytes.toString('utf8');
+    this.requests.push(text);
+    this.requestBytes += text.length;
     void this.handleRequests();
   }
 
@@ -188,7 +243,9 @@ export class CocoConnection implements HeartbeatPeer {
           await this.drained();
           continue;
         }
-        await this.handle(this.requests.shift()!);
+        const request = this.requests.shift()!;
+        this.requestBytes -= request.length;
+        await this.handle(request);
         // One request at a time per turn of the event loop: a client that sends many expensive
         // requests at once (a full LobbyList each) cannot hold up every other connection and match.
         if (this.requests.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -450,6 +507,7 @@ export class CocoConnection implements HeartbeatPeer {
 
   private sendGameBytes(bytes: Uint8Array): void {
     this.outgoing.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+    this.outgoingBytes += bytes.length;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       queueMicrotask((this.flushLater ??= () => this.flush()));
@@ -461,6 +519,7 @@ export class CocoConnection implements HeartbeatPeer {
     if (this.outgoing.length === 0) return;
     const frame = this.outgoing.length === 1 ? this.outgoing[0]! : Buffer.concat(this.outgoing);
     this.outgoing.length = 0;
+    this.outgoingBytes = 0;
     this.sendBinary(frame);
   }
 
@@ -471,17 +530,12 @@ export class CocoConnection implements HeartbeatPeer {
   }
 
   /**
-   * Everything sent counts against one budget: replies, lobby pushes, game and spectator bytes. A
-   * client that lets more than that pile up unread is dropped at once (a close frame would only
-   * queue behind the rest).
+   * Everything held for the client counts against the server's memory budget: replies, lobby
+   * pushes, game and spectator bytes, and what it is sending. Charged after each send; a client
+   * past a budget is cut (see `cut`).
    */
   private checkOutbound(): void {
-    const limit = this.limits['outbound-max-bytes'];
-    if (this.ws.bufferedAmount <= limit) return;
-    this.log.warn(`${this.peer}: dropping connection: more than ${limit} bytes unsent (the client does not read)`);
-    this.refused('outbound-max-bytes');
-    this.leaveState();
-    this.ws.terminate();
+    this.memory.charge();
   }
 
   private refused(reason: RefusalReason): void {
@@ -500,6 +554,7 @@ export class CocoConnection implements HeartbeatPeer {
 
   private onClose(): void {
     this.leaveState();
+    this.memory.release();
     this.deps.heartbeat?.remove(this);
     this.deps.closed?.(this);
   }
@@ -508,7 +563,9 @@ export class CocoConnection implements HeartbeatPeer {
     const state = this.state;
     this.state = CLOSED;
     this.outgoing.length = 0;
+    this.outgoingBytes = 0;
     this.requests.length = 0;
+    this.requestBytes = 0;
     this.cancelHandshakeTimer?.();
     this.cancelHandshakeTimer = null;
     switch (state.kind) {

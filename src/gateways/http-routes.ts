@@ -10,7 +10,7 @@ import { gamesJson, type DescribedGame } from '../protocol/games-api.js';
 import { MAX_RATINGS_LIMIT, type HistoryStore, type MatchSummary, type RecordPart } from '../store/history-store.js';
 import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest } from './ratings-api.js';
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
-import { readBodyWithin } from './request-body.js';
+import { readBodyWithin, type RequestBodies } from './request-body.js';
 import type { TournamentsApi } from './tournaments-api.js';
 import type { ConcurrencyGate } from './concurrency-gate.js';
 import { RESPONSE_CHUNK_BYTES, ResponseWriter } from './response-writer.js';
@@ -31,6 +31,11 @@ export interface HttpRoutesOptions {
   /** Imports replay logs off the main thread; one is made when absent. */
   readonly importer?: ReplayLogImporter;
   readonly replayLogMaxBytes?: number;
+  /**
+   * Reads replay-log bodies within the body deadline, the per-address count and the memory budget;
+   * without it a body is read with its size limit alone.
+   */
+  readonly bodies?: RequestBodies;
   /** The games with their arguments, served at /api/games; without it /api/games is 404. */
   readonly games?: () => readonly DescribedGame[];
   /** The server's tournaments below /api/tournaments; without it those paths are 404. */
@@ -53,6 +58,7 @@ export class HttpRoutes {
   private readonly importer: ReplayLogImporter;
   private readonly metrics: ServerMetrics | null;
   private readonly replayLogMaxBytes: number;
+  private readonly bodies: RequestBodies | null;
   private readonly games: HttpRoutesOptions['games'] | null;
   private readonly tournaments: TournamentsApi | null;
   /** How much of a record's part is read from the store at a time. */
@@ -70,6 +76,7 @@ export class HttpRoutes {
     this.importer = options.importer ?? new ReplayLogImporter();
     this.metrics = options.metrics ?? null;
     this.replayLogMaxBytes = options.replayLogMaxBytes ?? HTTP_LIMITS.replayLogMaxBytes;
+    this.bodies = options.bodies ?? null;
     this.games = options.games ?? null;
     this.tournaments = options.tournaments ?? null;
     this.sliceBytes = options.sliceBytes ?? RESPONSE_CHUNK_BYTES;
@@ -243,22 +250,33 @@ export class HttpRoutes {
 
   /**
    * Turns a replay log of the reference format into visualizer events, to show it on the page.
-   * The parsing runs on the importer's worker thread; a few imports at a time are admitted, the
-   * rest refused before their body is read.
+   * The body is read first, within its deadline and budget (RequestBodies); only a body that has
+   * arrived whole takes one of the few import places, so that slow senders hold no place. The
+   * parsing runs on the importer's worker thread.
    */
   private async replayLog(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await (this.bodies?.read(request, this.replayLogMaxBytes) ?? readBodyWithin(request, this.replayLogMaxBytes));
+    if (!body.ok) {
+      switch (body.reason) {
+        case 'aborted':
+          return;
+        case 'too-large':
+          this.metrics?.refused('replay_log_too_large');
+          return this.refuseUnread(response, 413, `a replay log may be at most ${this.replayLogMaxBytes} bytes`);
+        case 'too-slow':
+          this.metrics?.refused('request_body_seconds');
+          return this.refuseUnread(response, 408, 'the replay log did not arrive in time (limit request-body-seconds)');
+        case 'too-many':
+          this.metrics?.refused('request_bodies_per_address');
+          return this.refuseUnread(response, 429, 'your address is sending too many request bodies at once (limit request-bodies-per-address)');
+      }
+    }
     const ticket = this.importer.tryAdmit();
     if (!ticket) {
       this.metrics?.refused('replay_import_busy');
-      return this.refuseUnread(response, 503, 'too many replay logs are being imported; try again shortly');
+      return this.json(response, 503, { error: 'too many replay logs are being imported; try again shortly' });
     }
     try {
-      const body = await readBodyWithin(request, this.replayLogMaxBytes);
-      if (!body.ok) {
-        if (body.reason === 'aborted') return;
-        this.metrics?.refused('replay_log_too_large');
-        return this.refuseUnread(response, 413, `a replay log may be at most ${this.replayLogMaxBytes} bytes`);
-      }
       let result;
       try {
         result = await ticket.run(body.body);

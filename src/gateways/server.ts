@@ -17,6 +17,8 @@ import { ResponseWriter } from './response-writer.js';
 import { RequestPipeline } from './http-pipeline.js';
 import { ConcurrencyGate } from './concurrency-gate.js';
 import type { ServerLimits } from './server-limits.js';
+import { ClientMemory, clientMemoryLimits } from './client-memory.js';
+import { RequestBodies } from './request-body.js';
 
 export interface ServerOptions {
   readonly lobby: LobbyPort;
@@ -34,6 +36,13 @@ export interface ServerOptions {
   readonly refused?: (reason: RefusalReason) => void;
   /** Served at /metrics; /health works without it. */
   readonly metrics?: ServerMetrics;
+  /**
+   * The server's one budget of memory held for clients, shared with the other front doors and
+   * swept by its owner; without it the server keeps and sweeps one of its own.
+   */
+  readonly memory?: ClientMemory;
+  /** Reads request bodies (shared with the tournaments API, so that one address's bodies count together); one is made when absent. */
+  readonly bodies?: RequestBodies;
   /** The server's tournaments, served below /api/tournaments. */
   readonly tournaments?: TournamentsApi;
 }
@@ -66,14 +75,20 @@ export class CocoServer {
     })(this.httpSockets);
   /** Each connection's slot of the per-address limits. */
   private readonly admitted = new WeakMap<Socket, AdmittedConnection>();
+  /** Every byte held for this door's clients counts here (and on the other doors, when shared). */
+  readonly memory: ClientMemory;
+  /** Stops the sweep of a budget this server made itself; null when its owner sweeps it. */
+  private stopSweeping: (() => void) | null = null;
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
     this.responses = new ResponseWriter({ sendIdleMs: limits['http-send-idle-seconds'] * 1000, clock: options.clock });
+    this.memory = options.memory ?? new ClientMemory(clientMemoryLimits(limits));
     this.routes = new HttpRoutes(options.store, options.webRoot, {
       responses: this.responses,
       metrics: options.metrics,
       replayLogMaxBytes: limits['replay-log-bytes'],
+      bodies: options.bodies ?? RequestBodies.forServer({ ...options, memory: this.memory }),
       importer: new ReplayLogImporter({ concurrentImports: limits['replay-imports'] }),
       games: () => options.lobby.gameArgs(),
       historyReads: new ConcurrencyGate(limits['history-reads'], limits['history-reads-per-address']),
@@ -122,7 +137,7 @@ export class CocoServer {
     this.wss.on('error', () => {});
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     // One set of dependencies for every connection; each registers itself with the heartbeat.
-    const connectionDeps: ConnectionDeps = { ...options, heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
+    const connectionDeps: ConnectionDeps = { ...options, memory: this.memory, heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
       const client = options.peers.ofRequest(request);
@@ -158,6 +173,7 @@ export class CocoServer {
       this.http.listen(this.options.port, this.options.host, () => resolve());
     });
     this.heartbeat.start();
+    if (!this.options.memory) this.stopSweeping = this.memory.startSweeping(this.options.clock, 1000);
     return this.http.address() as AddressInfo;
   }
 
@@ -169,6 +185,8 @@ export class CocoServer {
   /** Tells every client the server is going away (1001), then closes what is left. */
   async close(): Promise<void> {
     this.heartbeat.stop();
+    this.stopSweeping?.();
+    this.stopSweeping = null;
     this.http.close();
     for (const connection of this.cocoConnections) connection.goAway();
     await new Promise<void>((resolve) => {

@@ -16,7 +16,7 @@ import type { Log } from '../util/log.js';
 import type { SochaOpening } from './socha-opening.js';
 import type { SochaRoomBook } from './socha-rooms.js';
 import { SentPrefix } from './sent-prefix.js';
-import { SOCKET_MAX_BUFFERED_BYTES } from './socket-member.js';
+import type { SocketMemory } from './socket-memory.js';
 
 export interface AdminDeps {
   readonly lobby: Lobby;
@@ -74,6 +74,8 @@ export class SochaAdminSession {
     private readonly socket: Socket,
     private readonly peer: string,
     private readonly opening: SochaOpening,
+    /** The connection's share of the server's memory budget (its unsent output). */
+    private readonly memory: SocketMemory,
     private readonly deps: AdminDeps,
     private readonly onClose: (session: SochaAdminSession) => void,
   ) {}
@@ -198,7 +200,7 @@ export class SochaAdminSession {
     if (!this.open) return;
     this.socket.write(data);
     // An administrator that does not read its observed rooms is dropped, not buffered for.
-    if (this.socket.writableLength > SOCKET_MAX_BUFFERED_BYTES) this.socket.destroy();
+    this.memory.charge();
   }
 
   /** Ends the connection; `refuse` sends the close message first, as the real server on a failed request. */

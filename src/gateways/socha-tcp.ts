@@ -14,6 +14,8 @@ import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-r
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
 import { SocketMember } from './socket-member.js';
+import { SocketMemory } from './socket-memory.js';
+import { memoryCutRefusal } from './client-memory.js';
 import { peerLabel, type ClientAddress } from './peer-addresses.js';
 
 export const SOCHA_TCP_LIMITS = {
@@ -118,6 +120,10 @@ export class SochaTcpGateway {
     if (admitted === null) return;
     const { key } = admitted;
     const peer = peerLabel(client);
+    const memory = new SocketMemory(socket, key, this.options.memory ?? SocketMemory.alone(this.options.serverLimits), (why, held) => {
+      this.options.refused?.(memoryCutRefusal(why));
+      this.log(peer, `connection dropped: ${held} bytes held for it (${why})`);
+    });
     socket.on('error', (error) => this.log(peer, error.message));
     socket.setNoDelay(true);
     // Once the server has ended its side, a peer that never closes its own is cut off.
@@ -148,7 +154,7 @@ export class SochaTcpGateway {
       if (step.kind === 'more') return;
       stop();
       if (step.kind === 'refused') return this.dismiss(socket, peer, step.why, EMPTY_STREAM);
-      this.dispatch(socket, peer, key, opening, step.element, step.rest);
+      this.dispatch(socket, peer, key, memory, opening, step.element, step.rest);
     };
     socket.on('data', onData);
     socket.on('end', onEnd);
@@ -166,7 +172,7 @@ export class SochaTcpGateway {
     socket.end(reply);
   }
 
-  private dispatch(socket: Socket, peer: string, key: string, opening: SochaOpening, element: XmlElement, rest: readonly XmlEvent[]): void {
+  private dispatch(socket: Socket, peer: string, key: string, memory: SocketMemory, opening: SochaOpening, element: XmlElement, rest: readonly XmlEvent[]): void {
     const request = parseClientRequest(element);
     if (!request.ok) {
       // An element the protocol does not know gets the empty stream; a known one the close message.
@@ -177,17 +183,17 @@ export class SochaTcpGateway {
     switch (value.kind) {
       case 'join':
         if (value.gameType !== GAME_TYPE) return this.dismiss(socket, peer, `unknown game type "${value.gameType}"`);
-        return this.join(socket, peer, key, opening.received());
+        return this.join(socket, peer, key, memory, opening.received());
       case 'joinPrepared':
-        return this.joinPrepared(socket, peer, opening.received(), value.reservationCode);
+        return this.joinPrepared(socket, peer, memory, opening.received(), value.reservationCode);
       case 'authenticate':
-        return this.authenticate(socket, peer, key, opening, value.passphrase, rest);
+        return this.authenticate(socket, peer, key, memory, opening, value.passphrase, rest);
       default:
         return this.dismiss(socket, peer, `expected join, joinPrepared or authenticate first, got <${element.name}>`);
     }
   }
 
-  private join(socket: Socket, peer: string, key: string, received: Buffer): void {
+  private join(socket: Socket, peer: string, key: string, memory: SocketMemory, received: Buffer): void {
     const { addresses, serverLimits, refused } = this.options;
     const room = this.book.openRoom({ owner: key }, () => {
       if (addresses.takeGameNew(key)) return null;
@@ -203,7 +209,7 @@ export class SochaTcpGateway {
     // The real server says `joined` at once, not when the game begins; the room's own opening is
     // then dropped from this seat's output, so the client sees it once.
     const opening = STREAM_OPENING + renderJoined(roomId);
-    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member), opening);
+    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member), memory, opening);
     const joined = this.options.lobby.join(matchId, name, null, member);
     if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${matchId}: ${joined.error}`);
     socket.write(opening);
@@ -211,20 +217,20 @@ export class SochaTcpGateway {
     for (const admin of this.admins) admin.joinedRoom(roomId, existing);
   }
 
-  private joinPrepared(socket: Socket, peer: string, received: Buffer, code: string): void {
+  private joinPrepared(socket: Socket, peer: string, memory: SocketMemory, received: Buffer, code: string): void {
     const reservation: Reservation | null = this.book.claim(code);
     if (!reservation) return this.dismiss(socket, peer, 'unknown reservation code');
     const { lobby } = this.options;
     const member: SocketMember = new SocketMember(socket, received, () => {
       lobby.leave(reservation.matchId, member);
       this.book.release(code, reservation);
-    });
+    }, memory);
     const joined = lobby.join(reservation.matchId, reservation.name, reservation.password, member);
     if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${reservation.matchId}: ${joined.error}`);
     this.log(peer, `${reservation.name} took a reserved seat in room ${reservation.roomId} (match ${reservation.matchId})`);
   }
 
-  private authenticate(socket: Socket, peer: string, key: string, opening: SochaOpening, passphrase: string, rest: readonly XmlEvent[]): void {
+  private authenticate(socket: Socket, peer: string, key: string, memory: SocketMemory, opening: SochaOpening, passphrase: string, rest: readonly XmlEvent[]): void {
     const { adminPassword, addresses } = this.options;
     if (adminPassword === null) return this.dismiss(socket, peer, 'admin commands are off (no --socha-password)');
     const wait = addresses.passwordWait(key);
@@ -242,6 +248,7 @@ export class SochaTcpGateway {
       socket,
       peer,
       opening,
+      memory,
       { lobby: this.options.lobby, book: this.book, rooms: this.options.rooms, log: this.options.log },
       (ended) => this.admins.delete(ended),
     );

@@ -1,15 +1,15 @@
 import type { Socket } from 'node:net';
 import type { MatchMember, PlayerSeat } from '../lobby/lobby.js';
 import { SentPrefix } from './sent-prefix.js';
-
-/** A TCP client whose unsent data passes this is too slow and is disconnected. */
-export const SOCKET_MAX_BUFFERED_BYTES = 16 << 20;
+import type { SocketMemory } from './socket-memory.js';
 
 /**
  * A player on a plain TCP socket (the clobber and Software-Challenge ports): once its match
  * starts, the socket's bytes are the seat's input and the seat's output goes to the socket.
  * Bytes that arrive before the start are kept and delivered first. `alreadySent` is what the front
  * door wrote to the client itself ahead of the game (sent-prefix.ts), dropped from the seat's output.
+ * Unsent output and the early bytes count against the client's memory budget (`memory`): a client
+ * that does not read, or sends without end before its match starts, is cut off.
  */
 export class SocketMember implements MatchMember {
   private readonly early: Buffer[] = [];
@@ -22,18 +22,19 @@ export class SocketMember implements MatchMember {
     private readonly socket: Socket,
     firstBytes: Buffer,
     private readonly onGone: () => void,
+    private readonly memory: SocketMemory,
     alreadySent: string = '',
   ) {
     this.sent = new SentPrefix(alreadySent);
     if (firstBytes.length > 0) this.early.push(firstBytes);
     this.earlyBytes = firstBytes.length;
+    memory.inputBytes = this.earlyBytes;
     socket.on('data', (chunk: Buffer) => {
-      if (this.seat) this.seat.receive(chunk);
-      else if (this.earlyBytes + chunk.length > SOCKET_MAX_BUFFERED_BYTES) socket.destroy();
-      else {
-        this.early.push(chunk);
-        this.earlyBytes += chunk.length;
-      }
+      if (this.seat) return this.seat.receive(chunk);
+      this.early.push(chunk);
+      this.earlyBytes += chunk.length;
+      memory.inputBytes = this.earlyBytes;
+      memory.charge();
     });
     // 'end' comes alone when the server allows half-open sockets (the player stopped sending but
     // still reads what is left, as Software-Challenge clients do after the result).
@@ -59,12 +60,15 @@ export class SocketMember implements MatchMember {
     seat.attach({
       send: (bytes) => {
         const rest = this.sent.strip(bytes);
-        if (rest.length > 0) this.socket.write(rest);
-        if (this.socket.writableLength > SOCKET_MAX_BUFFERED_BYTES) this.socket.destroy();
+        if (rest.length === 0) return;
+        this.socket.write(rest);
+        this.memory.charge();
       },
       close: () => this.socket.end(),
     });
     for (const chunk of this.early.splice(0)) seat.receive(chunk);
+    this.earlyBytes = 0;
+    this.memory.inputBytes = 0;
     if (this.ended) seat.receiveEnd();
   }
 }

@@ -19,7 +19,7 @@ import { parseStopRequest, parseTournamentRequest, type TournamentRefusal } from
 import type { Clock } from '../util/clock.js';
 import { addressKey, type AddressLimits } from './address-limits.js';
 import type { PeerAddresses } from './peer-addresses.js';
-import { readBodyWithin } from './request-body.js';
+import { readBodyWithin, type RequestBodies } from './request-body.js';
 import type { ServerLimits } from './server-limits.js';
 
 /** Longest a long poll waits for a change before answering with the tournament as it is. */
@@ -40,6 +40,8 @@ const STATUS: Readonly<Record<TournamentRefusal['code'], number>> = {
   'tournament/password': 403,
   'tournament/password-backoff': 429,
   'tournament/body-too-large': 413,
+  'tournament/body-too-slow': 408,
+  'tournament/body-too-many': 429,
   'tournament/not-found': 404,
   'tournament/not-running': 409,
 };
@@ -53,6 +55,8 @@ export interface TournamentsApiOptions {
   readonly peers: PeerAddresses;
   readonly limits: ServerLimits;
   readonly clock: Clock;
+  /** Reads request bodies within the body deadline, the per-address count and the memory budget (shared with the replay import); without it, with the size limit alone. */
+  readonly bodies?: RequestBodies;
 }
 
 type Send = (status: number, body: unknown, headers?: Record<string, string>) => Promise<void>;
@@ -138,12 +142,16 @@ export class TournamentsApi {
 
   /** The request's body as text within tournament-request-bytes, or null once refused (or the client left). */
   private async body(request: IncomingMessage, response: ServerResponse, send: Send): Promise<string | null> {
-    const body = await readBodyWithin(request, this.options.limits['tournament-request-bytes']);
+    const maxBytes = this.options.limits['tournament-request-bytes'];
+    const body = await (this.options.bodies?.read(request, maxBytes) ?? readBodyWithin(request, maxBytes));
     if (body.ok) return body.body.toString('utf8');
     if (body.reason === 'aborted') return null;
     // The rest of the body is left unread: the connection closes after the answer.
     response.setHeader('connection', 'close');
-    const refusal: TournamentRefusal = { code: 'tournament/body-too-large', error: `a tournament request may be at most ${this.options.limits['tournament-request-bytes']} bytes (limit tournament-request-bytes)` };
+    const refusal: TournamentRefusal =
+      body.reason === 'too-large' ? { code: 'tournament/body-too-large', error: `a tournament request may be at most ${maxBytes} bytes (limit tournament-request-bytes)` }
+      : body.reason === 'too-slow' ? { code: 'tournament/body-too-slow', error: `the request body did not arrive within ${this.options.limits['request-body-seconds']} s (limit request-body-seconds)` }
+      : { code: 'tournament/body-too-many', error: 'your address is sending too many request bodies at once (limit request-bodies-per-address)' };
     await send(STATUS[refusal.code], refusal);
     return null;
   }

@@ -28,6 +28,8 @@ export const TOURNAMENT_ERROR_CODES = [
   'tournament/password',
   'tournament/password-backoff',
   'tournament/body-too-large',
+  'tournament/body-too-slow',
+  'tournament/body-too-many',
   'tournament/not-found',
   'tournament/not-running',
 ] as const;

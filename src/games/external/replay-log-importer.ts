@@ -4,9 +4,10 @@ import type { ReplayImportReply, ReplayImportRequest } from './replay-log-messag
 
 export const REPLAY_IMPORT_LIMITS = {
   /**
-   * Imports under way at once, counted from the first byte of the upload to the answer (default
-   * 2): each holds its log in memory (up to the body limit of POST /api/replay-log, 16 MiB), so
-   * this bounds that memory; requests beyond it are refused (503), not queued without end.
+   * Imports under way at once, counted from when the upload has arrived whole to the answer
+   * (default 2; the body is read before, within its own deadline and budget, request-body.ts):
+   * each holds its log in memory (up to the body limit of POST /api/replay-log, 16 MiB), so this
+   * bounds that memory; requests beyond it are refused (503), not queued without end.
    */
   concurrentImports: 2,
   /**
