@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { ClientMemory } from '../../src/gateways/client-memory.js';
 import { ConcurrencyGate } from '../../src/gateways/concurrency-gate.js';
 import { RequestPipeline } from '../../src/gateways/http-pipeline.js';
 import { HttpRoutes } from '../../src/gateways/http-routes.js';
@@ -71,8 +72,13 @@ class Site {
   readonly sockets: Socket[] = [];
   port = 0;
 
-  constructor(options: { pipelined?: number; gate?: ConcurrencyGate; sliceBytes?: number; clock?: ManualClock; sendIdleMs?: number } = {}) {
-    this.responses = new ResponseWriter({ onDelivered: (delivery) => this.deliveries.push(delivery), ...(options.clock && { clock: options.clock, sendIdleMs: options.sendIdleMs ?? 1000 }) });
+  constructor(options: { pipelined?: number; gate?: ConcurrencyGate; sliceBytes?: number; clock?: ManualClock; sendIdleMs?: number; memory?: ClientMemory } = {}) {
+    const memory = options.memory;
+    this.responses = new ResponseWriter({
+      onDelivered: (delivery) => this.deliveries.push(delivery),
+      ...(options.clock && { clock: options.clock, sendIdleMs: options.sendIdleMs ?? 1000 }),
+      ...(memory && { account: (response: ServerResponse, holder: Parameters<ClientMemory['register']>[1]) => memory.register(String(response.req.headers['x-address'] ?? 'one'), holder) }),
+    });
     this.routes = new HttpRoutes(this.store, WEB_ROOT, {
       responses: this.responses,
       ...(options.sliceBytes !== undefined && { sliceBytes: options.sliceBytes }),
@@ -329,6 +335,40 @@ describe('history reads in flight are bounded', () => {
       await until(() => site.responses.responsesInFlight === 0, 'the delivery ends');
       assert.equal(site.deliveries.at(-1)!.complete, false);
       assert.equal(site.responses.queuedBytes(), 0);
+    } finally {
+      await site.stop();
+    }
+  });
+});
+
+describe('HTTP responses in the memory budget', () => {
+  test('a response holding more than its connection may (an unread artifact) is cut, counted by ClientMemory, and its bytes released', async () => {
+    // A response holds at most about one slice (64 KiB) by design, so only a budget below that cuts it.
+    const memory = new ClientMemory({ perConnection: 32 * 1024, perAddress: 1 << 20, serverWide: 8 << 20 });
+    const site = await new Site({ memory }).start();
+    try {
+      const client = rawClient(site.port);
+      client.write(get(`/api/history/${MATCH_ID}/artifacts/big.txt`).repeat(3));
+      await until(() => memory.cuts()['client-memory-per-connection'] >= 1, 'the response is cut');
+      await until(() => site.responses.responsesInFlight === 0, 'the delivery ends');
+      assert.equal(site.deliveries[0]!.complete, false);
+      assert.equal(memory.total(), 0);
+      client.destroy();
+    } finally {
+      await site.stop();
+    }
+  });
+
+  test('a response read as it comes stays within the budget and is delivered whole', async () => {
+    const memory = new ClientMemory({ perConnection: 256 * 1024, perAddress: 1 << 20, serverWide: 8 << 20 });
+    const site = await new Site({ memory }).start();
+    try {
+      const response = await fetch(`http://127.0.0.1:${site.port}/api/history/${MATCH_ID}/artifacts/big.txt`);
+      assert.equal((await response.arrayBuffer()).byteLength, ARTIFACT_BYTES);
+      await until(() => site.responses.responsesInFlight === 0, 'the delivery ends');
+      assert.equal(site.deliveries[0]!.complete, true);
+      assert.equal(memory.cuts()['client-memory-per-connection'], 0);
+      assert.equal(memory.total(), 0);
     } finally {
       await site.stop();
     }
