@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../util/clock.js';
+import type { MemoryAccount, MemoryHolder } from './client-memory.js';
 
 /**
  * A body is written in pieces of this size (default 64 KiB), the next one only once the client
@@ -38,6 +39,12 @@ export interface ResponseWriterOptions {
    */
   readonly sendIdleMs?: number;
   readonly clock?: Clock;
+  /**
+   * Counts each response against the clients' memory budget (ClientMemory.register by the
+   * client's address): it holds the piece in hand and what the socket has not sent; charged after
+   * each write, released at the end; a cut closes its connection.
+   */
+  readonly account?: (response: ServerResponse, holder: MemoryHolder) => MemoryAccount;
   /** Called when a response is done, either way (for logs and tests). */
   readonly onDelivered?: (delivery: Delivery) => void;
 }
@@ -101,6 +108,7 @@ export class ResponseWriter {
       response.writeHead(status, body.bytes === undefined ? headers : { ...headers, 'content-length': body.bytes });
       const entry: InFlight = { response, held: heldUpfront };
       this.inFlight.add(entry);
+      const account = this.options.account?.(response, { heldBytes: () => heldBy(entry), cut: () => void response.destroy() });
       try {
         // A HEAD answer has the headers of the GET and no body.
         if (response.req?.method !== 'HEAD') {
@@ -110,6 +118,7 @@ export class ResponseWriter {
             bytesWritten += piece.length;
             const more = response.write(piece);
             entry.held -= piece.length;
+            if (account && !account.charge()) break;
             if (!more && !(await this.drained(response))) break;
           }
         }
@@ -122,6 +131,7 @@ export class ResponseWriter {
         throw error;
       } finally {
         this.inFlight.delete(entry);
+        account?.release();
       }
     }
     const delivery: Delivery = { complete, bytesWritten, bodyBytes: body.bytes ?? bytesWritten };

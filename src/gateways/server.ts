@@ -83,8 +83,13 @@ export class CocoServer {
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
+    this.responses = new ResponseWriter({
+      sendIdleMs: limits['http-send-idle-seconds'] * 1000,
+      clock: options.clock,
+      // Each response counts against its client's memory budget (the client behind a trusted proxy).
+      account: (response, holder) => this.memory.register(addressKey(options.peers.ofRequest(response.req).address), holder),
+    });
     this.memory = options.memory ?? new ClientMemory(clientMemoryLimits(limits));
-    this.responses = new ResponseWriter({ sendIdleMs: limits['http-send-idle-seconds'] * 1000, clock: options.clock });
     this.routes = new HttpRoutes(options.store, options.webRoot, {
       responses: this.responses,
       metrics: options.metrics,
