@@ -16,7 +16,7 @@ import type { Heartbeat, HeartbeatPeer } from './heartbeat.js';
 import { isRefusal, NO_REPLAY_SLOT, type ReplaySlots } from './replay-slots.js';
 import { VIS_STREAM_CHUNKS, VisStream, type VisOutput } from './vis-stream.js';
 import type { ServerLimits } from './server-limits.js';
-import { IncomingMessageTracker } from './ws-incoming-message.js';
+import { IncomingMessageTracker, gateSocketData } from './ws-incoming-message.js';
 
 /** How one coco connection cuts what it sends (the limits on peers are in server-limits.ts). */
 export const CONNECTION_CHUNKS = {
@@ -114,8 +114,9 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     });
     deps.heartbeat?.add(this);
     this.memory = (deps.memory ?? new ClientMemory(clientMemoryLimits(this.limits))).register(address, this);
-    // After ws's own listener (it was added when the upgrade completed): ws has read the chunk.
-    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    // Ahead of ws's own listener: a chunk that takes a message past its fragment limit never
+    // reaches ws, which would first make a Buffer of every fragment in it.
+    gateSocketData(socket, (chunk) => this.received(chunk));
     ws.on('message', (data, isBinary) => {
       deps.heartbeat?.heard(this);
       this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary);
@@ -210,19 +211,24 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
   }
 
   /**
-   * Raw bytes from the client, as ws read them: what its unfinished message holds is charged, and
-   * a message in too many fragments is refused with 1008. A client told so that still sends more
-   * fragments of it (rather than its close frame) is cut off at once.
+   * Raw bytes from the client, before ws reads them; false keeps a chunk from ws. What its
+   * unfinished message holds is charged, and a message in too many fragments is refused with 1008
+   * (the chunk that passed the limit is not read). A client told so that still sends more fragments
+   * of it is cut off at once; a chunk without new fragments (its close frame) is read.
    */
-  private received(chunk: Buffer): void {
+  private received(chunk: Buffer): boolean {
+    const before = this.incoming.fragments;
     const fragments = this.incoming.feed(chunk);
-    if (fragments > this.fragmentsTold) return this.ws.terminate();
     const limit = this.limits['ws-message-fragments'];
-    if (fragments > limit && this.fragmentsTold === Number.POSITIVE_INFINITY) {
-      this.fragmentsTold = fragments;
-      this.abort(CLOSE_CODES.policy, `a message in more than ${limit} fragments`, 'ws-message-fragments');
+    if (fragments <= limit) return this.memory.charge();
+    if (this.fragmentsTold !== Number.POSITIVE_INFINITY) {
+      if (fragments <= before) return true;
+      this.ws.terminate();
+      return false;
     }
-    this.memory.charge();
+    this.fragmentsTold = fragments;
+    this.abort(CLOSE_CODES.policy, `a message in more than ${limit} fragments`, 'ws-message-fragments');
+    return false;
   }
 
   /** The server is stopping: say so with 1001 (its matches were ended and recorded first). */

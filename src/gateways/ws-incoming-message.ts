@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 /**
  * Follows the frames a WebSocket client sends, reading only their headers, to know how many
  * fragments the message being received has so far and how many of its bytes the server holds.
@@ -20,6 +21,20 @@
  * of one, node 20, ws 8); rounded up.
  */
 export const FRAGMENT_OVERHEAD_BYTES = 1024;
+
+/**
+ * Shows `admit` every chunk the socket reads before any of its 'data' listeners (ws's) gets it; a
+ * chunk `admit` refuses reaches none of them. ws reads its socket through a 'data' listener that it
+ * adds, removes and calls on its own terms, so the socket's `emit` is the one place to see a chunk
+ * first without taking ws's listener over.
+ */
+export function gateSocketData(socket: EventEmitter, admit: (chunk: Buffer) => boolean): void {
+  const emit = socket.emit;
+  socket.emit = function gatedEmit(this: EventEmitter, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'data' && !admit(args[0] as Buffer)) return false;
+    return emit.call(this, event, ...args);
+  };
+}
 
 export class IncomingMessageTracker {
   /** Header bytes of the frame being read (at most 14: 2, 8 of extended length, 4 of mask). */
