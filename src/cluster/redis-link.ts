@@ -123,6 +123,7 @@ export class RedisLink implements ClusterLink {
       put: (entry) => this.put(entry),
       remove: (id) => this.remove(id),
       list: () => (this.available() ? this.snapshot().then((s) => s.entries, () => this.view.list()) : Promise.resolve(this.view.list())),
+      find: (id) => this.find(id),
       watch: (listener) => this.watch(listener),
     };
     this.bus = {
@@ -300,6 +301,19 @@ export class RedisLink implements ClusterLink {
     const done = Number(await runScript(this.cmd, 'dirPut', [entries, owners, order, seq, this.keys.gone(this.options.node)], [entry.info.id, this.options.node, JSON.stringify(entry), dirChannel]));
     if (done === 0) this.log.error(`match ${entry.info.id} is another node's: not published`);
     if (done === -1) this.onEvicted();
+  }
+
+  /** From Redis itself: the view hears of a put only after its script ran, a moment later. */
+  private async find(id: string): Promise<DirectoryEntry | null> {
+    const known = (): DirectoryEntry | null => this.view.list().find((entry) => entry.info.id === id) ?? null;
+    if (!this.available()) return known();
+    try {
+      const text = await this.cmd.hget(this.keys.entries, id);
+      return text === null ? null : (JSON.parse(text) as DirectoryEntry);
+    } catch (error) {
+      this.warn(error);
+      return known();
+    }
   }
 
   private async publishRemove(id: string): Promise<void> {
