@@ -39,6 +39,12 @@ export interface RedisLinkOptions {
   readonly recordLost?: (entries: readonly DirectoryEntry[]) => Promise<void>;
   /** Another node declared this one dead while it could not reach Redis: it must stop. */
   readonly onEvicted?: () => void;
+  /**
+   * Where this node's number comes from: something durable, which never gives a number twice
+   * (cocod: a PostgreSQL sequence, postgres-node-numbers.ts). Without it, a counter in Redis,
+   * which starts again at 1 if Redis loses its data (fine for tests, not for a cluster).
+   */
+  readonly takeNodeNumber?: () => Promise<number>;
 }
 
 /**
@@ -208,7 +214,7 @@ export class RedisLink implements ClusterLink {
     await this.sub.connect();
     this.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString('utf8'), message));
     await this.sub.subscribe(this.keys.bus(this.options.node), this.keys.dirChannel);
-    this.nodeNumber = Number(await this.cmd.incr(this.keys.nodeNumber));
+    this.nodeNumber = this.options.takeNodeNumber ? await this.options.takeNodeNumber() : Number(await this.cmd.incr(this.keys.nodeNumber));
     this.epoch = await this.readEpoch();
     if (!(await this.liveness.connected())) throw new Error(`the node name ${this.options.node} was declared dead`);
     await this.view.resync();

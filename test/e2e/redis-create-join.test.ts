@@ -12,11 +12,12 @@ const ROUNDS = 100;
 let redis: RedisServer;
 let postgres: PostgresServer;
 let nodes: ServerProcess[] = [];
+let history = '';
 
 before(async () => {
   redis = await startRedis();
   postgres = await startPostgres();
-  const history = await postgres.createDatabase('race');
+  history = await postgres.createDatabase('race');
   for (let i = 0; i < 2; i++) {
     const node = await startServer(['--redis', redis.url, '--postgres', history, '--limit', `connections-per-address=${ROUNDS + 10}`], null);
     await node.waitForLog(/node \S+ joined the cluster through Redis/);
@@ -68,4 +69,16 @@ test(`a match created on node A is joined through node B at once, ${ROUNDS} time
   } finally {
     stranger.close();
   }
+});
+
+test('Redis restarted empty: a node started then never gets a living node\'s number, and the log names each number', async () => {
+  const numberOf = async (node: ServerProcess): Promise<number> => Number((await node.waitForLog(/joined the cluster through Redis at \S+: node number (\d+) \(match ids start with \w{3}\), from PostgreSQL/))[1]);
+  const living = [await numberOf(nodes[0]!), await numberOf(nodes[1]!)];
+  assert.notEqual(living[0], living[1]);
+  await redis.restart();
+  for (const node of nodes) await node.waitForLog(/Redis is back/);
+  const late = await startServer(['--redis', redis.url, '--postgres', history], null);
+  nodes.push(late);
+  const number = await numberOf(late);
+  assert.ok(!living.includes(number), `node number ${number} is a living node's (${living.join(', ')})`);
 });
