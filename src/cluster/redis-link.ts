@@ -167,7 +167,9 @@ export class RedisLink implements ClusterLink {
     } catch (error) {
       cmd.disconnect();
       sub.disconnect();
-      throw new Error(`cannot join the cluster through Redis at ${maskRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`);
+      // ioredis rejects with "Connection is closed." once it gave up; the cause came as an 'error' event.
+      const cause = link.startError ?? error;
+      throw new Error(`cannot join the cluster through Redis at ${maskRedisUrl(options.url)}: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
     return link;
   }
@@ -505,8 +507,14 @@ export class RedisLink implements ClusterLink {
     this.options.onEvicted?.();
   }
 
+  /** The first connection error before the node joined: the one line the failed start says. */
+  private startError: unknown = null;
   private warned = '';
   private warn(error: unknown): void {
+    if (!this.started && !this.leaving) {
+      this.startError ??= error;
+      return;
+    }
     const text = error instanceof Error ? error.message : String(error);
     // A refused reconnection repeats every few hundred ms: said once until something else happens.
     if (text === this.warned) return;

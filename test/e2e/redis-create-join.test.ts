@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRequest } from '../../src/protocol/coco/json-codec.js';
 import { RawClient } from '../support/raw-client.js';
-import { startServer, type ServerProcess } from '../support/processes.js';
-import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
+import { plainLogLine, runCocod, startServer, type ServerProcess } from '../support/processes.js';
+import { freePort, startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
 
 // Two real cocod nodes on one real redis-server and PostgreSQL (loopback). A client creates a match on node A
 // and joins it through node B at once, before B could have heard of it through the directory's
@@ -81,4 +81,13 @@ test('Redis restarted empty: a node started then never gets a living node\'s num
   nodes.push(late);
   const number = await numberOf(late);
   assert.ok(!living.includes(number), `node number ${number} is a living node's (${living.join(', ')})`);
+});
+
+test('a node that cannot reach Redis at start exits 1, and its one error line says why (connection refused)', async () => {
+  const nowhere = `redis://127.0.0.1:${await freePort()}`;
+  const run = await runCocod(['-p', '0', '-v', 'master', '--redis', nowhere, '--postgres', history]);
+  assert.equal(run.code, 1, run.stderr);
+  const lines = run.stderr.trim().split('\n').map(plainLogLine).filter((line) => /redis|Redis|closed/.test(line));
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0]!, /cannot join the cluster through Redis at redis:\/\/127\.0\.0\.1:\d+\/?: connect ECONNREFUSED/);
 });
