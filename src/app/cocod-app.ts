@@ -151,6 +151,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   if (!link && options.redis !== undefined) {
     // Loaded only here: a server without Redis does not carry the client in its memory.
     const { RedisLink } = await import('../cluster/redis-link.js');
+    const { takeNodeNumber } = await import('../store/postgres-node-numbers.js');
     redisLink = await RedisLink.connect({
       url: options.redis,
       node: options.nodeName ?? uniqueNodeName(),
@@ -160,9 +161,12 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       log,
       recordLost: (entries) => recordLost(store, entries, log, clock),
       onEvicted: () => options.onEvicted?.(),
+      // A Redis that lost its data must not hand a living node's number out again (ids would collide).
+      ...(options.postgres !== undefined && { takeNodeNumber: () => takeNodeNumber(options.postgres!) }),
     });
     link = redisLink;
-    log.info(`node ${redisLink.bus.node} joined the cluster through Redis at ${maskRedisUrl(options.redis)}`);
+    const numbered = `node number ${redisLink.nodeNumber} (match ids start with ${nodeMatchId(redisLink.nodeNumber).slice(0, 3)}), from ${options.postgres !== undefined ? 'PostgreSQL' : 'Redis'}`;
+    log.info(`node ${redisLink.bus.node} joined the cluster through Redis at ${maskRedisUrl(options.redis)}: ${numbered}`);
   }
   // With nodes, the per-address limits count on all of them together (seams.ts: AddressCounter).
   const addresses = new AddressLimits(limits, clock, link?.addresses);

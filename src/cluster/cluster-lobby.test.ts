@@ -83,7 +83,7 @@ test('a match made on one node is listed, found and followed on the other, and l
   const { a, b } = twoNodes();
   const events: string[] = [];
   b.cluster.subscribe({ created: (i) => void events.push(`created ${i.id}`), updated: (i) => void events.push(`updated ${i.connected.join(',')}`), deleted: (id) => void events.push(`deleted ${id}`) });
-  const created = a.cluster.create(request());
+  const created = (await a.cluster.create(request()));
   assert.ok(created.ok);
   await until(() => b.cluster.find(created.value) !== null);
   assert.deepEqual(b.cluster.list().map((i) => i.id), [created.value]);
@@ -99,7 +99,7 @@ test('a match made on one node is listed, found and followed on the other, and l
 
 test('players and spectators on another node play and watch as if local: same bytes, same record', async () => {
   const { a, b, store } = twoNodes();
-  const created = a.cluster.create(request());
+  const created = (await a.cluster.create(request()));
   assert.ok(created.ok);
   const id = created.value;
   await until(() => b.cluster.find(id) !== null);
@@ -136,7 +136,7 @@ test('players and spectators on another node play and watch as if local: same by
 
 test('visualizer events of a match on another node reach a subscriber, then the end', async () => {
   const { a, b, store } = twoNodes();
-  const created = a.cluster.create(request({ args: { pace: '0', rounds: '1' } }));
+  const created = (await a.cluster.create(request({ args: { pace: '0', rounds: '1' } })));
   assert.ok(created.ok);
   const id = created.value;
   await until(() => b.cluster.find(id) !== null);
@@ -160,7 +160,7 @@ test('visualizer events of a match on another node reach a subscriber, then the 
 
 test('a visualizer subscriber on another node who comes in the middle of a match gets the events so far as text, then the live ones', async () => {
   const { a, b, store } = twoNodes();
-  const created = a.cluster.create(request({ args: { pace: '0', rounds: '2' } }));
+  const created = (await a.cluster.create(request({ args: { pace: '0', rounds: '2' } })));
   assert.ok(created.ok);
   const id = created.value;
   const alice = player();
@@ -196,8 +196,8 @@ test('a visualizer subscriber on another node who comes in the middle of a match
 
 test('a node that goes down ends what other nodes bridged to it: seats close, spectators end, waiting players are told', async () => {
   const { a, b, memory } = twoNodes();
-  const running = a.cluster.create(request({ args: { pace: '0', rounds: '50' } }));
-  const waiting = a.cluster.create(request());
+  const running = (await a.cluster.create(request({ args: { pace: '0', rounds: '50' } })));
+  const waiting = (await a.cluster.create(request()));
   assert.ok(running.ok && waiting.ok);
   await until(() => b.cluster.list().length === 2);
   const log: string[] = [];
@@ -222,7 +222,7 @@ test('a node that goes down ends what other nodes bridged to it: seats close, sp
 
 test('a bridged join is refused with the host\'s text, and password attempts count on the asking node', async () => {
   const { a, b } = twoNodes();
-  const created = a.cluster.create(request({ password: 'secret' }));
+  const created = (await a.cluster.create(request({ password: 'secret' })));
   assert.ok(created.ok);
   await until(() => b.cluster.find(created.value) !== null);
   const tries: string[] = [];
@@ -242,42 +242,42 @@ test('a bridged join is refused with the host\'s text, and password attempts cou
 
 test('the lobby limits count every node\'s matches', async () => {
   const { a, b } = twoNodes({ maxMatches: 2 });
-  assert.ok(a.cluster.create(request()).ok);
-  assert.ok(a.cluster.create(request()).ok);
+  assert.ok((await a.cluster.create(request())).ok);
+  assert.ok((await a.cluster.create(request())).ok);
   await until(() => b.cluster.list().length === 2);
-  assert.deepEqual(b.cluster.create(request()), { ok: false, error: 'Server is at maximum capacity' });
+  assert.deepEqual((await b.cluster.create(request())), { ok: false, error: 'Server is at maximum capacity' });
 });
 
 test('waiting matches per network count every node\'s; the master password lifts the limit on every node too', async () => {
   const { a, b } = twoNodes({ maxWaitingPerNetwork: 2 });
-  assert.ok(a.cluster.create(request(), 'coco', { owner: '10.0.0.1', network: 'net:10.0.0.0/24' }).ok);
-  assert.ok(a.cluster.create(request(), 'coco', { owner: '10.0.0.2', network: 'net:10.0.0.0/24' }).ok);
+  assert.ok((await a.cluster.create(request(), 'coco', { owner: '10.0.0.1', network: 'net:10.0.0.0/24' })).ok);
+  assert.ok((await a.cluster.create(request(), 'coco', { owner: '10.0.0.2', network: 'net:10.0.0.0/24' })).ok);
   await until(() => b.cluster.list().length === 2);
-  assert.deepEqual(b.cluster.create(request(), 'coco', { owner: '10.0.0.3', network: 'net:10.0.0.0/24' }), {
+  assert.deepEqual((await b.cluster.create(request(), 'coco', { owner: '10.0.0.3', network: 'net:10.0.0.0/24' })), {
     ok: false,
     error: "Too many waiting matches from your network: at most 2 per network (the server's master password lifts this)",
   });
-  assert.ok(b.cluster.create(request({ verification: 'master' }), 'coco', { owner: '10.0.0.3', network: 'net:10.0.0.0/24' }).ok);
-  assert.ok(b.cluster.create(request(), 'coco', { owner: '10.0.1.1', network: 'net:10.0.1.0/24' }).ok, 'another network is not affected');
+  assert.ok((await b.cluster.create(request({ verification: 'master' }), 'coco', { owner: '10.0.0.3', network: 'net:10.0.0.0/24' })).ok);
+  assert.ok((await b.cluster.create(request(), 'coco', { owner: '10.0.1.1', network: 'net:10.0.1.0/24' })).ok, 'another network is not affected');
 });
 
 test('a full cluster makes room for a newcomer\'s network with a waiting match of the node it reached', async () => {
   const { a, b } = twoNodes({ maxMatches: 3 });
   const flood = { owner: '10.0.0.1', network: 'net:10.0.0.0/24' };
-  const oldest = b.cluster.create(request(), 'coco', flood);
+  const oldest = (await b.cluster.create(request(), 'coco', flood));
   assert.ok(oldest.ok);
-  assert.ok(b.cluster.create(request(), 'coco', flood).ok);
-  assert.ok(a.cluster.create(request(), 'coco', { owner: '10.0.9.1', network: 'net:10.0.9.0/24' }).ok);
+  assert.ok((await b.cluster.create(request(), 'coco', flood)).ok);
+  assert.ok((await a.cluster.create(request(), 'coco', { owner: '10.0.9.1', network: 'net:10.0.9.0/24' })).ok);
   await until(() => a.cluster.list().length === 3 && b.cluster.list().length === 3);
-  assert.deepEqual(a.cluster.create(request(), 'coco', { owner: '10.0.5.1', network: 'net:10.0.5.0/24' }), { ok: false, error: 'Server is at maximum capacity' }, 'node a has no match of the network with the most');
-  assert.ok(b.cluster.create(request(), 'coco', { owner: '10.0.5.1', network: 'net:10.0.5.0/24' }).ok);
+  assert.deepEqual((await a.cluster.create(request(), 'coco', { owner: '10.0.5.1', network: 'net:10.0.5.0/24' })), { ok: false, error: 'Server is at maximum capacity' }, 'node a has no match of the network with the most');
+  assert.ok((await b.cluster.create(request(), 'coco', { owner: '10.0.5.1', network: 'net:10.0.5.0/24' })).ok);
   assert.equal(b.cluster.find(oldest.value), null);
   await until(() => a.cluster.find(oldest.value) === null && a.cluster.list().length === 3);
 });
 
 test('a player who leaves a waiting match on another node is gone from it there', async () => {
   const { a, b } = twoNodes();
-  const created = a.cluster.create(request());
+  const created = (await a.cluster.create(request()));
   assert.ok(created.ok);
   await until(() => b.cluster.find(created.value) !== null);
   const alice = player();
@@ -290,7 +290,7 @@ test('a player who leaves a waiting match on another node is gone from it there'
 
 test('a bridged player who floods is closed by the seat on the match\'s node, and the rest is not relayed', async () => {
   const { a, b } = twoNodes();
-  const created = a.cluster.create(request({ args: { pace: '0', rounds: '1000' } }));
+  const created = (await a.cluster.create(request({ args: { pace: '0', rounds: '1000' } })));
   assert.ok(created.ok);
   await until(() => b.cluster.find(created.value) !== null);
   const alice = player();

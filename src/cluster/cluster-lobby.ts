@@ -36,6 +36,8 @@ export class ClusterLobby implements LobbyPort {
   private readonly maxWaitingPerOwner: number;
   private readonly maxWaitingPerNetwork: number;
   private readonly stops: (() => void)[] = [];
+  /** Matches create() is publishing (their ids are handed out once the directory holds them). */
+  private readonly publishing = new Set<string>();
 
   constructor(
     private readonly local: Lobby,
@@ -73,26 +75,28 @@ export class ClusterLobby implements LobbyPort {
     void directory.list().then((entries) => {
       for (const entry of entries) if (!this.remote.has(entry.info.id)) this.remotePut(entry);
     });
-    const publish = (info: MatchInfo): void => {
-      const placement = local.placement(info.id);
-      if (!placement) return;
-      void directory.put({
-        node: bus.node,
-        info,
-        origin: placement.origin,
-        owner: placement.owner,
-        network: placement.network,
-        ...(placement.seats && { seats: placement.seats }),
-        ...(placement.startedAt !== null && { startedAt: placement.startedAt }),
-      });
-    };
     this.stops.push(
       local.subscribe({
-        created: publish,
-        updated: publish,
+        // What create() made is published already; the TCP ports make theirs on the local lobby.
+        created: (info) => void (this.publishing.has(info.id) || this.publish(info)),
+        updated: (info) => void this.publish(info),
         deleted: (id) => void directory.remove(id),
       }).unsubscribe,
     );
+  }
+
+  private publish(info: MatchInfo): Promise<void> {
+    const placement = this.local.placement(info.id);
+    if (!placement) return Promise.resolve();
+    return this.link.directory.put({
+      node: this.link.bus.node,
+      info,
+      origin: placement.origin,
+      owner: placement.owner,
+      network: placement.network,
+      ...(placement.seats && { seats: placement.seats }),
+      ...(placement.startedAt !== null && { startedAt: placement.startedAt }),
+    });
   }
 
   gameList(): GameListEntry[] {
@@ -136,9 +140,22 @@ export class ClusterLobby implements LobbyPort {
     };
   }
 
-  /** Matches are made on the node asked (the local lobby asks admission() first). */
-  create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
-    return this.local.create(request, origin, requester);
+  /**
+   * Matches are made on the node asked (the local lobby asks admission() first). The id is handed
+   * out once the directory holds the match, so that its creator may join it through any node at once.
+   */
+  create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Eventually<Result<string>> {
+    const made = this.local.create(request, origin, requester);
+    if (!made.ok) return made;
+    const id = made.value;
+    const info = this.local.find(id);
+    if (!info) return made;
+    const published = this.publish(info).then(
+      () => made,
+      () => made,
+    );
+    this.publishing.add(id);
+    return published.finally(() => this.publishing.delete(id));
   }
 
   /**
@@ -169,7 +186,12 @@ export class ClusterLobby implements LobbyPort {
   }
 
   join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>> {
-    const entry = this.remoteEntry(id);
+    const located = this.locate(id);
+    if (located instanceof Promise) return located.then((entry) => this.joinAt(entry, id, name, password, member, requester));
+    return this.joinAt(located, id, name, password, member, requester);
+  }
+
+  private joinAt(entry: DirectoryEntry | null, id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>> {
     if (!entry) return this.local.join(id, name, password, member, requester);
     if (this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
     const secret = matchSecret(entry.info.id);
@@ -189,9 +211,12 @@ export class ClusterLobby implements LobbyPort {
   }
 
   spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>> {
-    const entry = this.remoteEntry(id);
-    if (entry && this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
-    return entry ? this.client.spectate(entry.node, entry.info.id, watcher) : this.local.spectate(id, watcher);
+    const at = (entry: DirectoryEntry | null): Eventually<Result<MatchInfo>> => {
+      if (entry && this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
+      return entry ? this.client.spectate(entry.node, entry.info.id, watcher) : this.local.spectate(id, watcher);
+    };
+    const located = this.locate(id);
+    return located instanceof Promise ? located.then(at) : at(located);
   }
 
   unspectate(id: string, watcher: MatchWatcher): void {
@@ -199,8 +224,10 @@ export class ClusterLobby implements LobbyPort {
   }
 
   watchVis(id: string, sink: VisSink): Eventually<Result<() => void>> {
-    const entry = this.remoteEntry(id);
-    return entry ? this.client.watchVis(entry.node, entry.info.id, sink) : this.local.watchVis(id, sink);
+    const at = (entry: DirectoryEntry | null): Eventually<Result<() => void>> =>
+      entry ? this.client.watchVis(entry.node, entry.info.id, sink) : this.local.watchVis(id, sink);
+    const located = this.locate(id);
+    return located instanceof Promise ? located.then(at) : at(located);
   }
 
   counts(): { waiting: number; running: number } {
@@ -216,6 +243,23 @@ export class ClusterLobby implements LobbyPort {
     await this.local.shutdown();
     for (const stop of this.stops) stop();
     this.link.close();
+  }
+
+  /**
+   * Where a match lives: another node's entry, or null for this node's matches and for ids nobody
+   * publishes. An id neither this node nor its view knows may have been made on another node a
+   * moment ago (its creator was handed it once the directory held it, before this node heard):
+   * the directory itself is asked before the answer is "does not exist".
+   */
+  private locate(id: string): Eventually<DirectoryEntry | null> {
+    const known = this.remoteEntry(id);
+    if (known) return known;
+    const normal = normalizeMatchId(id);
+    if (!normal.ok || this.local.find(normal.value)) return null;
+    return this.link.directory.find(normal.value).then(
+      (entry) => (entry && entry.node !== this.link.bus.node ? entry : null),
+      () => null,
+    );
   }
 
   private remoteEntry(id: string): DirectoryEntry | null {

@@ -4,9 +4,12 @@ import type { AddressCounter, BridgeMessage, ClusterLink, DirectoryEntry, Direct
 
 /** What a node asks the hub. */
 export type HubRequest =
-  | { readonly k: 'put'; readonly entry: DirectoryEntry }
+  /** Answered (`answer`, 1 when published) once the hub holds it: only then is its id handed out. */
+  | { readonly k: 'put'; readonly req: number; readonly entry: DirectoryEntry }
   | { readonly k: 'remove'; readonly id: string }
   | { readonly k: 'list'; readonly req: number }
+  /** Answered as a `list` of the one entry, or of none. */
+  | { readonly k: 'find'; readonly req: number; readonly id: string }
   | { readonly k: 'send'; readonly to: string; readonly msg: BridgeMessage }
   | { readonly k: 'conn-open'; readonly req: number; readonly key: string; readonly limit: number }
   | { readonly k: 'conn-close'; readonly key: string }
@@ -88,10 +91,11 @@ export class ClusterHub {
       case 'put': {
         // A node publishes only its own matches, and may not take over another node's id.
         const known = this.entries.get(request.entry.info.id);
-        if (request.entry.node !== node || (known && known.node !== node)) return;
+        if (request.entry.node !== node || (known && known.node !== node)) return deliver({ k: 'answer', req: request.req, value: 0 });
         // Replacing keeps the Map's order: list() stays in order of first publication.
         this.entries.set(request.entry.info.id, request.entry);
-        return this.broadcast({ k: 'put', entry: request.entry });
+        this.broadcast({ k: 'put', entry: request.entry });
+        return deliver({ k: 'answer', req: request.req, value: 1 });
       }
       case 'remove': {
         const known = this.entries.get(request.id);
@@ -101,6 +105,10 @@ export class ClusterHub {
       }
       case 'list':
         return deliver({ k: 'list', req: request.req, entries: [...this.entries.values()] });
+      case 'find': {
+        const found = this.entries.get(request.id);
+        return deliver({ k: 'list', req: request.req, entries: found ? [found] : [] });
+      }
       case 'send':
         return this.nodes.get(request.to)?.({ k: 'msg', from: node, msg: request.msg });
       case 'conn-open':
@@ -142,21 +150,6 @@ export class HubLink implements ClusterLink {
     const request = (message: HubRequest): void => {
       if (!this.closed) channel.send(message);
     };
-    this.directory = {
-      put: async (entry) => request({ k: 'put', entry }),
-      remove: async (id) => request({ k: 'remove', id }),
-      list: () =>
-        new Promise((resolve) => {
-          if (this.closed) return resolve([]);
-          const req = this.nextRequest++;
-          this.lists.set(req, resolve);
-          request({ k: 'list', req });
-        }),
-      watch: (listener) => {
-        this.watchers.add(listener);
-        return () => this.watchers.delete(listener);
-      },
-    };
     const ask = (closedValue: number, make: (req: number) => HubRequest): Promise<number> =>
       new Promise((resolve) => {
         // A node that left counts alone, as a single server does.
@@ -165,6 +158,23 @@ export class HubLink implements ClusterLink {
         this.answers.set(req, { resolve, closedValue });
         request(make(req));
       });
+    const entries = (make: (req: number) => HubRequest): Promise<DirectoryEntry[]> =>
+      new Promise((resolve) => {
+        if (this.closed) return resolve([]);
+        const req = this.nextRequest++;
+        this.lists.set(req, resolve);
+        request(make(req));
+      });
+    this.directory = {
+      put: async (entry) => void (await ask(0, (req) => ({ k: 'put', req, entry }))),
+      remove: async (id) => request({ k: 'remove', id }),
+      list: () => entries((req) => ({ k: 'list', req })),
+      find: async (id) => (await entries((req) => ({ k: 'find', req, id })))[0] ?? null,
+      watch: (listener) => {
+        this.watchers.add(listener);
+        return () => this.watchers.delete(listener);
+      },
+    };
     this.addresses = {
       openConnection: async (key, limit) => (await ask(1, (req) => ({ k: 'conn-open', req, key, limit }))) === 1,
       closeConnection: (key) => request({ k: 'conn-close', key }),

@@ -122,7 +122,7 @@ async function answer<T>(value: Result<T> | Promise<Result<T>>): Promise<Result<
 
 /** Plays alice (ROCK PAPER SCISSORS) against bob (ROCK x3) in a match of `host`, the players and a spectator coming through the lobbies given. */
 async function play(host: LobbyPort, aliceDoor: LobbyPort, bobDoor: LobbyPort, watchDoor: LobbyPort, seen: (id: string) => Promise<void>) {
-  const created = host.create(request());
+  const created = (await host.create(request()));
   assert.ok(created.ok);
   const id = created.value;
   await seen(id);
@@ -173,7 +173,7 @@ test('Redis cluster: each node makes ids of its own (its number in the first 16 
     assert.notEqual(a.link.nodeNumber, b.link.nodeNumber);
     const ids: string[] = [];
     for (const lobby of [a.cluster, b.cluster, a.cluster]) {
-      const made = lobby.create(request());
+      const made = (await lobby.create(request()));
       assert.ok(made.ok);
       ids.push(made.value);
       // Published from two connections: the order is that in which Redis got them.
@@ -194,9 +194,9 @@ test('Redis cluster: a node killed mid-match: a survivor records its running mat
   try {
     const [b, c] = ['b', 'c'].map((name) => nodes.node(name).cluster);
     const a = nodes.node('a').cluster;
-    const doomed = a.create(request({ args: { pace: '0', rounds: '100' } }));
-    const waiting = a.create(request());
-    const other = b!.create(request({ args: { pace: '0', rounds: '2' } }));
+    const doomed = (await a.create(request({ args: { pace: '0', rounds: '100' } })));
+    const waiting = (await a.create(request()));
+    const other = (await b!.create(request({ args: { pace: '0', rounds: '2' } })));
     assert.ok(doomed.ok && waiting.ok && other.ok);
     await until(() => c!.list().length === 3 && b!.list().length === 3);
     const alice = player();
@@ -242,7 +242,7 @@ test('Redis cluster: exactly one survivor cleans up after a dead node, however m
   const nodes = await cluster(['a', 'b', 'c', 'd']);
   try {
     const a = nodes.node('a').cluster;
-    const running = a.create(request({ args: { pace: '0', rounds: '100' } }));
+    const running = (await a.create(request({ args: { pace: '0', rounds: '100' } })));
     assert.ok(running.ok);
     const alice = player();
     const bob = player();
@@ -271,7 +271,7 @@ test('Redis cluster: Redis restarted mid-match: new matches are refused meanwhil
   try {
     const a = nodes.node('a');
     const b = nodes.node('b');
-    const made = a.cluster.create(request({ args: { pace: '0', rounds: '2' } }));
+    const made = (await a.cluster.create(request({ args: { pace: '0', rounds: '2' } })));
     assert.ok(made.ok);
     const id = made.value;
     await until(() => b.cluster.find(id) !== null);
@@ -282,13 +282,13 @@ test('Redis cluster: Redis restarted mid-match: new matches are refused meanwhil
     await until(() => alice.seat !== null && bob.seat !== null);
     alice.seat!.receive(Buffer.from('ROCK\n'));
     bob.seat!.receive(Buffer.from('PAPER\n'));
-    const kept = b.cluster.create(request());
+    const kept = (await b.cluster.create(request()));
     assert.ok(kept.ok);
     await until(() => a.cluster.find(kept.value) !== null);
 
     await redis.halt();
     await until(() => !a.link.available() && !b.link.available());
-    assert.deepEqual(a.cluster.create(request()), { ok: false, error: CLUSTER_UNAVAILABLE }, 'every front door creates through the lobby, which refuses');
+    assert.deepEqual((await a.cluster.create(request())), { ok: false, error: CLUSTER_UNAVAILABLE }, 'every front door creates through the lobby, which refuses');
     assert.deepEqual(b.local.create(request()), { ok: false, error: CLUSTER_UNAVAILABLE }, 'the TCP ports use the node lobby: refused too');
     // The bridged player's move waits in the bounded buffer while Redis is away.
     alice.seat!.receive(Buffer.from('SCISSORS\n'));
@@ -302,7 +302,7 @@ test('Redis cluster: Redis restarted mid-match: new matches are refused meanwhil
     assert.deepEqual((await nodes.store.get(id))?.scores, [1, 1], 'a round each: every move crossed');
     // The restarted Redis was empty: each node published its matches again, every node lists them.
     await until(() => a.cluster.find(kept.value) !== null && a.cluster.find(id) === null);
-    const later = a.cluster.create(request());
+    const later = (await a.cluster.create(request()));
     assert.ok(later.ok, 'new matches are made again');
     await until(() => b.cluster.find(later.value) !== null);
     // Both, in no fixed order: the order of first publication is whichever node published first

@@ -39,6 +39,12 @@ export interface RedisLinkOptions {
   readonly recordLost?: (entries: readonly DirectoryEntry[]) => Promise<void>;
   /** Another node declared this one dead while it could not reach Redis: it must stop. */
   readonly onEvicted?: () => void;
+  /**
+   * Where this node's number comes from: something durable, which never gives a number twice
+   * (cocod: a PostgreSQL sequence, postgres-node-numbers.ts). Without it, a counter in Redis,
+   * which starts again at 1 if Redis loses its data (fine for tests, not for a cluster).
+   */
+  readonly takeNodeNumber?: () => Promise<number>;
 }
 
 /**
@@ -123,6 +129,7 @@ export class RedisLink implements ClusterLink {
       put: (entry) => this.put(entry),
       remove: (id) => this.remove(id),
       list: () => (this.available() ? this.snapshot().then((s) => s.entries, () => this.view.list()) : Promise.resolve(this.view.list())),
+      find: (id) => this.find(id),
       watch: (listener) => this.watch(listener),
     };
     this.bus = {
@@ -160,7 +167,9 @@ export class RedisLink implements ClusterLink {
     } catch (error) {
       cmd.disconnect();
       sub.disconnect();
-      throw new Error(`cannot join the cluster through Redis at ${maskRedisUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}`);
+      // ioredis rejects with "Connection is closed." once it gave up; the cause came as an 'error' event.
+      const cause = link.startError ?? error;
+      throw new Error(`cannot join the cluster through Redis at ${maskRedisUrl(options.url)}: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
     return link;
   }
@@ -207,7 +216,7 @@ export class RedisLink implements ClusterLink {
     await this.sub.connect();
     this.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString('utf8'), message));
     await this.sub.subscribe(this.keys.bus(this.options.node), this.keys.dirChannel);
-    this.nodeNumber = Number(await this.cmd.incr(this.keys.nodeNumber));
+    this.nodeNumber = this.options.takeNodeNumber ? await this.options.takeNodeNumber() : Number(await this.cmd.incr(this.keys.nodeNumber));
     this.epoch = await this.readEpoch();
     if (!(await this.liveness.connected())) throw new Error(`the node name ${this.options.node} was declared dead`);
     await this.view.resync();
@@ -300,6 +309,19 @@ export class RedisLink implements ClusterLink {
     const done = Number(await runScript(this.cmd, 'dirPut', [entries, owners, order, seq, this.keys.gone(this.options.node)], [entry.info.id, this.options.node, JSON.stringify(entry), dirChannel]));
     if (done === 0) this.log.error(`match ${entry.info.id} is another node's: not published`);
     if (done === -1) this.onEvicted();
+  }
+
+  /** From Redis itself: the view hears of a put only after its script ran, a moment later. */
+  private async find(id: string): Promise<DirectoryEntry | null> {
+    const known = (): DirectoryEntry | null => this.view.list().find((entry) => entry.info.id === id) ?? null;
+    if (!this.available()) return known();
+    try {
+      const text = await this.cmd.hget(this.keys.entries, id);
+      return text === null ? null : (JSON.parse(text) as DirectoryEntry);
+    } catch (error) {
+      this.warn(error);
+      return known();
+    }
   }
 
   private async publishRemove(id: string): Promise<void> {
@@ -485,8 +507,14 @@ export class RedisLink implements ClusterLink {
     this.options.onEvicted?.();
   }
 
+  /** The first connection error before the node joined: the one line the failed start says. */
+  private startError: unknown = null;
   private warned = '';
   private warn(error: unknown): void {
+    if (!this.started && !this.leaving) {
+      this.startError ??= error;
+      return;
+    }
     const text = error instanceof Error ? error.message : String(error);
     // A refused reconnection repeats every few hundred ms: said once until something else happens.
     if (text === this.warned) return;

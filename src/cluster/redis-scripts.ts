@@ -17,7 +17,8 @@ import type { Redis } from 'ioredis';
  *   leases         zset  node -> the time (ms) its lease runs out
  *   reaping        zset  node whose lease ran out -> the time the claim on its clean-up runs out
  *   gone:NODE      a node declared dead: it may neither refresh its lease nor publish (one day)
- *   node-number    counter giving each node a number for its match ids
+ *   node-number    counter giving each node a number for its match ids, only when no durable source
+ *                  is given (RedisLinkOptions.takeNodeNumber; cocod takes a PostgreSQL sequence)
  *   epoch          a random value the first node to reach this Redis sets: a new one means Redis lost its data
  *   addr:NODE      hash  address key -> connections the node holds from it (leaves with the node)
  *   game-new:KEY   hash  the GameNew bucket of one address: tokens t as of time at (expires in a minute)

@@ -68,6 +68,18 @@ function contract(name: string, open: () => Cluster): void {
       assert.deepEqual(listed.map((e) => [e.node, e.info.id, e.info.connected]), [['a', 'm1', ['alice']]]);
     }));
 
+  test(`${name}: once a put settles, every node finds the match in the directory at once (no waiting for its watchers)`, () =>
+    using(async (cluster) => {
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      assert.equal(await b.directory.find('m1'), null, 'nobody published it yet');
+      await a.directory.put(entry('a', 'm1'));
+      assert.deepEqual(await b.directory.find('m1'), entry('a', 'm1'));
+      await a.directory.remove('m1');
+      await a.directory.list(); // the removal was applied
+      assert.equal(await b.directory.find('m1'), null, 'and not once removed');
+    }));
+
   test(`${name}: a node cannot publish for another node nor take its ids; removing an unknown id is nothing`, () =>
     using(async (cluster) => {
       const a = await cluster.node('a');

@@ -34,12 +34,20 @@ export interface DirectoryListener {
 
 /** Every node's matches, as every node sees them. */
 export interface LobbyDirectory {
-  /** Publishes (creates or replaces) a match this node hosts. */
+  /**
+   * Publishes (creates or replaces) a match this node hosts. Settles once the directory holds it:
+   * from then on find() on any node finds it (a match id is handed out only after that).
+   */
   put(entry: DirectoryEntry): Promise<void>;
   /** Removes a match this node hosts; unknown ids are ignored. */
   remove(id: string): Promise<void>;
   /** Every node's matches, in the order they were first published. */
   list(): Promise<DirectoryEntry[]>;
+  /**
+   * One match as the directory holds it now, asked of the directory itself rather than of this
+   * node's view (which learns of a change a moment later): null when no node publishes it.
+   */
+  find(id: string): Promise<DirectoryEntry | null>;
   /** Every later change, from every node, in the order the directory applied them. */
   watch(listener: DirectoryListener): () => void;
 }

@@ -360,7 +360,9 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
         // The rate of new matches is taken by the lobby (requester().newMatch), once the request is
         // otherwise good and unless it carries the master password.
         let overRate = false;
-        const created = this.lobby.create(request, 'coco', this.requester(() => (overRate = true)));
+        const answer = this.lobby.create(request, 'coco', this.requester(() => (overRate = true)));
+        // As join(): a local answer at once, so that the lobby's notifications cannot overtake it.
+        const created = answer instanceof Promise ? await answer : answer;
         if (!created.ok && overRate) {
           // A flood of GameNew past its rate must not flood the log: one line a minute per address.
           const count = this.deps.addresses.refusalToLog(this.address);

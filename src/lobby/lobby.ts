@@ -174,7 +174,8 @@ export interface LobbyPort {
   find(id: string): MatchInfo | null;
   oldestWaiting(game: string, origin: string): MatchInfo | null;
   subscribe(listener: LobbyListener): { seed: MatchInfo[]; unsubscribe: () => void };
-  create(request: NewMatchRequest, origin?: string, requester?: Requester): Result<string>;
+  /** With nodes, the id comes once every node can find the match (ClusterLobby.create). */
+  create(request: NewMatchRequest, origin?: string, requester?: Requester): Eventually<Result<string>>;
   join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>>;
   leave(id: string, member: MatchMember): void;
   spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>>;

@@ -35,16 +35,20 @@ defaults
     timeout client 1h
     timeout server 1h
     timeout tunnel 1h
+    retries 3
+    option redispatch
     # A check must not fail on a busy machine: the first /metrics of a fresh process is slow.
     timeout check 30s
 frontend coco_web
     bind 127.0.0.1:${webPort}
     mode http
+    http-request deny if { path_beg /metrics }
     default_backend coco_nodes
 backend coco_nodes
     mode http
     balance leastconn
-    option httpchk GET /metrics
+    option httpchk GET /health
+    http-check expect status 200
     server node1 127.0.0.1:${cocod.port} check inter 200ms send-proxy-v2
 frontend clobber
     bind 127.0.0.1:${clobberPort}
@@ -86,6 +90,11 @@ test('the HAProxy configuration of docs/deployment.md passes haproxy -c', async 
   const section = docs.slice(docs.indexOf('### The balancer'));
   const config = /```\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(config?.includes('send-proxy-v2'), 'the balancer section holds a config with send-proxy-v2');
+  // What an operator following it needs (issue 27): retries on another node, /metrics kept off the
+  // public port, HTTP health checks that nodes do not log as resets.
+  for (const line of ['option redispatch', 'retries 3', 'http-request deny if { path_beg /metrics }', 'option httpchk GET /health']) {
+    assert.ok(config!.includes(line), `the config has "${line}"`);
+  }
   await checkHaproxyConfig(config!);
 });
 
@@ -96,6 +105,8 @@ test('through HAProxy with send-proxy-v2, each client has its own connections-pe
   // Health checks keep coming all along (LOCAL headers, the balancer's own connections).
   const response = await fetch(`http://127.0.0.1:${webPort}/health`);
   assert.equal(response.status, 200);
+  assert.equal((await fetch(`http://127.0.0.1:${webPort}/metrics`)).status, 403, '/metrics is not served through the public port');
+  assert.doesNotMatch(cocod.log(), /ECONNRESET/, 'the HTTP health checks are not logged as resets');
 });
 
 test('through HAProxy the Clobber port sees the client behind the balancer', async () => {
