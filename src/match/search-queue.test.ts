@@ -100,3 +100,33 @@ test('searchForMove gives a timed search its capped budget and a node-bounded on
 export function echo(ms: number): number {
   return ms;
 }
+
+test('the worker pool measures each search\'s time from its request, on the pool\'s clock', async () => {
+  const { WorkerCompute } = await import('./compute.js');
+  const { ManualClock } = await import('../util/clock.js');
+  const clock = new ManualClock();
+  const pool = new WorkerCompute(1, clock);
+  // A "search" that answers with the time it was given.
+  const module = 'data:text/javascript,export function given(ms) { return ms; }';
+  try {
+    const search = (budgetMs: number): TimedSearch => ({ budgetMs, args: (ms) => [ms] });
+    // The worker busy, three asked at once, the clock standing still: the first taken up gets a
+    // third of its time (two more wait), the second half, the last all it has left.
+    const busy = pool.run<string>(module, 'given', ['busy']);
+    const answers = Promise.all([1200, 1200, 1200].map((budget) => pool.runTimed<number>(module, 'given', search(budget))));
+    assert.equal(await busy, 'busy');
+    assert.deepEqual(await answers, [400, 600, 1200]);
+    // Asked while the worker is busy (held on a shared flag), taken up 700 ms later: those 700 ms are gone.
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const holding = 'data:text/javascript,export function hold(buffer) { Atomics.wait(new Int32Array(buffer), 0, 0); return "held"; }';
+    const blocker = pool.run<string>(holding, 'hold', [flag.buffer]);
+    const late = pool.runTimed<number>(module, 'given', search(1000));
+    await clock.advance(700);
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
+    assert.equal(await blocker, 'held');
+    assert.equal(await late, 300);
+  } finally {
+    await pool.close();
+  }
+});
