@@ -1,5 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { systemClock, type Clock } from '../util/clock.js';
+import { SearchQueue, type TimedSearch } from './search-queue.js';
+
+export type { TimedSearch } from './search-queue.js';
 
 /**
  * Where a bot's heavy search runs. A search that blocked the event loop would stall every other
@@ -9,6 +13,11 @@ import { availableParallelism } from 'node:os';
  */
 export interface Compute {
   run<T>(module: string, fn: string, args: readonly unknown[]): Promise<T>;
+  /**
+   * A search bounded by time: its budget counts from now (when the bot was asked for its move),
+   * and the search gets its arguments for the time it has left when it starts (search-queue.ts).
+   */
+  runTimed<T>(module: string, fn: string, search: TimedSearch): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -27,6 +36,11 @@ export class InlineCompute implements Compute {
     return (await callExport(module, fn, args)) as T;
   }
 
+  /** Runs at once, with the whole budget: nothing else is waiting for this thread. */
+  async runTimed<T>(module: string, fn: string, search: TimedSearch): Promise<T> {
+    return (await callExport(module, fn, search.args(search.budgetMs))) as T;
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -34,7 +48,8 @@ interface Job {
   readonly id: number;
   readonly module: string;
   readonly fn: string;
-  readonly args: readonly unknown[];
+  /** The arguments, given how long the search may run (Infinity for an untimed one). */
+  args(ms: number): readonly unknown[];
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -51,30 +66,45 @@ parentPort.on('message', async (job) => {
   }
 });`;
 
-/** A fixed pool of worker threads; jobs queue when all are busy. */
+/**
+ * A fixed pool of worker threads; jobs queue when all are busy, earliest deadline first, and a
+ * timed search gets its fair share of the time it has left when a worker takes it (search-queue.ts).
+ */
 export class WorkerCompute implements Compute {
   private readonly idle: Worker[] = [];
   private readonly all: Worker[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue: SearchQueue<Job>;
   private readonly running = new Map<Worker, Job>();
   private nextId = 1;
   private closed = false;
 
-  constructor(size = Math.max(1, availableParallelism() - 1)) {
+  constructor(
+    size = Math.max(1, availableParallelism() - 1),
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.queue = new SearchQueue<Job>(size);
     for (let i = 0; i < size; i++) this.spawn();
   }
 
   run<T>(module: string, fn: string, args: readonly unknown[]): Promise<T> {
+    return this.enqueue<T>(module, fn, () => args, null);
+  }
+
+  runTimed<T>(module: string, fn: string, search: TimedSearch): Promise<T> {
+    return this.enqueue<T>(module, fn, (ms) => search.args(ms), search.budgetMs);
+  }
+
+  private enqueue<T>(module: string, fn: string, args: (ms: number) => readonly unknown[], budgetMs: number | null): Promise<T> {
     if (this.closed) return Promise.reject(new Error('compute pool is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, module, fn, args, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.add({ id: this.nextId++, module, fn, args, resolve: resolve as (v: unknown) => void, reject }, this.clock.monotonic(), budgetMs);
       this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error('compute pool is closed'));
+    for (const job of this.queue.drain()) job.reject(new Error('compute pool is closed'));
     await Promise.all(this.all.map((worker) => worker.terminate()));
   }
 
@@ -105,10 +135,20 @@ export class WorkerCompute implements Compute {
 
   private dispatch(): void {
     while (this.idle.length > 0 && this.queue.length > 0) {
+      const taken = this.queue.take(this.clock.monotonic())!;
       const worker = this.idle.pop()!;
-      const job = this.queue.shift()!;
+      const job = taken.job;
       this.running.set(worker, job);
-      worker.postMessage({ id: job.id, module: job.module, fn: job.fn, args: job.args });
+      let args: readonly unknown[];
+      try {
+        args = job.args(taken.runMs);
+      } catch (error) {
+        this.running.delete(worker);
+        this.idle.push(worker);
+        job.reject(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      worker.postMessage({ id: job.id, module: job.module, fn: job.fn, args });
     }
   }
 }

@@ -96,6 +96,11 @@ export interface BotEnv {
   /** Where heavy search runs, off the server's event loop. */
   readonly compute: Compute;
   /**
+   * The match timeout in seconds: the longest a player may take to answer. A bot's thinking time
+   * is capped below it (match/bot-time.ts) and counted from when its move was asked for.
+   */
+  readonly timeout: number;
+  /**
    * Which of the game's named bots (GameDefinition.botChoices) this seat asked for, or null for
    * the game's usual choice (a tournament seats a named bot program; GameNew never names one).
    */

@@ -144,7 +144,7 @@ export class Match<C> {
       .filter((seat) => seat.isBot)
       .map((seat) =>
         game
-          .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute, choice: this.options.lineup[seat.index]!.bot ?? null })
+          .playBot(connectBot(seat), settings.config, { seat: seat.index, random: this.random.fork(), compute, timeout: settings.timeout, choice: this.options.lineup[seat.index]!.bot ?? null })
           .catch((error: unknown) => this.options.log?.error(`bot ${seat.name} failed: ${describe(error)}`))
           // A bot that stopped playing has nothing more to say: the game sees it leave.
           .finally(() => seat.receiveEnd()),

@@ -10,6 +10,7 @@ import type { BotEnv, BotIO } from '../../match/game.js';
 import { readEcho, writeCommand } from './notation.js';
 import { ChessGame } from './rules.js';
 import type { SearchBudget, SearchResult } from './search.js';
+import { searchForMove } from '../../match/bot-time.js';
 
 export type ChessBotBudget = SearchBudget;
 
@@ -26,7 +27,11 @@ export async function playChessBot(io: BotIO, budget: ChessBotBudget, env: BotEn
   const colourLine = await io.readLine();
   if (colourLine === null) return;
   const colour = colourLine === '0' ? 'white' : 'black';
-  const search = (): Promise<SearchResult> => env.compute.run<SearchResult>(SEARCH_MODULE, 'searchChess', [moves, budget]);
+  // A time budget counts from now, when the opponent's move came (match/bot-time.ts).
+  const search = (): Promise<SearchResult> => {
+    const played = [...moves];
+    return searchForMove<SearchResult>(env.compute, SEARCH_MODULE, 'searchChess', budget.maxMillis, env.timeout, (ms) => [played, { ...budget, maxMillis: ms }]);
+  };
   const move = async (): Promise<void> => {
     const result = await search();
     if (!result.uci) return;

@@ -3,6 +3,7 @@ import { formatMove } from './notation.js';
 import { apply, hasLegalMove } from './rules.js';
 import { ClobberStreamTracker } from './stream-tracker.js';
 import type { SearchReply, SearchRequest } from './search.js';
+import { searchForMove } from '../../match/bot-time.js';
 
 /** What the server bot may spend per move: nodes for tests (deterministic), time for serving. */
 export interface BotLimits {
@@ -40,7 +41,8 @@ export async function playClobberBot(io: BotIO, limits: BotLimits, env: BotEnv):
       ...limits,
       seed: `${env.random.uint32()}:${moveNumber++}`,
     };
-    const reply = await env.compute.run<SearchReply>(SEARCH_MODULE, 'searchClobber', [request]);
+    // A time budget counts from now, when the move was asked for (match/bot-time.ts).
+    const reply = await searchForMove<SearchReply>(env.compute, SEARCH_MODULE, 'searchClobber', limits.maxMillis, env.timeout, (ms) => [{ ...request, maxMillis: ms }]);
     if (!reply.move) continue;
     io.write(`${formatMove(position, reply.move)}\n`);
     stream.position = apply(position, reply.move);

@@ -152,6 +152,10 @@ test('the server bot searches at the start of a turn, and after a refused line p
       searches++;
       return { path: [parseSquare('6a'), parseSquare('5b')] } as T;
     },
+    runTimed: async <T>(): Promise<T> => {
+      searches++;
+      return { path: [parseSquare('6a'), parseSquare('5b')] } as T;
+    },
     close: async () => {},
   };
   const incoming = new LineQueue();
@@ -161,7 +165,7 @@ test('the server bot searches at the start of a turn, and after a refused line p
   const until = async (count: number) => {
     while (sent.length < count) await new Promise((resolve) => setImmediate(resolve));
   };
-  const bot = playDamaBot(io, { maxNodes: 10 }, { seat: 1, random: Random.fromSeed('bot-refused'), compute, choice: null });
+  const bot = playDamaBot(io, { maxNodes: 10 }, { seat: 1, random: Random.fromSeed('bot-refused'), compute, timeout: 30, choice: null });
   const start = boardBlock(startPosition().board);
   const prompt = `${PROMPT_LINES.join('\n')}\n`;
   feed(`W\nB\nAvvio la partita di dama...\n${start}Sei i Bianchi\nTurno bianco!\n${prompt}`);

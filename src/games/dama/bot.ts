@@ -9,6 +9,7 @@ import { EMPTY, SQUARES, squareAt, type Color } from './board.js';
 import { COLUMN_LINE, formatMove, parseBoardRow } from './notation.js';
 import { legalMoves, type Position } from './rules.js';
 import type { SearchBudget, SearchResult } from './search.js';
+import { searchForMove } from '../../match/bot-time.js';
 import { PROMPT_LINES, TURN_LINE, YOU_ARE } from './stream.js';
 
 const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
@@ -78,7 +79,8 @@ export async function playDamaBot(io: BotIO, budget: SearchBudget, env: BotEnv):
 }
 
 async function search(position: Position, budget: SearchBudget, env: BotEnv): Promise<readonly number[] | null> {
-  const result = await env.compute.run<SearchResult>(SEARCH_MODULE, 'searchDama', [position, budget]);
+  // A time budget counts from now, when the prompt asked for the move (match/bot-time.ts).
+  const result = await searchForMove<SearchResult>(env.compute, SEARCH_MODULE, 'searchDama', budget.maxMillis, env.timeout, (ms) => [position, { ...budget, maxMillis: ms }]);
   return result.path;
 }
 

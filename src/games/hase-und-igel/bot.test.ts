@@ -79,3 +79,21 @@ test('two server bots play a match to its end', async () => {
   assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
   assert.ok(record.spectatorStream.includes('<data class="result">'));
 });
+
+test('the search is bounded by time as well as nodes: when the time is up it answers with the best move of the last complete depth', () => {
+  const state = initialState(TEST_BOARD);
+  const unbounded = searchMove(state, { maxDepth: 3, maxNodes: 1_000_000 });
+  assert.equal(unbounded.depth, 3);
+  // A clock that moves 1 ms per look (every 64 nodes): deterministic, whatever the machine.
+  let looks = 0;
+  const clock = () => looks++;
+  const timed = searchMove(state, { maxDepth: 3, maxNodes: 1_000_000, maxMillis: 5 }, clock);
+  assert.ok(timed.depth >= 1 && timed.depth < 3, `stopped at depth ${timed.depth}`);
+  assert.ok(timed.nodes < unbounded.nodes, `${timed.nodes} nodes, against ${unbounded.nodes} without a time bound`);
+  const depthOne = searchMove(state, { maxDepth: timed.depth, maxNodes: 1_000_000 });
+  assert.deepEqual(timed.move, depthOne.move, 'the move of the last depth it completed');
+  // No time at all: depth 1 still completes, so there is always a move.
+  looks = 0;
+  const none = searchMove(state, { maxDepth: 3, maxNodes: 1_000_000, maxMillis: 0 }, clock);
+  assert.equal(none.depth, 1);
+});

@@ -1,5 +1,6 @@
 import type { BotEnv, BotIO } from '../../match/game.js';
-import { CLOSE_CONNECTION, MOVE_REQUEST_CLASS, moveMessageElement } from './messages.js';
+import { CLOSE_CONNECTION, GAME_TYPE, MOVE_REQUEST_CLASS, moveMessageElement } from './messages.js';
+import { searchForMove } from '../../match/bot-time.js';
 import type { GameState, Move } from './rules.js';
 import type { SearchOptions } from './search.js';
 import { parseState } from './state-xml.js';
@@ -9,6 +10,12 @@ import { renderElement, STREAM_OPENING } from './xml/xml-writer.js';
 
 /** Search bounds of the server bot: a few milliseconds per move on average, far inside the 2 s soft limit. */
 export const SERVER_BOT_SEARCH: SearchOptions = { maxDepth: 3, maxNodes: 20000 };
+/**
+ * The server bot's time bound per move, on top of its node budget: on a busy machine (other
+ * matches' searches sharing the workers) the nodes alone could outlast the soft limit. Capped below
+ * the soft limit and counted from the move request (match/bot-time.ts).
+ */
+export const SERVER_BOT_MILLIS = 1000;
 
 const SEARCH_MODULE = new URL('./search.js', import.meta.url).href;
 
@@ -99,16 +106,24 @@ export function renderClientMove(roomId: string, move: Move): string {
 /** What a client writes to leave: the close element and the end of its stream. */
 export const CLIENT_CLOSING = `  <${CLOSE_CONNECTION}/>\n</protocol>\n`;
 
-/** The server bot: a Software-Challenge client on the seat's line stream, searching off the event loop. */
-export async function playHaseBot(io: BotIO, env: BotEnv, search: SearchOptions = SERVER_BOT_SEARCH): Promise<void> {
-  io.write(`${STREAM_OPENING}\n`);
+/**
+ * The server bot: a Software-Challenge client on the seat's line stream, searching off the event
+ * loop. It joins as a client does (the game starts once both players have). `limitSeconds` is the
+ * time a move may take (the soft limit, or Infinity when the seat has none).
+ */
+export async function playHaseBot(io: BotIO, env: BotEnv, limitSeconds: number, search: SearchOptions = SERVER_BOT_SEARCH): Promise<void> {
+  io.write(`${STREAM_OPENING}\n  <join gameType="${GAME_TYPE}"/>\n`);
   const client = new SochaClientState();
   for (;;) {
     const line = await io.readLine();
     if (line === null) return;
     const requests = client.push(`${line}\n`);
     if (requests > 0 && client.state && client.roomId) {
-      const move = await env.compute.run<Move>(SEARCH_MODULE, 'chooseMove', [client.state, search]);
+      const state = client.state;
+      const move = await searchForMove<Move>(env.compute, SEARCH_MODULE, 'chooseMove', search.maxMillis ?? SERVER_BOT_MILLIS, limitSeconds, (ms) => [
+        state,
+        ms === undefined ? search : { ...search, maxMillis: ms },
+      ]);
       io.write(renderClientMove(client.roomId, move));
     }
     if (client.finished) {

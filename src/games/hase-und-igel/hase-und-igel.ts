@@ -186,7 +186,8 @@ export function createHaseUndIgelGame(deps: RoomDeps = {}): GameDefinition<HaseC
     framing: 'text',
     configure,
     play: (ctx, config) => new HaseRoom(ctx, config, deps).play(),
-    playBot: (io, _config, env) => playHaseBot(io, env),
+    // The bot's time is bounded by the soft limit of its seat (RED is seat 0), which the game judges.
+    playBot: (io, config, env) => playHaseBot(io, env, config.canTimeout[env.seat === 0 ? 0 : 1] ? config.softTimeout : Infinity),
   };
 }
 

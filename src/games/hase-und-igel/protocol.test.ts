@@ -26,7 +26,7 @@ import { END_MESSAGES, winCondition } from './game-end.js';
 import { initialState, performMove, type GameState, type Move } from './rules.js';
 import { TEST_BOARD, TEST_BOARD_CODE, advance, move } from './test-kit.js';
 import { renderElement, STREAM_CLOSING } from './xml/xml-writer.js';
-import { moveMessageElement } from './messages.js';
+import { GAME_TYPE, moveMessageElement } from './messages.js';
 
 const ROOM = 'r1';
 const ARGS = { room: ROOM, board: TEST_BOARD_CODE };
@@ -123,11 +123,21 @@ function earlyEnd(offender: 0 | 1, cause: PlayerScore['cause'], reason: string):
   return renderResult(ROOM, scores, { player: state.players[winner], displayName: NAMES[winner] }) + renderLeft(ROOM);
 }
 
-/** A client that sends `text` right after its opening and then reads until the end. */
-function sending(text: string, withProtocol = true): LocalPlayer {
+/** A client that joins, sends `text` once the game has begun (its welcome came), and then reads until the end. */
+function sending(text: string): LocalPlayer {
   return async (io) => {
-    io.write(`${withProtocol ? '<protocol>\n' : ''}${text}`);
-    while ((await io.readLine()) !== null);
+    io.write(`<protocol>\n  <join gameType="${GAME_TYPE}"/>\n`);
+    const client = new SochaClientState();
+    let sent = false;
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) return;
+      client.push(`${line}\n`);
+      if (!sent && client.color) {
+        sent = true;
+        io.write(text);
+      }
+    }
   };
 }
 

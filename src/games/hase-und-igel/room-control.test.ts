@@ -74,7 +74,7 @@ const NAMES = ['alice', 'bob'] as const;
 function client(onLine: (line: string) => void): LocalPlayer {
   return async (io) => {
     const state = new SochaClientState();
-    io.write('<protocol>\n');
+    io.write('<protocol>\n  <joinPrepared reservationCode="code"/>\n');
     for (;;) {
       const line = await io.readLine();
       if (line === null) return;
@@ -145,7 +145,7 @@ test('cancelling a room that waits for a move ends it at once', async () => {
   const rooms = new RoomDirectory();
   const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
   const silent: LocalPlayer = async (io) => {
-    io.write('<protocol>\n');
+    io.write('<protocol>\n  <joinPrepared reservationCode="code"/>\n');
     for (;;) {
       const line = await io.readLine();
       if (line === null) return;

@@ -69,14 +69,26 @@ function isProtocolError(why: LeaveWhy): boolean {
   return why.startsWith('xml/') || why === 'unparseable' || why === 'unexpected' || why === 'flood';
 }
 export const DEFAULT_CLOSE_GRACE_SECONDS = 2;
+/**
+ * How long a room waits for its players' joins before the game starts anyway. The game starts
+ * when each player has sent its join (or any first message), as on the real server, where a client
+ * connects only once its program is ready: a program that starts slowly (the official neural
+ * client takes 20 s) thus keeps its first move, and never gets the game's start before its join.
+ * A player that has sent nothing by then is asked for its moves all the same, and loses by the
+ * time limits if it does not answer.
+ */
+export const JOIN_WAIT_SECONDS = 60;
 
 type RoomEvent =
   | PlayerInputEvent
   | { readonly kind: 'gate'; readonly decision: GateDecision }
   | { readonly kind: 'hard-timeout'; readonly request: number }
+  | { readonly kind: 'join-wait-over' }
   | { readonly kind: 'grace-over' };
 
 type Phase =
+  /** Before the start: waiting for the players' joins (their first messages). */
+  | { readonly kind: 'joining'; readonly cancelTimer: () => void }
   | { readonly kind: 'gate' }
   | { readonly kind: 'awaiting'; readonly request: number; readonly since: number; readonly cancelTimer: () => void };
 
@@ -105,6 +117,10 @@ export class HaseRoom {
   private readonly gate: RoomGate;
   private readonly vis: HaseVis;
   private readonly connected = [true, true];
+  /** Whether each player has sent its join (or any first message): the game starts when both have. */
+  private readonly ready = [false, false];
+  /** Whether each player has been sent `<protocol>` and `<joined>` (at once for a plain `join`). */
+  private readonly joinedSent = [false, false];
   private tolerated = [0, 0];
   private requests = 0;
   /** Whether the opening messages went out (a room prepared paused holds them until a step). */
@@ -135,22 +151,22 @@ export class HaseRoom {
   private async run(): Promise<MatchResult> {
     this.vis.start(this.state);
     this.seats.forEach((seat, i) => void pumpPlayerInput(seat, i, (event) => this.events.push(event)));
-    // The real server sends a room prepared paused nothing, not even its first memento, before the
-    // first step; otherwise the opening goes out at once.
-    if (!this.gate.isPaused) this.open();
 
-    let phase: Phase = this.openGate(false);
+    let phase: Phase = { kind: 'joining', cancelTimer: this.ctx.after(JOIN_WAIT_SECONDS, () => this.events.push({ kind: 'join-wait-over' })) };
     for (;;) {
       const event = await this.events.next();
       switch (event.kind) {
         case 'gate': {
           if (event.decision === 'cancel') {
-            if (phase.kind === 'awaiting') phase.cancelTimer();
+            if (phase.kind === 'awaiting' || phase.kind === 'joining') phase.cancelTimer();
             return this.finishCancelled();
           }
           if (phase.kind === 'gate') phase = this.requestMove();
           break;
         }
+        case 'join-wait-over':
+          if (phase.kind === 'joining') phase = this.start();
+          break;
         case 'hard-timeout': {
           if (phase.kind === 'awaiting' && phase.request === event.request) return this.finishOffence(this.mover(), { kind: 'hard-timeout' });
           break;
@@ -160,13 +176,20 @@ export class HaseRoom {
         case 'ended': {
           this.connected[event.seat] = false;
           const why: LeaveWhy = event.end.kind === 'xml-error' ? event.end.code : event.end.kind;
-          if (phase.kind === 'awaiting') phase.cancelTimer();
+          if (phase.kind === 'awaiting' || phase.kind === 'joining') phase.cancelTimer();
           return this.finishOffence(event.seat, { kind: 'left', why });
         }
         case 'message': {
+          if (phase.kind === 'joining') this.joining(event.seat, event.element);
           const outcome = this.onMessage(event.seat, event.element, phase);
-          if (outcome === 'ignored') break;
-          if (phase.kind === 'awaiting') phase.cancelTimer();
+          if (outcome === 'ignored') {
+            if (phase.kind === 'joining' && this.ready.every(Boolean)) {
+              phase.cancelTimer();
+              phase = this.start();
+            }
+            break;
+          }
+          if (phase.kind === 'awaiting' || phase.kind === 'joining') phase.cancelTimer();
           if (outcome === 'moved') {
             const over = winCondition(this.state);
             if (over) return this.finishRegular(over);
@@ -179,11 +202,38 @@ export class HaseRoom {
     }
   }
 
+  /**
+   * A player's first message makes it ready. A plain `join` is answered with `joined` at once, as
+   * the real server does (the Software-Challenge port has written those very bytes already, and
+   * drops them from the seat's output); otherwise `joined` comes with the game's start.
+   */
+  private joining(seat: number, element: XmlElement): void {
+    if (this.ready[seat]) return;
+    this.ready[seat] = true;
+    if (element.name === 'join' && !this.gate.isPaused) this.sendJoined(seat);
+  }
+
+  private sendJoined(seat: number): void {
+    if (this.joinedSent[seat]) return;
+    this.joinedSent[seat] = true;
+    this.seats[seat]!.write(STREAM_OPENING + renderJoined(this.roomId));
+  }
+
+  /**
+   * Both players are ready (or the wait for them is over): the game begins. The real server sends
+   * a room prepared paused nothing, not even its first memento, before the first step; otherwise
+   * the opening goes out now, and the first move request with it.
+   */
+  private start(): Phase {
+    if (!this.gate.isPaused) this.open();
+    return this.openGate(false);
+  }
+
   /** The opening messages: joined, the welcome (with the color), the first memento. Once. */
   private open(): void {
     if (this.started) return;
     this.started = true;
-    this.seats.forEach((seat) => seat.write(STREAM_OPENING + renderJoined(this.roomId)));
+    this.seats.forEach((_, i) => this.sendJoined(i));
     this.ctx.spectators.write(STREAM_OPENING + renderObserved(this.roomId));
     this.seats.forEach((seat, i) => seat.write(renderWelcome(this.roomId, COLORS[i]!)));
     this.broadcast(renderMemento(this.roomId, this.state, this.names));

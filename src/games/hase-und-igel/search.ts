@@ -5,7 +5,9 @@ import { TURN_LIMIT, carrotCost, mustEatSalad, performMove, type GameState, type
 
 /**
  * The server bot's search: alpha-beta (negamax) over whole moves with iterative deepening, bounded
- * by depth and by a node budget (never by wall-clock time, so results are reproducible). Pure and
+ * by depth, by a node budget (which alone makes results reproducible, for tests) and, when serving,
+ * by time: on a busy machine a node budget alone can take longer than the 2 s soft limit. When the
+ * time is up the best move of the last complete depth stands (depth 1 always completes). Pure and
  * structured-clonable in and out, so it runs on a worker thread through BotEnv.compute.
  */
 
@@ -14,6 +16,8 @@ export interface SearchOptions {
   readonly maxDepth: number;
   /** Positions to visit at most; deepening stops when a depth cannot finish within it. */
   readonly maxNodes: number;
+  /** Milliseconds the search may take, or absent for no time bound. */
+  readonly maxMillis?: number;
   /** Evaluation weights (defaults: DEFAULT_WEIGHTS). */
   readonly weights?: Partial<EvalWeights>;
 }
@@ -121,14 +125,28 @@ function terminalValue(state: GameState, ply: number): number | null {
   return over.winner === moverColor ? WIN - ply : -WIN + ply;
 }
 
+/** Nodes between two looks at the clock: a look costs far more than a node. */
+const CLOCK_INTERVAL = 64;
+
 class Budget {
   nodes = 0;
+  private timeUp = false;
+  /** Whether depth 1 has completed: until then the search goes on whatever the time. */
+  mayStop = false;
   constructor(
     readonly limit: number,
     readonly weights: EvalWeights,
+    private readonly deadline: number,
+    private readonly now: () => number,
   ) {}
+  /** Counts a node; throws OutOfBudget once the nodes or (after depth 1) the time are spent. */
+  visit(): void {
+    if (++this.nodes > this.limit) throw new OutOfBudget();
+    if (this.nodes % CLOCK_INTERVAL === 0 && this.now() >= this.deadline) this.timeUp = true;
+    if (this.timeUp && this.mayStop) throw new OutOfBudget();
+  }
   get spent(): boolean {
-    return this.nodes >= this.limit;
+    return this.nodes >= this.limit || (this.mayStop && (this.timeUp || this.now() >= this.deadline));
   }
 }
 
@@ -144,7 +162,7 @@ function children(state: GameState): { move: Move; state: GameState }[] {
 }
 
 function negamax(state: GameState, depth: number, alpha: number, beta: number, ply: number, budget: Budget): number {
-  if (++budget.nodes > budget.limit) throw new OutOfBudget();
+  budget.visit();
   const terminal = terminalValue(state, ply);
   if (terminal !== null) return terminal;
   if (depth === 0) return evaluate(state, budget.weights);
@@ -160,9 +178,13 @@ function negamax(state: GameState, depth: number, alpha: number, beta: number, p
   return best;
 }
 
-/** The best move found for the player to move; deterministic for equal inputs. */
-export function searchMove(state: GameState, options: SearchOptions): SearchResult {
-  const budget = new Budget(options.maxNodes, { ...DEFAULT_WEIGHTS, ...options.weights });
+/**
+ * The best move found for the player to move; deterministic for equal inputs when there is no time
+ * bound. `now` is the clock the time bound is read on (tests pass one that moves with the nodes).
+ */
+export function searchMove(state: GameState, options: SearchOptions, now: () => number = () => performance.now()): SearchResult {
+  const deadline = options.maxMillis === undefined ? Infinity : now() + options.maxMillis;
+  const budget = new Budget(options.maxNodes, { ...DEFAULT_WEIGHTS, ...options.weights }, deadline, now);
   const root = children(state);
   // Children ordered by their static value for the mover (the child's value is the opponent's view).
   root.sort((a, b) => evaluate(a.state, budget.weights) - evaluate(b.state, budget.weights));
@@ -179,6 +201,7 @@ export function searchMove(state: GameState, options: SearchOptions): SearchResu
         }
       }
       best = { move: bestHere.move, value: alpha, depth, nodes: budget.nodes };
+      budget.mayStop = true;
       // Search the best move first at the next depth.
       root.splice(root.indexOf(bestHere), 1);
       root.unshift(bestHere);

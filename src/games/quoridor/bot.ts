@@ -1,6 +1,7 @@
 import type { BotEnv, BotIO } from '../../match/game.js';
 import { QtpEngine, serveQtpLines, type SearchRequest } from './qtp-engine.js';
 import type { SearchBudget, SearchReport } from './search.js';
+import { searchForMove } from '../../match/bot-time.js';
 
 /** Thinking time of the server bot per move, in seconds (the controller allows 30). */
 export const BOT_MOVE_SECONDS = 1;
@@ -15,8 +16,16 @@ export async function playQuoridorBot(io: BotIO, env: BotEnv, budget: SearchBudg
   const engine = new QtpEngine({
     budget,
     seed: `bot:${env.random.uint32()}`,
+    // A time budget counts from now, when the controller asked for the move, and stays below the
+    // match timeout, the controller's limit per command (match/bot-time.ts).
     search: (request: SearchRequest) =>
-      env.compute.run<SearchReport>(SEARCH_MODULE, 'searchMove', [request.snapshot, request.side, request.budget, request.seed, request.history]),
+      searchForMove<SearchReport>(env.compute, SEARCH_MODULE, 'searchMove', request.budget.timeMs, env.timeout, (ms) => [
+        request.snapshot,
+        request.side,
+        { ...request.budget, timeMs: ms },
+        request.seed,
+        request.history,
+      ]),
   });
   await serveQtpLines(engine, io);
 }

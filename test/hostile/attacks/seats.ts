@@ -188,7 +188,7 @@ export const LINE_GAMES: readonly SeatGame[] = [
   { game: 'connect4', args: {}, move: '3', opening: 'ready\n', framing: 'lines' },
 ];
 
-export const HASE: SeatGame = { game: 'hase-und-igel', args: { pace: '0' }, move: '', opening: '<protocol>', framing: 'text' };
+export const HASE: SeatGame = { game: 'hase-und-igel', args: { pace: '0' }, move: '', opening: '<protocol><join gameType="swc_2018_hase_und_igel"/>', framing: 'text' };
 
 export const SEAT_ATTACKS: readonly Attack[] = [
   ...LINE_GAMES.map((game) => seatAttack(game, LINE_MODES)),
