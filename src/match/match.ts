@@ -122,6 +122,7 @@ export class Match<C> {
           maxLineBytes: game.maxLineBytes,
           clock: this.clock,
           ...(game.framing && { framing: game.framing }),
+          ...(game.answersBadLines && { outputAfterBadLine: true }),
           ...(options.onMove && { onRead: options.onMove }),
         }),
     );
