@@ -19,8 +19,11 @@ export function moveLimit(size: number): number {
   return 50 * size;
 }
 
-/** How long we wait for the answer to `quit` before leaving, in seconds. */
-const QUIT_GRACE_SECONDS = 2;
+/**
+ * How long we wait for the answer to `quit` before leaving, in seconds: QTP says the controller
+ * receives it, but an engine that never answers must not hold the match.
+ */
+export const QUIT_GRACE_SECONDS = 2;
 
 interface GameOutcome {
   /** Seat index of the winner, or null for a draw. */
@@ -182,13 +185,16 @@ export class QuoridorManager {
     if (wait > 0) await this.ctx.sleep(wait);
   }
 
-  /** Says goodbye to the engines still there and gives them a moment to answer. */
+  /**
+   * Says goodbye to the engines still there and waits for their answers (an answer, not the blank
+   * line left over from the previous one), each for at most QUIT_GRACE_SECONDS.
+   */
   private async quit(): Promise<void> {
     await Promise.all(
       this.seats.map(async (seat) => {
         if (seat.closed) return;
         seat.write('quit\n');
-        await Promise.race([seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY }), this.ctx.sleep(QUIT_GRACE_SECONDS)]);
+        await Promise.race([readAnswer(seat, Number.POSITIVE_INFINITY, () => this.ctx.elapsed()), this.ctx.sleep(QUIT_GRACE_SECONDS)]);
       }),
     );
   }

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { makeQuoridorGame, quoridor } from './quoridor.js';
+import { QUIT_GRACE_SECONDS } from './manager.js';
+import { transcriptName } from '../../match/match.js';
 import { ManualClock } from '../../util/clock.js';
 import { builtInEngine, fakeEngine, type Deviations } from './test-engines.js';
 
@@ -37,6 +39,21 @@ test('the QTP conversation on a 3x3 board, byte for byte, and the spectator stre
       'game 2 black Bob white Alice\nblack B2\nwhite B3\nresult 2 white Alice (white) reached row 3\n',
   );
   assert.deepEqual(record.outcome.result, { scores: [1, 1], reason: 'tie: Alice won 1, Bob won 1 of 2 games' });
+});
+
+test('the controller waits for the answer to quit: the blank line left from the answer to winner is not taken as it', async () => {
+  const clock = new ManualClock();
+  // A remote engine: its "=" to quit comes 1.5 s after the command, within QUIT_GRACE_SECONDS.
+  const slowQuit = () => fakeEngine({ beforeQuitAnswer: () => new Promise((resolve) => clock.setTimer(1500, () => resolve())) });
+  const record = await clock.runUntil(match([slowQuit(), slowQuit()], { size: '3', games: '1' }, undefined, clock));
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 1500, 'the match ends with the answers, not before');
+  for (const seat of [0, 1]) {
+    const transcript = record.outcome.artifacts[transcriptName(seat)]!;
+    assert.match(transcript, /< quit\n\S+ > =\n/, `seat ${seat} answered quit before the match ended`);
+  }
+  const never = fakeEngine({ beforeQuitAnswer: () => new Promise((resolve) => clock.setTimer(10_000, () => resolve())) });
+  const stuck = await clock.runUntil(match([never, fakeEngine()], { size: '3', games: '1' }, undefined, clock));
+  assert.equal(stuck.outcome.endedAt - stuck.outcome.startedAt, QUIT_GRACE_SECONDS * 1000, 'an engine that never answers is left after the grace');
 });
 
 test('the example match of description.md is reproduced byte for byte', async () => {
