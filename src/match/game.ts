@@ -79,6 +79,12 @@ export interface MatchContext {
    * the same name. Bounded by MATCH_LIMITS.maxArtifactBytes in total; past it, the text is cut.
    */
   attach(name: string, text: string): void;
+  /**
+   * Why the runtime is ending the match early (`server shutdown`, a stopped tournament), or null
+   * while it is not: its seats then close with reason 'shutdown', and the game should say the match
+   * was interrupted rather than blame a player.
+   */
+  stopReason(): string | null;
 }
 
 /** The line stream a server bot plays through: the same bytes a user program would see. */

@@ -21,6 +21,8 @@ export interface LocalMatchOptions {
   readonly compute?: Compute;
   /** Where the match's time comes from (a ManualClock in tests of time limits); the system clock by default. */
   readonly clock?: Clock;
+  /** Given the match once it is made, for a test that stops it as the server's shutdown does. */
+  readonly made?: (match: Match<any>) => void;
 }
 
 export interface LocalMatchRecord {
@@ -64,6 +66,7 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
       throw new Error(`visualizer event refused: ${error.code}: ${error.message}`);
     },
   });
+  options.made?.(match);
   const received = options.players.map(() => '');
   const sent = options.players.map(() => '');
   const programs = options.players.map((player, index) => {

@@ -160,6 +160,7 @@ export class Match<C> {
       vis: (event) => this.vis.emit(event),
       elapsed: () => this.elapsed(),
       attach: (name, text) => this.attach(name, text),
+      stopReason: () => this.stopReason,
     };
     let result: MatchResult | null = null;
     let error: string | null = null;

@@ -66,6 +66,14 @@ export class QuoridorManager {
     let draws = 0;
     for (let game = 1; game <= games; game++) {
       const outcome = await this.playGame(game);
+      const stopped = ctx.stopReason();
+      if (stopped !== null) {
+        // The players did not leave: the server stops the match. The game is nobody's, and no
+        // later game is played (the record has no scores and says why).
+        ctx.spectators.write(`result ${game} interrupted ${stopped}\n`);
+        this.vis.log(`Game ${game}: interrupted (${stopped})`);
+        return { scores: wins, reason: `interrupted: ${stopped}` };
+      }
       if (outcome.winner === null) draws++;
       else wins[outcome.winner]!++;
       ctx.spectators.write(`result ${game} ${outcome.color} ${outcome.reason}\n`);

@@ -4,7 +4,7 @@ import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { makeQuoridorGame, quoridor } from './quoridor.js';
 import { QUIT_GRACE_SECONDS } from './manager.js';
-import { transcriptName } from '../../match/match.js';
+import { transcriptName, type Match } from '../../match/match.js';
 import { ManualClock } from '../../util/clock.js';
 import { builtInEngine, fakeEngine, type Deviations } from './test-engines.js';
 
@@ -54,6 +54,31 @@ test('the controller waits for the answer to quit: the blank line left from the 
   const never = fakeEngine({ beforeQuitAnswer: () => new Promise((resolve) => clock.setTimer(10_000, () => resolve())) });
   const stuck = await clock.runUntil(match([never, fakeEngine()], { size: '3', games: '1' }, undefined, clock));
   assert.equal(stuck.outcome.endedAt - stuck.outcome.startedAt, QUIT_GRACE_SECONDS * 1000, 'an engine that never answers is left after the grace');
+});
+
+test('a server shutdown mid-match: the stream says the game was interrupted, awards it to nobody and plays no later game', async () => {
+  let running: Match<unknown> | null = null;
+  // Black's second genmove comes while the server shuts down: nobody left the game.
+  const stopsServer = fakeEngine({
+    genmoveAnswer: (_board, _side, count) => {
+      if (count === 2) running!.abort('server shutdown');
+      return undefined;
+    },
+  });
+  const record = await playLocalMatch({
+    game: quoridor,
+    params: { args: { pace: '0', size: '5', games: '3' } },
+    players: [
+      { name: 'Alice', play: stopsServer },
+      { name: 'Bob', play: fakeEngine() },
+    ],
+    made: (match) => (running = match),
+  });
+  assert.equal(record.outcome.result, null);
+  assert.equal(record.outcome.stopped, 'server shutdown');
+  assert.match(record.spectatorStream, /^Alice\nBob\nsize 5 walls 3 games 3\ngame 1 black Alice white Bob\n(.+\n)*result 1 interrupted server shutdown\n$/);
+  assert.doesNotMatch(record.spectatorStream, /left the game|neither player could start|game 2/);
+  assert.ok(record.vis.some((event) => JSON.stringify(event).includes('Game 1: interrupted (server shutdown)')));
 });
 
 test('the example match of description.md is reproduced byte for byte', async () => {
