@@ -274,6 +274,7 @@ async function history(url: string, args: string[]): Promise<void> {
       process.stdout.write(outcome.Ok.history);
       return;
     }
+    if (outcome.Err === 'InvalidID') throw new CliError(`"${id}" is not a match id: an id is letters and digits only`, EXIT.error);
     if (outcome.Err !== 'FileNotFound') throw new CliError(`cannot read match "${id}": ${outcome.Err}`, EXIT.error);
     // Not finished: say so when it is in the lobby still, as every command says it.
     const { info } = await client.request({ type: 'LobbyList' }, 'LobbyList');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ArgSpec, GameDefinition } from '../match/game.js';
 import { argProblem, argValueFits, integerArgSpec, numberArgSpec, textArgSpec } from './arg-spec.js';
-import { paceArgSpec } from './game-params.js';
+import { argsInEffect, paceArgSpec } from './game-params.js';
 import { BUILT_IN_GAMES } from './registry.js';
 
 const configureWith = (game: GameDefinition<unknown>, args: Record<string, string>) => game.configure({ players: null, bots: 0, timeout: null, args });
@@ -33,6 +33,19 @@ test('every stated default is a value the game accepts, and an argument without 
     }
     assert.ok(argValueFits(spec, spec.default), `${where}: default ${spec.default} passes the client's checks`);
     assert.ok(configureWith(game, { [name]: spec.default }).ok, `${where}: the game accepts its default ${spec.default}`);
+  }
+});
+
+test('the arguments in effect (what the history keeps) configure the same match as the request they come from', () => {
+  for (const game of BUILT_IN_GAMES) {
+    for (const given of [{}, { pace: '0' }] as Record<string, string>[]) {
+      const inEffect = argsInEffect(game.args, given);
+      assert.deepEqual(Object.keys(inEffect).sort(), Object.keys(game.args).filter((name) => game.args[name]!.default !== null || name in given).sort(), game.name);
+      const asGiven = configureWith(game, given);
+      const asRecorded = configureWith(game, inEffect);
+      assert.ok(asGiven.ok && asRecorded.ok, game.name);
+      assert.deepEqual(asRecorded.value.config, asGiven.value.config, `${game.name} ${JSON.stringify(inEffect)}`);
+    }
   }
 });
 

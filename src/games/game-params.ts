@@ -58,6 +58,22 @@ export function configureMatch<C>(
 }
 
 export const CANNOT_CREATE = 'Cannot create game: ';
+
+/**
+ * The arguments a match played with: those given, and every other one's default (an argument whose
+ * default depends on the match is left out). The history keeps these, as the reference does, so a
+ * record says what was played even after a default changes.
+ */
+export function argsInEffect(specs: Readonly<Record<string, ArgSpec>>, given: Readonly<Record<string, string>>): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    const value = given[key] ?? spec.default;
+    if (value !== null) args[key] = value;
+  }
+  // Any other given argument (a game may accept more than it lists) is kept as given.
+  for (const [key, value] of Object.entries(given)) args[key] ??= value;
+  return args;
+}
 export const ALL_BOTS = 'Cannot have all server bots';
 
 /**

@@ -459,6 +459,19 @@ test('HistoryMatch counts as a replay: past the limit it waits for a slot instea
   assert.deepEqual(decodeHistoryMatchReply(other.ws.binaries[1]!), { Err: 'FileNotFound' });
 });
 
+test('HistoryMatch of an id with a character that is not a letter or a digit answers InvalidID, as the reference; a wrong length is not found', async () => {
+  const { ws } = setup();
+  ws.request(handshake);
+  for (const id of ['../etc/passwd', 'abc-def', 'a b', '']) ws.request({ type: 'HistoryMatch', id });
+  await settle();
+  const [slash, dash, space, empty] = ws.binaries.map((bytes) => [...bytes]);
+  const invalidId = [0x14, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0];
+  assert.deepEqual(slash, invalidId, 'the bincode bytes of Err(InvalidID)');
+  assert.deepEqual(dash, invalidId);
+  assert.deepEqual(space, invalidId);
+  assert.deepEqual(decodeHistoryMatchReply(Buffer.from(empty!)), { Err: 'FileNotFound' });
+});
+
 test('a late viewer of a running match gets the events so far in slices, then the live ones, then VisEnded: all the record keeps', async () => {
   const { connect, lobby, clock, store, replays } = setup();
   const { type: _type, ...request } = gameNew({ args: { pace: '1', rounds: '5000' }, params: { players: 2, bots: 2, timeout: null } }) as Extract<Request, { type: 'GameNew' }>;

@@ -18,6 +18,9 @@ import { VIS_STREAM_CHUNKS, VisStream, type VisOutput } from './vis-stream.js';
 import type { ServerLimits } from './server-limits.js';
 import { IncomingMessageTracker, gateSocketData } from './ws-incoming-message.js';
 
+/** Ids the reference looks up at all: letters and digits only (Rust's `char::is_alphanumeric`). */
+const ALPHANUMERIC_ID = /^[\p{L}\p{N}]*$/u;
+
 /** How one coco connection cuts what it sends (the limits on peers are in server-limits.ts). */
 export const CONNECTION_CHUNKS = {
   /** Spectator history is sent in binary frames of at most this size. */
@@ -483,7 +486,9 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
 
   private async sendHistoryMatch(id: string): Promise<void> {
     if (this.state.kind === 'closed') return;
-    // A malformed id is simply not found, as the reference answers it (never InvalidID).
+    // As the reference: an id with a character that is not a letter or a digit is InvalidID; any
+    // other id that is not one of ours (a wrong length, say) is simply not found.
+    if (!ALPHANUMERIC_ID.test(id)) return this.sendBinary(encodeHistoryMatchReply({ Err: 'InvalidID' }));
     const normal = normalizeMatchId(id);
     // The summary and the stream alone: not the visualizer events and transcripts beside them.
     const outline = normal.ok ? await this.store.outline(normal.value) : null;

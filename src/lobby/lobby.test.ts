@@ -125,6 +125,25 @@ test('a full match starts: members get their seats, then it runs, is recorded an
   assert.equal(events.at(-1), `delete ${created.value}`);
 });
 
+test('the record keeps the arguments in effect, defaults included, as the reference; the lobby shows what was given', async () => {
+  const { lobby, store } = makeLobby();
+  const created = lobby.create(request({ args: { pace: '0' } }));
+  assert.ok(created.ok);
+  assert.deepEqual(lobby.find(created.value)?.args, { pace: '0' });
+  const [a, b] = [member(), member()];
+  assert.ok(lobby.join(created.value, 'alice', null, a).ok);
+  assert.ok(lobby.join(created.value, 'bob', null, b).ok);
+  await settle();
+  for (const m of [a, b]) {
+    m.seat!.attach({ send: () => {}, close: () => {} });
+    m.seat!.receive(Buffer.from('ROCK\n'.repeat(10)));
+  }
+  await lobby.idle();
+  const record = await store.get(created.value);
+  assert.ok(record);
+  assert.deepEqual(record.args, { rounds: '10', pace: '0' });
+});
+
 test('a spectator of a waiting match gets the whole stream once it starts', async () => {
   const { lobby } = makeLobby();
   const created = lobby.create(request({ params: { players: 2, bots: 1, timeout: null }, args: { pace: '0', rounds: '2' } }));

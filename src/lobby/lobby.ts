@@ -1,5 +1,5 @@
 import type { Compute } from '../match/compute.js';
-import { ALL_BOTS, defaultPlayers } from '../games/game-params.js';
+import { ALL_BOTS, argsInEffect, defaultPlayers } from '../games/game-params.js';
 import type { ArgSpec, GameDefinition, MatchSettings } from '../match/game.js';
 import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
 import { Random, freshSeed } from '../match/random.js';
@@ -709,7 +709,7 @@ export class Lobby implements LobbyPort {
         id: match.id,
         game: match.game.name,
         name: match.name,
-        args: match.settings.args,
+        args: argsInEffect(match.game.args, match.settings.args),
         players: outcome.seats.map((seat) => seat.name),
         bots: match.settings.bots,
         scores: result ? [...result.scores] : null,

@@ -79,6 +79,12 @@ export interface MatchContext {
    * the same name. Bounded by MATCH_LIMITS.maxArtifactBytes in total; past it, the text is cut.
    */
   attach(name: string, text: string): void;
+  /**
+   * Why the runtime is ending the match early (`server shutdown`, a stopped tournament), or null
+   * while it is not: its seats then close with reason 'shutdown', and the game should say the match
+   * was interrupted rather than blame a player.
+   */
+  stopReason(): string | null;
 }
 
 /** The line stream a server bot plays through: the same bytes a user program would see. */
@@ -120,6 +126,13 @@ export interface GameDefinition<C = unknown> {
   readonly maxLineBytes: number;
   /** How seats deliver player input to the game: lines (the default) or text as it arrives. */
   readonly framing?: SeatFraming;
+  /**
+   * Whether the game tells a player whose line was bad (too long, invalid UTF-8) what came of it:
+   * the seat then stops reading at the bad line but keeps sending the game's output until the game
+   * closes the seat or the match ends (the reference's chess and dama answer invalid UTF-8 as a
+   * timeout). By default the player's connection is closed at once.
+   */
+  readonly answersBadLines?: boolean;
   /** Validates a GameNew request for this game; the error text goes back to the client as is. */
   configure(params: NewMatchParams): Result<MatchSettings<C>>;
   /** Runs one match to its end. Player misbehaviour is an outcome, never an exception. */

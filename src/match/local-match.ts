@@ -7,8 +7,11 @@ import { SpectatorFeed } from './spectator-feed.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import type { Clock } from '../util/clock.js';
 
-/** A player program run in-process: it gets the same line stream a real program would. */
-export type LocalPlayer = (io: BotIO) => Promise<void>;
+/**
+ * A player program run in-process: it gets the same line stream a real program would. `sendBytes`
+ * sends bytes as they are, for a player that writes what is not text (invalid UTF-8).
+ */
+export type LocalPlayer = (io: BotIO, sendBytes: (bytes: Uint8Array) => void) => Promise<void>;
 
 export interface LocalMatchOptions {
   readonly game: GameDefinition<any>;
@@ -18,6 +21,8 @@ export interface LocalMatchOptions {
   readonly compute?: Compute;
   /** Where the match's time comes from (a ManualClock in tests of time limits); the system clock by default. */
   readonly clock?: Clock;
+  /** Given the match once it is made, for a test that stops it as the server's shutdown does. */
+  readonly made?: (match: Match<any>) => void;
 }
 
 export interface LocalMatchRecord {
@@ -61,6 +66,7 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
       throw new Error(`visualizer event refused: ${error.code}: ${error.message}`);
     },
   });
+  options.made?.(match);
   const received = options.players.map(() => '');
   const sent = options.players.map(() => '');
   const programs = options.players.map((player, index) => {
@@ -69,7 +75,11 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
       received: (bytes) => (received[index] += Buffer.from(bytes).toString('utf8')),
       sent: (text) => (sent[index] += text),
     });
-    return player.play(io).finally(() => seat.receiveEnd());
+    const sendBytes = (bytes: Uint8Array): void => {
+      sent[index] += Buffer.from(bytes).toString('latin1');
+      seat.receive(bytes);
+    };
+    return player.play(io, sendBytes).finally(() => seat.receiveEnd());
   });
   const outcome = await match.run();
   await Promise.allSettled(programs);

@@ -122,6 +122,7 @@ export class Match<C> {
           maxLineBytes: game.maxLineBytes,
           clock: this.clock,
           ...(game.framing && { framing: game.framing }),
+          ...(game.answersBadLines && { outputAfterBadLine: true }),
           ...(options.onMove && { onRead: options.onMove }),
         }),
     );
@@ -159,6 +160,7 @@ export class Match<C> {
       vis: (event) => this.vis.emit(event),
       elapsed: () => this.elapsed(),
       attach: (name, text) => this.attach(name, text),
+      stopReason: () => this.stopReason,
     };
     let result: MatchResult | null = null;
     let error: string | null = null;

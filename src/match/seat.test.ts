@@ -165,3 +165,19 @@ test('takeLine gives a line that is there before it returns, and a later one whe
   assert.deepEqual(taken, ['ROCK', 'PAPER', null, null], 'a closed seat answers at once');
   assert.equal(clock.pending, 0);
 });
+
+test('a seat whose game answers bad lines keeps sending until the game closes it, then tells the transport', async () => {
+  const closed: SeatCloseReason[] = [];
+  const sent: string[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(), outputAfterBadLine: true });
+  s.attach({ send: (b) => sent.push(Buffer.from(b).toString()), close: (r) => closed.push(r) });
+  s.receive(Buffer.from([0xff, 0xfe, 0x0a]));
+  assert.equal(s.closeReason, 'line/invalid-utf8');
+  assert.equal(await s.readLine(), null);
+  assert.deepEqual(closed, [], 'not yet: the game has its answer to send');
+  s.write('WINNER <BLACK>\n');
+  s.close('match-over');
+  s.write('gone\n');
+  assert.deepEqual(sent, ['WINNER <BLACK>\n']);
+  assert.deepEqual(closed, ['line/invalid-utf8']);
+});

@@ -46,6 +46,12 @@ export interface SeatOptions {
   readonly transcript?: SeatTranscript;
   /** Told each time the game reads a line (or piece of text) from the player. */
   readonly onRead?: () => void;
+  /**
+   * Whether the game may still write to the player after a bad line closed its seat, until the game
+   * closes the seat or the match ends (GameDefinition.answersBadLines); otherwise the connection is
+   * closed at once.
+   */
+  readonly outputAfterBadLine?: boolean;
 }
 
 /** What a game sees of one player: a line stream in, a byte stream out. */
@@ -94,6 +100,9 @@ export class Seat implements PlayerSeat {
    * be read, as a program reading the stream line by line would have seen them.
    */
   private keepsEarlierLines = false;
+  private readonly outputAfterBadLine: boolean;
+  /** Closed for a bad line, and the game may still tell the player what came of it. */
+  private writableAfterClose = false;
   /** Whether the transport has been told that the seat is closed. */
   private transportClosed = false;
   private inputEnded = false;
@@ -117,6 +126,7 @@ export class Seat implements PlayerSeat {
     this.clock = options.clock;
     this.transcript = options.transcript ?? null;
     this.onRead = options.onRead ?? null;
+    this.outputAfterBadLine = options.outputAfterBadLine ?? false;
     const framing = options.framing ?? 'lines';
     this.splitter =
       framing === 'lines'
@@ -246,7 +256,7 @@ export class Seat implements PlayerSeat {
   }
 
   write(text: string): void {
-    if (this.reason) return;
+    if (this.reason && !this.writableAfterClose) return;
     const bytes = Buffer.from(text, 'utf8');
     this.transcript?.fromGame(bytes);
     if (this.transport) this.transport.send(bytes);
@@ -264,6 +274,10 @@ export class Seat implements PlayerSeat {
         this.keepsEarlierLines = false;
         this.input.close();
       }
+      if (this.writableAfterClose) {
+        this.writableAfterClose = false;
+        if (tellTransport) this.release();
+      }
       return;
     }
     this.reason = reason;
@@ -280,7 +294,7 @@ export class Seat implements PlayerSeat {
   }
 
   /**
-   * A bad line closes the seat at once (the player is told), but the lines before it stay
+   * A bad line closes the seat at once (the player is told, unless the game answers bad lines), but the lines before it stay
    * readable: a player whose good lines and bad line arrive in one chunk loses nothing it sent
    * in good form. The game reads them, then the end.
    */
@@ -291,7 +305,9 @@ export class Seat implements PlayerSeat {
     this.transcript?.note(`the seat was closed: ${code}`);
     this.stopDeadlineTimer();
     this.input.end();
-    this.release();
+    // A game that answers bad lines closes the connection itself (or the match's end does), after its answer.
+    this.writableAfterClose = this.outputAfterBadLine;
+    if (!this.writableAfterClose) this.release();
   }
 
   /** Tells the transport that the seat is closed (once), if it is. */

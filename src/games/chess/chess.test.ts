@@ -176,6 +176,33 @@ test('a player who runs out of time loses: it gets WINNER, the others RETIRE the
   assert.match(record.outcome.result!.reason, /did not move in time$/);
 });
 
+test('invalid UTF-8 (FF FE) as a move is a timeout at once: the sender gets WINNER, the others RETIRE then WINNER, as the reference', async () => {
+  // White sends the bytes FF FE and a line break as its first move, then reads to the end.
+  const player: LocalPlayer = async (io, sendBytes) => {
+    for (let i = 0; i < 2; i++) await io.readLine();
+    if ((await io.readLine()) === '0') sendBytes(Uint8Array.of(0xff, 0xfe, 0x0a));
+    while ((await io.readLine()) !== null);
+  };
+  const record = await playLocalMatch({
+    game: chess,
+    params: { args: { pace: '0' }, timeout: 3 },
+    players: [
+      { name: 'PlayerA', play: player },
+      { name: 'PlayerB', play: player },
+    ],
+    seed: 'chess-test',
+  });
+  const whiteSeat = record.spectatorStream.startsWith('PlayerA\n') ? 0 : 1;
+  const names = whiteSeat === 0 ? 'PlayerA\nPlayerB\n' : 'PlayerB\nPlayerA\n';
+  assert.equal(record.received[whiteSeat], `${names}0\nWINNER <BLACK>\n`);
+  assert.equal(record.received[1 - whiteSeat], `${names}1\nRETIRE\nWINNER <BLACK>\n`);
+  assert.equal(record.spectatorStream, `${names}RETIRE\nWINNER <BLACK>\n`);
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt < 3000, true, 'at once, not after the timeout');
+  assert.equal(record.outcome.seats[whiteSeat]!.closeReason, 'line/invalid-utf8');
+  assert.deepEqual(record.outcome.result!.scores[1 - whiteSeat], 1);
+  assert.match(record.outcome.result!.reason, /sent bytes that are not UTF-8$/);
+});
+
 test('a player who disconnects on its turn loses with RETIRE and no WINNER', async () => {
   await expectStreams({ white: '>e2 e4\nOK <e2> <e4>\nOK <e7> <e5>\n!\n', black: 'OK <e2> <e4>\n>e7 e5\nOK <e7> <e5>\nRETIRE\n' }, 'OK <e2> <e4>\nOK <e7> <e5>\nRETIRE\n');
 });

@@ -181,6 +181,8 @@ export const chess: GameDefinition<ChessConfig> = {
   description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
   args: ARGS,
   maxLineBytes: MAX_LINE_BYTES,
+  // Invalid UTF-8 is a timeout, and the sender still gets its WINNER line, as on the reference.
+  answersBadLines: true,
   configure: (params) => {
     const timeout = params.timeout ?? DEFAULT_TIMEOUT;
     return configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT }, ARGS, (args) => {

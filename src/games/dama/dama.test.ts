@@ -353,6 +353,24 @@ test('a line longer than 1024 bytes loses the game (the opponent is told as for 
   assert.deepEqual(record.outcome.result, { scores: [1, 0], reason: 'PlayerA (black) wins: PlayerB (white) sent a line too long' });
 });
 
+test('invalid UTF-8 (FF FE) as a move is a timeout at once, as the reference: "Tempo scaduto" to the sender, the abandonment to the opponent', async () => {
+  const clock = new ManualClock();
+  const sendsBadBytes: LocalPlayer = async (io, sendBytes) => {
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) return;
+      if (line === PROMPT_LINE_2) sendBytes(Uint8Array.of(0xff, 0xfe, 0x0a));
+    }
+  };
+  const { white, black, spectators, record } = await match({ white: sendsBadBytes, black: silent, clock, timeout: 5 });
+  assert.equal(white, `${OPENING}${START}Sei i Bianchi\nTurno bianco!\n${PROMPT}${TIMED_OUT}`);
+  assert.equal(black, `${OPENING}${START}Sei i Neri\n${WAIT}${WHITE_LEFT}`);
+  assert.equal(spectators, `${OPENING}${START}${COLOURS}Turno bianco!\n${GAME_OVER}`);
+  assert.equal(record.outcome.seats[1]!.closeReason, 'line/invalid-utf8');
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 0, 'at once, not after the timeout');
+  assert.deepEqual(record.outcome.result, { scores: [1, 0], reason: 'PlayerA (black) wins: PlayerB (white) sent invalid UTF-8' });
+});
+
 test('the pace runs from the start of each turn: a slow mover adds no wait, and the result waits for it too', async () => {
   const clock = new ManualClock();
   const heard: { white: [number, string][]; black: [number, string][] } = { white: [], black: [] };

@@ -136,7 +136,11 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
 async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position): Promise<MoveRead> {
   for (let invalid = 0; ; ) {
     const line = await readLineOrTimeOut(ctx, mover);
-    if (line === null) return { kind: 'left', why: describeLeave(mover.closeReason) };
+    if (line === null) {
+      // The reference treats invalid UTF-8 as a timeout, at once, and tells the sender so.
+      if (mover.closeReason === 'line/invalid-utf8') mover.write(timedOutBlock());
+      return { kind: 'left', why: describeLeave(mover.closeReason) };
+    }
     const judged = judgeMoveLine(position, line);
     if (judged.ok) return { kind: 'move', move: judged.value };
     if (++invalid >= MAX_INVALID_LINES_PER_TURN) {
@@ -184,6 +188,7 @@ export const dama: GameDefinition<DamaConfig> = {
   description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
   args: ARGS,
   maxLineBytes: 1024,
+  answersBadLines: true,
   configure: (params) => {
     const timeout = params.timeout ?? DEFAULT_TIMEOUT;
     return configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT }, ARGS, (args) => {

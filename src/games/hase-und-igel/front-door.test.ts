@@ -102,10 +102,13 @@ test('the test-mode requests are read, and answered with the exact bytes of the 
     renderPlayerScore({ displayName: 'player1', games: 2, values: [3, 30.5, 7] }),
     '\n  <playerScore>\n    <score displayName="player1" numberOfTests="2">' +
       values('Gewinner', 'SUM', '3') +
-      values('∅ Feldnummer', 'AVERAGE', '30.50') +
-      values('∅ Karotten', 'AVERAGE', '7.00') +
+      values('∅ Feldnummer', 'AVERAGE', '30.500000') +
+      values('∅ Karotten', 'AVERAGE', '7.000000') +
       '\n    </score>\n  </playerScore>',
   );
+  // The real server's bytes: a mean with six decimals, and an unknown name's empty score.
+  assert.match(renderPlayerScore({ displayName: 'p', games: 5, values: [1, 309.00006 / 5, 1] }), /<value>61\.800012<\/value>/);
+  assert.equal(renderPlayerScore(null), '\n  <playerScore/>');
 });
 
 test('a slot marked bot="true" is for the server bot', () => {

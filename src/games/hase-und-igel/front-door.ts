@@ -141,13 +141,17 @@ export function testingElement(testMode: boolean): XmlElement {
   return el('testing', { testMode });
 }
 
-/** A sum as it is; a mean with two decimals, as Java's BigDecimal divided at scale 2 prints it. */
+/** A sum as it is; a mean with six decimals, as the real server prints it (`61.800012`). */
 function scoreValue(value: number, aggregation: string): string {
-  return aggregation === 'SUM' ? String(value) : value.toFixed(2);
+  return aggregation === 'SUM' ? String(value) : value.toFixed(6);
 }
 
-/** The answer to `scoreForPlayer`: the tally of test mode (the real server's `Score` object). */
-export function playerScoreElement(score: TestScore): XmlElement {
+/**
+ * The answer to `scoreForPlayer`: the tally of test mode (the real server's `Score` object), or
+ * `<playerScore/>` for a name that has played no test game, as the real server answers it.
+ */
+export function playerScoreElement(score: TestScore | null): XmlElement {
+  if (score === null) return el('playerScore', {}, []);
   const values = SCORE_FRAGMENTS.map((fragment, i) =>
     el('values', {}, [fragmentElement(fragment), el('value', {}, [], scoreValue(score.values[i] ?? 0, fragment.aggregation))]),
   );
@@ -155,7 +159,7 @@ export function playerScoreElement(score: TestScore): XmlElement {
 }
 
 export const renderTesting = (testMode: boolean): string => renderMessage(testingElement(testMode));
-export const renderPlayerScore = (score: TestScore): string => renderMessage(playerScoreElement(score));
+export const renderPlayerScore = (score: TestScore | null): string => renderMessage(playerScoreElement(score));
 export const renderPrepared = (roomId: string, reservations: readonly string[]): string => renderMessage(preparedElement(roomId, reservations));
 export const renderJoinedGameRoom = (roomId: string, existing: boolean): string => renderMessage(joinedGameRoomElement(roomId, existing));
 

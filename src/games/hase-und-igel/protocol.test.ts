@@ -349,13 +349,13 @@ test('in test mode every result is added to the display names\' tallies before i
   const rooms = new RoomDirectory();
   const counted = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
   await play([firstLegalPlayer, firstLegalPlayer], {}, counted);
-  assert.equal(rooms.testScores.scoreOf('alice').games, 0, 'not counted before test mode');
+  assert.equal(rooms.testScores.scoreOf('alice'), null, 'not counted before test mode');
   rooms.testScores.testMode = true;
   const first = await play([firstLegalPlayer, firstLegalPlayer], {}, counted);
   const second = await play([firstLegalPlayer, firstLegalPlayer], { redName: 'bob', blueName: 'alice' }, counted);
   const points = (record: typeof first, seat: number) => record.outcome.result!.scores[seat]!;
-  const alice = rooms.testScores.scoreOf('alice');
+  const alice = rooms.testScores.scoreOf('alice')!;
   assert.equal(alice.games, 2);
   assert.equal(alice.values[0], points(first, 0) + points(second, 1));
-  assert.deepEqual(rooms.testScores.scoreOf('nobody'), { displayName: 'nobody', games: 0, values: [0, 0, 0] });
+  assert.equal(rooms.testScores.scoreOf('nobody'), null);
 });

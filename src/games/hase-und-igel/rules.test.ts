@@ -335,7 +335,7 @@ test('a card chain of four actions: advance to a hare, HURRY_AHEAD to a hare, FA
 
 test('a move has at least one action, and the order attributes must count 0, 1, 2, ...', () => {
   const state = initialState(TEST_BOARD);
-  assert.equal(refused(state, move()), 'Keine Aktionen vorhanden.');
+  assert.equal(refused(state, move()), 'Aktionen sind null', 'the real server\'s words');
   assert.equal(refused(state, move(advance(3, 1))), 'Das order Attribut wurde nicht richtig gesetzt.');
   assert.equal(refused(state, move(advance(1, 0), card('TAKE_OR_DROP_CARROTS', 2, 20))), 'Das order Attribut wurde nicht richtig gesetzt.');
   assert.equal(refused(state, move(advance(1, 0), card('TAKE_OR_DROP_CARROTS', 0, 20))), 'Das order Attribut wurde nicht richtig gesetzt.');

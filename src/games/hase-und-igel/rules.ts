@@ -298,7 +298,7 @@ export function isValidToSkip(board: Board, me: PlayerState, other: PlayerState)
 
 /** The server's messages for rejected moves (German, as existing clients display them). */
 export const MOVE_ERRORS = {
-  noActions: 'Keine Aktionen vorhanden.',
+  noActions: 'Aktionen sind null',
   badOrder: 'Das order Attribut wurde nicht richtig gesetzt.',
   onlyCardsAfterFirst: 'Nach der ersten Aktion können nur noch Karten folgen.',
   cardOwed: 'Es muss eine Karte ausgespielt werden.',

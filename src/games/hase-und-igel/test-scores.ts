@@ -47,10 +47,10 @@ export class TestScores {
     while (this.tallies.size > this.maxNames) this.tallies.delete(this.tallies.keys().next().value!);
   }
 
-  /** The tally of a display name; zeros after no game, as the real server's fresh score. */
-  scoreOf(displayName: string): TestScore {
+  /** The tally of a display name, or null when it has played no test game (the real server knows no score then). */
+  scoreOf(displayName: string): TestScore | null {
     const tally = this.tallies.get(displayName);
-    if (!tally) return { displayName, games: 0, values: SCORE_FRAGMENTS.map(() => 0) };
+    if (!tally) return null;
     const values = SCORE_FRAGMENTS.map((fragment, i) => (fragment.aggregation === 'SUM' ? tally.totals[i]! : tally.totals[i]! / tally.games));
     return { displayName, games: tally.games, values };
   }

@@ -19,8 +19,11 @@ export function moveLimit(size: number): number {
   return 50 * size;
 }
 
-/** How long we wait for the answer to `quit` before leaving, in seconds. */
-const QUIT_GRACE_SECONDS = 2;
+/**
+ * How long we wait for the answer to `quit` before leaving, in seconds: QTP says the controller
+ * receives it, but an engine that never answers must not hold the match.
+ */
+export const QUIT_GRACE_SECONDS = 2;
 
 interface GameOutcome {
   /** Seat index of the winner, or null for a draw. */
@@ -63,6 +66,14 @@ export class QuoridorManager {
     let draws = 0;
     for (let game = 1; game <= games; game++) {
       const outcome = await this.playGame(game);
+      const stopped = ctx.stopReason();
+      if (stopped !== null) {
+        // The players did not leave: the server stops the match. The game is nobody's, and no
+        // later game is played (the record has no scores and says why).
+        ctx.spectators.write(`result ${game} interrupted ${stopped}\n`);
+        this.vis.log(`Game ${game}: interrupted (${stopped})`);
+        return { scores: wins, reason: `interrupted: ${stopped}` };
+      }
       if (outcome.winner === null) draws++;
       else wins[outcome.winner]!++;
       ctx.spectators.write(`result ${game} ${outcome.color} ${outcome.reason}\n`);
@@ -182,13 +193,16 @@ export class QuoridorManager {
     if (wait > 0) await this.ctx.sleep(wait);
   }
 
-  /** Says goodbye to the engines still there and gives them a moment to answer. */
+  /**
+   * Says goodbye to the engines still there and waits for their answers (an answer, not the blank
+   * line left over from the previous one), each for at most QUIT_GRACE_SECONDS.
+   */
   private async quit(): Promise<void> {
     await Promise.all(
       this.seats.map(async (seat) => {
         if (seat.closed) return;
         seat.write('quit\n');
-        await Promise.race([seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY }), this.ctx.sleep(QUIT_GRACE_SECONDS)]);
+        await Promise.race([readAnswer(seat, Number.POSITIVE_INFINITY, () => this.ctx.elapsed()), this.ctx.sleep(QUIT_GRACE_SECONDS)]);
       }),
     );
   }

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { makeQuoridorGame, quoridor } from './quoridor.js';
+import { QUIT_GRACE_SECONDS } from './manager.js';
+import { transcriptName, type Match } from '../../match/match.js';
 import { ManualClock } from '../../util/clock.js';
 import { builtInEngine, fakeEngine, type Deviations } from './test-engines.js';
 
@@ -37,6 +39,46 @@ test('the QTP conversation on a 3x3 board, byte for byte, and the spectator stre
       'game 2 black Bob white Alice\nblack B2\nwhite B3\nresult 2 white Alice (white) reached row 3\n',
   );
   assert.deepEqual(record.outcome.result, { scores: [1, 1], reason: 'tie: Alice won 1, Bob won 1 of 2 games' });
+});
+
+test('the controller waits for the answer to quit: the blank line left from the answer to winner is not taken as it', async () => {
+  const clock = new ManualClock();
+  // A remote engine: its "=" to quit comes 1.5 s after the command, within QUIT_GRACE_SECONDS.
+  const slowQuit = () => fakeEngine({ beforeQuitAnswer: () => new Promise((resolve) => clock.setTimer(1500, () => resolve())) });
+  const record = await clock.runUntil(match([slowQuit(), slowQuit()], { size: '3', games: '1' }, undefined, clock));
+  assert.equal(record.outcome.endedAt - record.outcome.startedAt, 1500, 'the match ends with the answers, not before');
+  for (const seat of [0, 1]) {
+    const transcript = record.outcome.artifacts[transcriptName(seat)]!;
+    assert.match(transcript, /< quit\n\S+ > =\n/, `seat ${seat} answered quit before the match ended`);
+  }
+  const never = fakeEngine({ beforeQuitAnswer: () => new Promise((resolve) => clock.setTimer(10_000, () => resolve())) });
+  const stuck = await clock.runUntil(match([never, fakeEngine()], { size: '3', games: '1' }, undefined, clock));
+  assert.equal(stuck.outcome.endedAt - stuck.outcome.startedAt, QUIT_GRACE_SECONDS * 1000, 'an engine that never answers is left after the grace');
+});
+
+test('a server shutdown mid-match: the stream says the game was interrupted, awards it to nobody and plays no later game', async () => {
+  let running: Match<unknown> | null = null;
+  // Black's second genmove comes while the server shuts down: nobody left the game.
+  const stopsServer = fakeEngine({
+    genmoveAnswer: (_board, _side, count) => {
+      if (count === 2) running!.abort('server shutdown');
+      return undefined;
+    },
+  });
+  const record = await playLocalMatch({
+    game: quoridor,
+    params: { args: { pace: '0', size: '5', games: '3' } },
+    players: [
+      { name: 'Alice', play: stopsServer },
+      { name: 'Bob', play: fakeEngine() },
+    ],
+    made: (match) => (running = match),
+  });
+  assert.equal(record.outcome.result, null);
+  assert.equal(record.outcome.stopped, 'server shutdown');
+  assert.match(record.spectatorStream, /^Alice\nBob\nsize 5 walls 3 games 3\ngame 1 black Alice white Bob\n(.+\n)*result 1 interrupted server shutdown\n$/);
+  assert.doesNotMatch(record.spectatorStream, /left the game|neither player could start|game 2/);
+  assert.ok(record.vis.some((event) => JSON.stringify(event).includes('Game 1: interrupted (server shutdown)')));
 });
 
 test('the example match of description.md is reproduced byte for byte', async () => {

@@ -62,6 +62,8 @@ export interface FakeEngineOptions {
   readonly genmoveAnswer?: (board: QuoridorBoard, side: Side, count: number) => string | null | undefined;
   /** Every `?` the fake answered, for tests to inspect. */
   readonly refusals?: string[];
+  /** Awaited before the answer to `quit` (a remote engine whose answer takes its time). */
+  readonly beforeQuitAnswer?: () => Promise<void>;
 }
 
 export function fakeEngine(options: FakeEngineOptions = {}): LocalPlayer {
@@ -192,6 +194,7 @@ export function fakeEngine(options: FakeEngineOptions = {}): LocalPlayer {
           else reply(true, 'Fake');
           break;
         case 'quit':
+          await options.beforeQuitAnswer?.();
           reply(true);
           return;
         default:
