@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { CocoClient, type Incoming } from '../client/coco-client.js';
-import { ownStdio, startPipeProgram, startStdioProgram, type ChannelKind, type ProgramChannel } from '../bridges/program-channel.js';
+import { ownStdio, startPipeProgram, startStdioProgram, STDERR_INHERIT, type ChannelKind, type ProgramChannel, type StderrTarget } from '../bridges/program-channel.js';
 import { singleProgram, type ProgramLink } from '../bridges/program-link.js';
 import { QtpRestarts, answerDeadlineMs } from '../bridges/qtp-restarts.js';
 import { formatSeatCount, matchSeatCount } from '../lobby/seat-count.js';
@@ -25,6 +25,8 @@ export interface ConnectOptions {
   /** With restartPerGame: seconds an answer may take before coco stops the engine (default: from the match's timeout). */
   readonly answerWithin?: number;
   readonly status: (line: string) => void;
+  /** Where the program's stderr goes (default: coco's own stderr). */
+  readonly stderr?: StderrTarget;
   /** Aborted when coco is told to leave (a signal): the program is stopped and coco returns. */
   readonly signal?: AbortSignal;
 }
@@ -54,8 +56,9 @@ const EARLY_OUTPUT_MAX_BYTES = 1 << 20;
 
 function startChannel(options: ConnectOptions): Promise<ProgramChannel> {
   if (options.program.length === 0) return Promise.resolve(ownStdio(options.spectate));
-  if (options.channel === 'pipe') return startPipeProgram(options.program, options.spectate, options.signal);
-  return Promise.resolve(startStdioProgram(options.program, options.spectate));
+  const stderr = options.stderr ?? STDERR_INHERIT;
+  if (options.channel === 'pipe') return startPipeProgram(options.program, options.spectate, options.signal, stderr);
+  return Promise.resolve(startStdioProgram(options.program, options.spectate, stderr));
 }
 
 /** Why a program could not start, with what to do about it. */
