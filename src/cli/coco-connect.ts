@@ -47,6 +47,15 @@ const END_GRACE_MS = 5_000;
  */
 const RESULT_WAIT = { waitMs: 5_000, intervalMs: 100 } as const;
 /**
+ * How long coco waits for the close frame after a match ended and no history answered: a server
+ * shutting down ends its matches, then closes every connection with 1001 and the reason (our
+ * server: "server shutdown"), which is then the result's reason. Short: against a server without
+ * our history API that keeps the connection open, it only delays the last line.
+ */
+const GOING_AWAY_WAIT_MS = 1_000;
+/** The WebSocket close code of a server going away (RFC 6455). */
+const GOING_AWAY = 1001;
+/**
  * What a program may print before its match starts, kept for the server until then: many bots
  * greet at once (a `ready` line), before coco has even reached the server. As much as a seat holds
  * of unread input on the server (SEAT_LIMITS), which would close the seat past it anyway.
@@ -237,7 +246,11 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     const found = await awaitMatch(options.url, options.id, RESULT_WAIT);
     if (found.kind === 'found') status(`match ended: ${describeResult(found.value, seat, await closureOf(options, found.value, seat))}`);
     else if (found.kind === 'missing' && seat !== null) status(`match ended for you; the match goes on (its result: coco history once it ends)`);
-    else status('match ended');
+    else {
+      // No history to read: a server that went away says why in its close frame.
+      const close = found.kind === 'no-api' ? await client.closeFrameWithin(GOING_AWAY_WAIT_MS) : null;
+      status(close?.code === GOING_AWAY ? `match ended: no result (${close.reason || 'server shutdown'})` : 'match ended');
+    }
   };
 
   try {

@@ -8,6 +8,7 @@ import { TOURNAMENT_HELP, tournament } from './coco-tournament.js';
 import { stopServerTournament } from './coco-tournament-server.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
+import { withFinalNewline } from './history-stream.js';
 import { formatLobbyTable } from './lobby-table.js';
 import { parseGameArgs } from './game-args.js';
 import { fetchGameArgs, formatArgUsage, usageJson } from './game-usage.js';
@@ -271,7 +272,7 @@ async function history(url: string, args: string[]): Promise<void> {
     }
     const outcome = await client.historyMatch(id);
     if ('Ok' in outcome) {
-      process.stdout.write(outcome.Ok.history);
+      process.stdout.write(withFinalNewline(outcome.Ok.history));
       return;
     }
     if (outcome.Err !== 'FileNotFound') throw new CliError(`cannot read match "${id}": ${outcome.Err}`, EXIT.error);
