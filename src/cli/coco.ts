@@ -56,7 +56,8 @@ Commands:
                          match ended, the connection was lost, SIGINT, SIGTERM, SIGHUP) it
                          ends the group (SIGTERM, SIGKILL 2 s later) and all it started.
                          At the end it prints the result: "> match ended: you won 1-0 (...)"
-                         (just "> match ended" from a server without this one's history API).
+                         (just "> match ended" from a server without this one's history API;
+                         "> match ended: no result (server shutdown)" from one that stopped).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
 ${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
                          stop the server tournament ID now (its running matches end
