@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readGamesJson, type ArgJson } from '../src/protocol/games-json.js';
 import { argValueFits } from '../src/games/arg-value.js';
-import { argHintText, argValueError } from './arg-check.js';
+import { argHintText, argPlaceholder, argValueError } from './arg-check.js';
 
 /** pace as GET /api/games gives it (see test/gateways/http-routes.test.ts for the server's side). */
 const PACE_JSON = {
@@ -64,4 +64,11 @@ test("the hint under a field is a sentence with the default, or what happens wit
   assert.equal(argHintText(pace()), 'Seconds to wait between moves, 0 to 30. Default: 1.');
   assert.equal(argHintText({ ...pace(), hint: 'the room id players see', default: null, default_note: 'a fresh UUID' }), 'The room id players see. Default: a fresh UUID.');
   assert.equal(argHintText({ ...pace(), default: null }), 'Seconds to wait between moves, 0 to 30.');
+});
+
+test('the placeholder is the default the hint states, or its words when there is no fixed value', () => {
+  assert.equal(argPlaceholder(pace()), '1');
+  assert.match(argHintText(pace()), new RegExp(`Default: ${argPlaceholder(pace())}\\.$`));
+  assert.equal(argPlaceholder({ ...pace(), default: null, default_note: 'the match timeout' }), 'the match timeout');
+  assert.equal(argPlaceholder({ ...pace(), default: null, default_note: null }), 'default');
 });

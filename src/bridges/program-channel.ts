@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
@@ -41,6 +41,22 @@ export type ChannelKind = (typeof CHANNELS)[number];
  */
 export const STOP_GRACE_MS = 2_000;
 
+/**
+ * Where the program's stderr goes: coco's own stderr (`coco connect`, as the reference client
+ * does), nowhere (a tournament keeps its players' chatter off its results, as cutechess-cli
+ * does), or the end of a file (a tournament's log per player).
+ */
+export type StderrTarget = { readonly kind: 'inherit' } | { readonly kind: 'ignore' } | { readonly kind: 'file'; readonly path: string };
+
+export const STDERR_INHERIT: StderrTarget = { kind: 'inherit' };
+
+/** What spawn takes for `target`, and what to close once the child has it. */
+function stderrStdio(target: StderrTarget): { io: 'inherit' | 'ignore' | number; close: () => void } {
+  if (target.kind !== 'file') return { io: target.kind, close: () => {} };
+  const fd = openSync(target.path, 'a');
+  return { io: fd, close: () => closeSync(fd) };
+}
+
 interface StartedProgram {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
@@ -59,9 +75,16 @@ interface StartedProgram {
  * (setsid, setpgid). Since the program is no longer in the terminal's foreground group, Ctrl-C
  * reaches coco only, which passes it on as the stop sequence.
  */
-function startTagged(argv: readonly string[], stdio: StdioOptions, env: NodeJS.ProcessEnv = process.env): StartedProgram {
+function startTagged(argv: readonly string[], stdio: (stderr: 'inherit' | 'ignore' | number) => StdioOptions, stderr: StderrTarget, env: NodeJS.ProcessEnv = process.env): StartedProgram {
   const tag = newProcessTag();
-  const child = spawn(argv[0]!, argv.slice(1), { stdio, env: taggedEnvironment(tag, env), detached: true });
+  const errors = stderrStdio(stderr);
+  let child: ChildProcess;
+  try {
+    child = spawn(argv[0]!, argv.slice(1), { stdio: stdio(errors.io), env: taggedEnvironment(tag, env), detached: true });
+  } finally {
+    // The child holds its own copy of the file's descriptor.
+    errors.close();
+  }
   let exitedNow = false;
   const exitedRaw = new Promise<number | null>((resolve, reject) => {
     child.once('error', (error) => {
@@ -122,9 +145,9 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** The program's stdin and stdout carry the stream; its stderr stays on the terminal. */
-export function startStdioProgram(argv: readonly string[], spectating: boolean): ProgramChannel {
-  const { child, exited, started, stop } = startTagged(argv, ['pipe', spectating ? 'inherit' : 'pipe', 'inherit']);
+/** The program's stdin and stdout carry the stream; its stderr goes to `stderr` (the terminal by default). */
+export function startStdioProgram(argv: readonly string[], spectating: boolean, stderr: StderrTarget = STDERR_INHERIT): ProgramChannel {
+  const { child, exited, started, stop } = startTagged(argv, (errors) => ['pipe', spectating ? 'inherit' : 'pipe', errors], stderr);
   child.stdin!.on('error', () => {}); // the program may stop reading; that is its business
   child.stdout?.on('error', () => {});
   return {
@@ -146,7 +169,7 @@ export function startStdioProgram(argv: readonly string[], spectating: boolean):
  * COCO_PIPEOUT (the program writes; absent when spectating). Resolves once the program has
  * opened both, which is when it counts as started.
  */
-export async function startPipeProgram(argv: readonly string[], spectating: boolean, signal?: AbortSignal): Promise<ProgramChannel> {
+export async function startPipeProgram(argv: readonly string[], spectating: boolean, signal?: AbortSignal, stderr: StderrTarget = STDERR_INHERIT): Promise<ProgramChannel> {
   const folder = mkdtempSync(join(tmpdir(), 'coco-'));
   const pipeIn = join(folder, 'in');
   const pipeOut = join(folder, 'out');
@@ -158,7 +181,7 @@ export async function startPipeProgram(argv: readonly string[], spectating: bool
     throw new Error(`cannot create named pipes: ${made.stderr?.toString().trim() || made.error?.message}`);
   }
   const env = { ...process.env, COCO_PIPEIN: pipeIn, ...(spectating ? {} : { COCO_PIPEOUT: pipeOut }) };
-  const started = startTagged(argv, 'inherit', env);
+  const started = startTagged(argv, (errors) => ['inherit', 'inherit', errors], stderr, env);
   const cleanup = (): void => rmSync(folder, { recursive: true, force: true });
   // Opening a FIFO waits for the other end: both opens complete once the program opened its ends.
   const input = createWriteStream(pipeIn);

@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { CocoClient, type Incoming } from '../client/coco-client.js';
-import { ownStdio, startPipeProgram, startStdioProgram, type ChannelKind, type ProgramChannel } from '../bridges/program-channel.js';
+import { ownStdio, startPipeProgram, startStdioProgram, STDERR_INHERIT, type ChannelKind, type ProgramChannel, type StderrTarget } from '../bridges/program-channel.js';
 import { singleProgram, type ProgramLink } from '../bridges/program-link.js';
 import { QtpRestarts, answerDeadlineMs } from '../bridges/qtp-restarts.js';
 import { formatSeatCount, matchSeatCount } from '../lobby/seat-count.js';
@@ -25,6 +25,8 @@ export interface ConnectOptions {
   /** With restartPerGame: seconds an answer may take before coco stops the engine (default: from the match's timeout). */
   readonly answerWithin?: number;
   readonly status: (line: string) => void;
+  /** Where the program's stderr goes (default: coco's own stderr). */
+  readonly stderr?: StderrTarget;
   /** Aborted when coco is told to leave (a signal): the program is stopped and coco returns. */
   readonly signal?: AbortSignal;
 }
@@ -45,6 +47,15 @@ const END_GRACE_MS = 5_000;
  */
 const RESULT_WAIT = { waitMs: 5_000, intervalMs: 100 } as const;
 /**
+ * How long coco waits for the close frame after a match ended and no history answered: a server
+ * shutting down ends its matches, then closes every connection with 1001 and the reason (our
+ * server: "server shutdown"), which is then the result's reason. Short: against a server without
+ * our history API that keeps the connection open, it only delays the last line.
+ */
+const GOING_AWAY_WAIT_MS = 1_000;
+/** The WebSocket close code of a server going away (RFC 6455). */
+const GOING_AWAY = 1001;
+/**
  * What a program may print before its match starts, kept for the server until then: many bots
  * greet at once (a `ready` line), before coco has even reached the server. As much as a seat holds
  * of unread input on the server (SEAT_LIMITS), which would close the seat past it anyway.
@@ -54,8 +65,9 @@ const EARLY_OUTPUT_MAX_BYTES = 1 << 20;
 
 function startChannel(options: ConnectOptions): Promise<ProgramChannel> {
   if (options.program.length === 0) return Promise.resolve(ownStdio(options.spectate));
-  if (options.channel === 'pipe') return startPipeProgram(options.program, options.spectate, options.signal);
-  return Promise.resolve(startStdioProgram(options.program, options.spectate));
+  const stderr = options.stderr ?? STDERR_INHERIT;
+  if (options.channel === 'pipe') return startPipeProgram(options.program, options.spectate, options.signal, stderr);
+  return Promise.resolve(startStdioProgram(options.program, options.spectate, stderr));
 }
 
 /** Why a program could not start, with what to do about it. */
@@ -234,7 +246,11 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     const found = await awaitMatch(options.url, options.id, RESULT_WAIT);
     if (found.kind === 'found') status(`match ended: ${describeResult(found.value, seat, await closureOf(options, found.value, seat))}`);
     else if (found.kind === 'missing' && seat !== null) status(`match ended for you; the match goes on (its result: coco history once it ends)`);
-    else status('match ended');
+    else {
+      // No history to read: a server that went away says why in its close frame.
+      const close = found.kind === 'no-api' ? await client.closeFrameWithin(GOING_AWAY_WAIT_MS) : null;
+      status(close?.code === GOING_AWAY ? `match ended: no result (${close.reason || 'server shutdown'})` : 'match ended');
+    }
   };
 
   try {

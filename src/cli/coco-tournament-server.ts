@@ -6,7 +6,8 @@
  */
 import type { Format } from '../tournament/pairings.js';
 import { parseLine, type ResultLine } from '../tournament/results-file.js';
-import { formatPoints, formatResultLine, formatStandings, standings } from '../tournament/standings.js';
+import { formatFinished, formatScore } from '../tournament/progress-lines.js';
+import { formatPoints, formatStandings, standings } from '../tournament/standings.js';
 import { signalNumber } from './coco-connect.js';
 import { CliError, EXIT } from './exit-status.js';
 import { apiUrl } from './match-record.js';
@@ -99,8 +100,12 @@ export async function serverTournament(wsUrl: string, settings: ServerTournament
   const names = settings.entrants.map((e) => e.name);
   let shown = 0;
   const show = (): void => {
+    // On a terminal each finished game's line goes above the live line, which is drawn again under it.
+    for (; shown < view.results.length; shown++) {
+      const finished = formatFinished(view.results[shown]!) + (names.length === 2 ? formatScore(names[0]!, names[1]!, view.results.slice(0, shown + 1)) : '');
+      io.write(io.tty ? `\r\x1b[K${finished}` : finished);
+    }
     if (io.tty) io.write(`\r\x1b[K[${view.results.length}/${view.total}] ${view.running.length} running | ${formatPoints(names, view.results)}`);
-    else for (; shown < view.results.length; shown++) io.write(formatResultLine(shown + 1, view.total, view.results[shown]!));
   };
   show();
   try {

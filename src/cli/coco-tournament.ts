@@ -10,7 +10,11 @@ import { FORMATS, type Format, type Pairing } from '../tournament/pairings.js';
 import { checkSchedule, runSchedule } from '../tournament/schedule.js';
 import { ResultsFile, type ResultLine } from '../tournament/results-file.js';
 import { parseSprt, sprtStatus, type SprtSettings, type SprtStatus } from '../tournament/sprt.js';
-import { formatPoints, formatResultLine, formatStandings, standings } from '../tournament/standings.js';
+import { formatPoints, formatStandings, standings } from '../tournament/standings.js';
+import { formatFinished, formatScore, formatStarted } from '../tournament/progress-lines.js';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { STDERR_INHERIT, type StderrTarget } from '../bridges/program-channel.js';
 import { serverTournament } from './coco-tournament-server.js';
 import { isValidUserName } from '../lobby/names.js';
 import { signalNumber } from './coco-connect.js';
@@ -34,6 +38,8 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
       -t, --timeout SECONDS  player inactivity timeout (default: the game's)
       --results FILE         append each result to FILE (JSON lines); run again with the
                              same FILE to play only what is missing
+      --stderr               show the players' stderr here (default: thrown away)
+      --stderr-dir DIR       append each player's stderr to DIR/NAME.stderr
       --seed TEXT            swiss: breaks ties between equal scores (default "coco")
       --sprt [elo0=0 elo1=5 alpha=0.05 beta=0.05]
                              2 players: stop once the SPRT decides between elo0 and elo1
@@ -70,6 +76,8 @@ interface TournamentSettings {
   readonly resultsPath: string | null;
   readonly seed: string;
   readonly sprt: SprtSettings | null;
+  /** Where the players' stderr goes: off the console unless asked (--stderr, --stderr-dir). */
+  readonly stderr: { readonly kind: 'ignore' } | { readonly kind: 'inherit' } | { readonly kind: 'dir'; readonly dir: string };
 }
 
 const SPRT_WORD = /^[A-Za-z0-9]+=/;
@@ -110,6 +118,8 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
         timeout: { type: 'string', short: 't' },
         results: { type: 'string' },
         seed: { type: 'string', default: 'coco' },
+        stderr: { type: 'boolean', default: false },
+        'stderr-dir': { type: 'string' },
       },
     });
   } catch (error) {
@@ -161,6 +171,10 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
     if (entrants.length !== 2) throw new UsageError('--sprt compares exactly 2 players');
     sprt = checked.value;
   }
+  const stderrDir = values['stderr-dir'];
+  if (stderrDir !== undefined && values.stderr === true) throw new UsageError('--stderr and --stderr-dir are two places for the same output: pick one');
+  if (stderrDir !== undefined && !(existsSync(stderrDir) && statSync(stderrDir).isDirectory())) throw new UsageError(`--stderr-dir takes an existing folder, not "${stderrDir}"`);
+  if (onServer && (stderrDir !== undefined || values.stderr === true)) throw new UsageError('--stderr and --stderr-dir are for a local tournament\'s programs, not --on-server');
   const timeout = values.timeout === undefined ? null : Number(values.timeout);
   if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout takes seconds, not "${values.timeout}"`);
   return {
@@ -176,6 +190,7 @@ export function parseTournament(argv: readonly string[]): TournamentSettings {
     resultsPath: values.results ?? null,
     seed: values.seed as string,
     sprt,
+    stderr: stderrDir !== undefined ? { kind: 'dir', dir: stderrDir } : values.stderr === true ? { kind: 'inherit' } : { kind: 'ignore' },
   };
 }
 
@@ -255,9 +270,27 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
   const more = (): boolean => !halt.signal.aborted && !decided();
 
   let running = 0;
-  const context: MatchContext = { url, game: settings.game, players: seatsPerMatch, args: settings.args, timeout: settings.timeout, signal: halt.signal };
+  const stderrOf = (name: string): StderrTarget => {
+    const { stderr } = settings;
+    return stderr.kind === 'dir' ? { kind: 'file', path: join(stderr.dir, `${name}.stderr`) } : stderr.kind === 'inherit' ? STDERR_INHERIT : { kind: 'ignore' };
+  };
   const progress = (): void => {
     if (io.tty) io.write(`\r\x1b[K[${results.length}/${total}] ${running} running | ${formatPoints(names, results)}`);
+  };
+  // On a terminal each line goes above the live line, which is drawn again under it.
+  const say = (text: string): void => {
+    io.write(io.tty ? `\r\x1b[K${text}` : text);
+    progress();
+  };
+  const context: MatchContext = {
+    url,
+    game: settings.game,
+    players: seatsPerMatch,
+    args: settings.args,
+    timeout: settings.timeout,
+    signal: halt.signal,
+    stderrOf,
+    created: (pairing, id) => say(formatStarted(pairing.index + 1, total, pairing.seats.map((i) => names[i]!), id)),
   };
   const play = async (pairing: Pairing): Promise<void> => {
     running++;
@@ -268,7 +301,7 @@ export async function tournament(url: string, argv: readonly string[], io: Tourn
       results.push(result);
       done.add(result.pairing);
       file?.append(result);
-      if (!io.tty) io.write(formatResultLine(results.length, total, result));
+      say(formatFinished(result) + (names.length === 2 ? formatScore(names[0]!, names[1]!, results) : ''));
     } catch (error) {
       fatal ??= error;
       halt.abort('SIGTERM');

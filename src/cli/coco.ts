@@ -8,6 +8,7 @@ import { TOURNAMENT_HELP, tournament } from './coco-tournament.js';
 import { stopServerTournament } from './coco-tournament-server.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
+import { withFinalNewline } from './history-stream.js';
 import { formatLobbyTable } from './lobby-table.js';
 import { parseGameArgs } from './game-args.js';
 import { fetchGameArgs, formatArgUsage, usageJson } from './game-usage.js';
@@ -55,7 +56,8 @@ Commands:
                          match ended, the connection was lost, SIGINT, SIGTERM, SIGHUP) it
                          ends the group (SIGTERM, SIGKILL 2 s later) and all it started.
                          At the end it prints the result: "> match ended: you won 1-0 (...)"
-                         (just "> match ended" from a server without this one's history API).
+                         (just "> match ended" from a server without this one's history API;
+                         "> match ended: no result (server shutdown)" from one that stopped).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
 ${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
                          stop the server tournament ID now (its running matches end
@@ -271,7 +273,7 @@ async function history(url: string, args: string[]): Promise<void> {
     }
     const outcome = await client.historyMatch(id);
     if ('Ok' in outcome) {
-      process.stdout.write(outcome.Ok.history);
+      process.stdout.write(withFinalNewline(outcome.Ok.history));
       return;
     }
     if (outcome.Err === 'InvalidID') throw new CliError(`"${id}" is not a match id: an id is letters and digits only`, EXIT.error);

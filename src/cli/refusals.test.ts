@@ -11,6 +11,12 @@ test("the server's refusal text comes first and unchanged, coco's hint after it"
   assert.equal(refused('Wrong password').status, EXIT.refused);
 });
 
+test('a refused match name keeps the reference text and adds the rule it broke and its length', () => {
+  const long = 'x'.repeat(30);
+  assert.equal(withHint(`"${long}" is not a valid game name`), `"${long}" is not a valid game name (a match name is 1 to 24 printable ASCII characters, spaces allowed; this one has 30 characters)`);
+  assert.match(withHint('"a b" is not a valid password'), /\(a password is 0 to 32 printable ASCII characters, no spaces\)$/);
+});
+
 test('every command says the same of an unknown match id: the lobby text', () => {
   assert.match(noSuchMatch('zz').message, /^Game "zz" does not exists \(/);
 });

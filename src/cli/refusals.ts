@@ -1,3 +1,4 @@
+import { MATCH_NAME_RULE, PASSWORD_RULE } from '../lobby/names.js';
 import { CliError, EXIT } from './exit-status.js';
 
 /**
@@ -5,18 +6,26 @@ import { CliError, EXIT } from './exit-status.js';
  * it is pinned by the reference protocol (lobby texts such as `Game "ID" does not exists`), so a
  * script matching it keeps working; coco adds its hint after it, the same from every command.
  */
-const HINTS: readonly (readonly [RegExp, (id: string) => string])[] = [
+const HINTS: readonly (readonly [RegExp, (id: string, text: string) => string])[] = [
   [/^Game ".*" does not exists$/, () => 'coco lobby lists the waiting and running matches, coco history the finished ones'],
   [/^Invalid ID: /, () => 'a match id is the 13 letters and digits that coco new printed; coco lobby lists them'],
   [/^Game ".*" is already running$/, (id) => `watch it with coco connect -s ${id}`],
   [/^Wrong password$/, () => "give the match's password with -p"],
   [/^Username ".*" already taken$/, () => 'choose another name with -n'],
+  // The reference's words call the match's name a "game name": the hint says what it is and its rule.
+  [/^"[^]*" is not a valid game name$/, (_id, text) => `${MATCH_NAME_RULE}; this one has ${nameLength(text)} characters`],
+  [/^"[^]*" is not a valid password$/, () => PASSWORD_RULE],
   [/^".*" is not a valid username$/, () => 'a name is 1 to 16 printable characters, no spaces, no $'],
 ];
 
+/** The length of the name quoted at the start of a refusal (`"NAME" is not ...`). */
+function nameLength(text: string): number {
+  return text.slice(1, text.lastIndexOf('" is not')).length;
+}
+
 /** The server's text with coco's hint after it, when coco has one. */
 export function withHint(text: string, id = 'ID'): string {
-  const hint = HINTS.find(([pattern]) => pattern.test(text))?.[1](id);
+  const hint = HINTS.find(([pattern]) => pattern.test(text))?.[1](id, text);
   return hint === undefined ? text : `${text} (${hint})`;
 }
 

@@ -3,6 +3,7 @@
  * the way `coco connect` connects one (the same code: coco-connect.ts), and the result is read
  * from the server's history, as one line of the results file.
  */
+import type { StderrTarget } from '../bridges/program-channel.js';
 import { CocoClient } from '../client/coco-client.js';
 import { SEAT_ORDER_ARG } from '../lobby/seat-order-arg.js';
 import { botName } from '../match/match.js';
@@ -30,6 +31,10 @@ export interface MatchContext {
   readonly timeout: number | null;
   /** Aborted when the tournament stops: the programs of this match are stopped. */
   readonly signal: AbortSignal;
+  /** Where the program of the player named so writes its stderr. */
+  readonly stderrOf: (name: string) => StderrTarget;
+  /** Told once the server has made the match of `pairing`, before any program joins it. */
+  readonly created: (pairing: Pairing, id: string) => void;
 }
 
 /**
@@ -71,6 +76,8 @@ interface Connected {
   readonly started: boolean;
   /** Whether it left before the match started of its own accord (not stopped for another's leaving). */
   readonly culprit: boolean;
+  /** Whether it was done before the tournament was stopped: its match may have ended, and then counts. */
+  readonly doneBeforeStop: boolean;
 }
 
 /**
@@ -84,6 +91,7 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
   // The server's bot (at most one entrant) is named as the match names it.
   const seatNames = seats.map((entrant) => (entrant.command === null ? botName(0) : entrant.name));
   const id = await createMatch(context, seatNames, seats.filter((entrant) => entrant.command === null).length, `tournament #${pairing.index}`);
+  context.created(pairing, id);
   // A program that leaves before the match starts would leave the other waiting in the lobby
   // until the match expires: then this match is stopped at once.
   const halt = new AbortController();
@@ -105,19 +113,25 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
             status: (line) => {
               if (line === STARTED) started = true;
             },
+            stderr: context.stderrOf(entrant.name),
             signal,
           });
+          const doneBeforeStop = !context.signal.aborted;
           const culprit = !started && !halt.signal.aborted;
           if (culprit) halt.abort('SIGTERM');
-          return { name: entrant.name, code, error: null, started, culprit };
+          return { name: entrant.name, code, error: null, started, culprit, doneBeforeStop };
         } catch (error) {
+          const doneBeforeStop = !context.signal.aborted;
           const culprit = !halt.signal.aborted;
           halt.abort('SIGTERM');
-          return { name: entrant.name, code: null, error, started, culprit };
+          return { name: entrant.name, code: null, error, started, culprit, doneBeforeStop };
         }
       }),
   );
-  if (context.signal.aborted) return null;
+  // Stopped while playing: the match's end (a forfeit by the stopped programs) is not a result. A
+  // match whose programs were all done before the stop ended on its own: it is kept, so that a
+  // rerun with the same results file does not play it again.
+  if (context.signal.aborted && !connected.every((c) => c.doneBeforeStop && c.started && c.error === null)) return null;
   const fatal = connected.find((c) => c.error !== null && !(c.error instanceof CliError && c.error.status === EXIT.programStart));
   if (fatal) throw fatal.error;
   const names = seats.map((entrant) => entrant.name);

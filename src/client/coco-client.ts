@@ -35,6 +35,9 @@ export class CocoClient {
   private waiter: ((item: Incoming | null) => void) | null = null;
   private closed = false;
   private closeReason = '';
+  /** The close frame's code and reason once the server closed the connection, else null. */
+  private closeFrame: { readonly code: number; readonly reason: string } | null = null;
+  private readonly closeWaiters = new Set<() => void>();
 
   private constructor(
     private readonly ws: WebSocket,
@@ -51,6 +54,9 @@ export class CocoClient {
     });
     ws.on('close', (code, reason) => {
       const why = reason.toString('utf8');
+      this.closeFrame = { code, reason: why };
+      for (const wake of this.closeWaiters) wake();
+      this.closeWaiters.clear();
       this.fail(why === '' ? 'the server closed the connection' : `the server closed the connection (${code}): ${why}`);
     });
     ws.on('error', (error) => this.fail(`connection error: ${error.message}`));
@@ -97,6 +103,25 @@ export class CocoClient {
   /** Why the connection closed, as far as the client knows ('' while open or closed by us). */
   get closedBecause(): string {
     return this.closeReason;
+  }
+
+  /**
+   * The server's close frame (code and reason), waiting up to `ms` for it; null when the
+   * connection is still open then. A server going away (1001) says why in the reason.
+   */
+  async closeFrameWithin(ms: number): Promise<{ readonly code: number; readonly reason: string } | null> {
+    if (this.closeFrame === null) {
+      let timer: NodeJS.Timeout | undefined;
+      let wake: () => void = () => {};
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        this.closeWaiters.add(wake);
+        timer = setTimeout(resolve, ms);
+      });
+      clearTimeout(timer);
+      this.closeWaiters.delete(wake);
+    }
+    return this.closeFrame;
   }
 
   /** The next message from the server, or null once the connection is closed. */

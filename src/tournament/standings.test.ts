@@ -81,3 +81,19 @@ test('3-seat games: points by opponents beaten and tied over 2, a win is first a
 test('a table of 2-player games has no place column, as before', () => {
   assert.doesNotMatch(formatStandings(standings(['a', 'b', 'c'], RESULTS)), /place/);
 });
+
+test('a tournament stopped before any game shows no interval and no LOS: dashes, not "inf" or a prior\'s percentage', () => {
+  const text = formatStandings(standings(['a', 'b'], []));
+  assert.doesNotMatch(text.split('\n').slice(1).join('\n'), /inf|\d%|virtual draw/);
+  for (const line of text.trimEnd().split('\n').slice(1, 3)) assert.match(line, /^\d\s+[ab]\s+0\.0\s+-\s+-\s+0\s+0\s/);
+});
+
+test('an entrant with no games has no LOS, nor has the player ranked just above it', () => {
+  const table = standings(['a', 'b', 'idle'], [result(0, ['a', 'b'], '1-0'), result(1, ['b', 'a'], '1/2-1/2')]);
+  const byName = new Map(table.rows.map((r) => [r.name, r]));
+  assert.equal(byName.get('idle')!.losNext, null);
+  assert.ok(table.rows.filter((r) => r.name !== 'idle').some((r) => r.losNext !== null) || table.rows.at(-1)!.name !== 'idle');
+  const above = table.rows[table.rows.findIndex((r) => r.name === 'idle') - 1];
+  if (above !== undefined) assert.equal(above.losNext, null);
+  assert.match(formatStandings(table), /^\d\s+idle\s+\S+\s+-\s+-\s+0\s+0\s/m);
+});

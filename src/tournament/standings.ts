@@ -115,7 +115,11 @@ export function standings(names: readonly string[], results: readonly ResultLine
   });
   rows.sort((x, y) => y.elo - x.elo || y.points - x.points || x.index - y.index);
   return {
-    rows: rows.map(({ index, ...row }, k) => ({ ...row, losNext: k + 1 < rows.length ? superiority(ratings, index, rows[k + 1]!.index) : null })),
+    // Without games between them there is nothing to compare: no LOS (not the prior's 50-odd %).
+    rows: rows.map(({ index, ...row }, k) => {
+      const next = rows[k + 1];
+      return { ...row, losNext: next !== undefined && row.games > 0 && next.games > 0 ? superiority(ratings, index, next.index) : null };
+    }),
     games: ranked.length,
     draws: ranked.filter(sharedFirst).length,
     seats: Math.max(2, ...ranked.map((g) => g.players.length)),
@@ -137,7 +141,8 @@ export function formatStandings(table: Standings): string {
     String(k + 1),
     row.name,
     row.elo.toFixed(1),
-    Number.isFinite(row.error95) ? row.error95.toFixed(1) : 'inf',
+    // No games, no interval: a dash, as for the other columns of a player who has not played.
+    row.games === 0 ? '-' : Number.isFinite(row.error95) ? row.error95.toFixed(1) : 'inf',
     row.losNext === null ? '-' : percent(row.losNext),
     formatPointsValue(row.points),
     String(row.games),
@@ -156,7 +161,7 @@ export function formatStandings(table: Standings): string {
   const line = (cells: readonly string[]): string => cells.map((cell, c) => (c === 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd();
   const lines = [line(header), ...body.map(line)];
   const drawRate = `draw rate ${table.games ? percent(table.draws / table.games) : '-'}${places ? ' (first place shared)' : ''}`;
-  lines.push(`${table.games} games, ${drawRate}${table.ratings.regularized ? '; Elo with one virtual draw each (a player won or lost every game)' : ''}`);
+  lines.push(`${table.games} games, ${drawRate}${table.games > 0 && table.ratings.regularized ? '; Elo with one virtual draw each (a player won or lost every game)' : ''}`);
   for (const crash of table.crashes) lines.push(`crash: ${crash.player} in match ${crash.match}`);
   return `${lines.join('\n')}\n`;
 }
@@ -170,16 +175,4 @@ export function formatPoints(names: readonly string[], results: readonly ResultL
     seatPoints(places).forEach((p, seat) => points.set(r.players[seat]!, (points.get(r.players[seat]!) ?? 0) + p));
   }
   return [...points].sort((x, y) => y[1] - x[1]).map(([name, p]) => `${name} ${formatPointsValue(p)}`).join(', ');
-}
-
-/** One line per finished match: `[done/total] a 1-0 b (reason; incidents), match ID`; with more seats `a b c: places 2-1-3 (...)`. */
-export function formatResultLine(done: number, total: number, r: ResultLine): string {
-  const incidents = [
-    ...r.crashed.map((name) => `${name} crashed`),
-    ...r.timedOut.map((name) => `${name} timed out`),
-    ...r.illegal.map((name) => `${name} made an illegal move`),
-  ];
-  const why = [r.reason, ...incidents].filter(Boolean).join('; ');
-  const game = r.players.length === 2 ? r.players.join(` ${r.outcome} `) : `${r.players.join(' ')}: ${r.outcome === '*' ? 'no result' : `places ${r.outcome}`}`;
-  return `[${done}/${total}] ${game}${why ? ` (${why})` : ''}, match ${r.match}\n`;
 }

@@ -15,14 +15,17 @@ const newPage = (): Promise<Page> => openPage(site.browser);
 /** The form field (label) of game argument `name`. */
 const argField = (page: Page, name: string) => page.locator('label.field', { has: page.locator(`input[name="arg-${name}"]`) });
 
-test('each game argument shows its hint under the field and its example as placeholder', async () => {
+test('each game argument shows its hint under the field and, as placeholder, the default the hint states', async () => {
   const page = await newPage();
   await page.goto(`${site.base}#/new?game=roshambo`);
   const pace = page.locator('input[name=arg-pace]');
   await pace.waitFor();
-  assert.equal(await pace.getAttribute('placeholder'), '1.5');
+  assert.equal(await pace.getAttribute('placeholder'), '1');
   assert.equal((await argField(page, 'pace').locator('.field-hint').innerText()).trim(), 'Seconds to wait between moves, 0 to 30. Default: 1.');
-  assert.equal(await page.locator('input[name=arg-rounds]').getAttribute('placeholder'), '5');
+  const roundsHint = await argField(page, 'rounds').locator('.field-hint').innerText();
+  assert.equal(await page.locator('input[name=arg-rounds]').getAttribute('placeholder'), /Default: (.+)\.$/.exec(roundsHint.trim())?.[1]);
+  // The game's number of players, not words.
+  assert.match((await page.locator('input[name=players]').getAttribute('placeholder')) ?? '', /^\d+$/);
   // A game whose argument has no fixed default says what happens without a value.
   await page.selectOption('select[name=game]', 'hase-und-igel');
   await page.locator('input[name=arg-hardTimeout]').waitFor();

@@ -76,7 +76,7 @@ test('a round-robin of lowest-unique at tables of 3: every rotation of every tab
   const results = join(dir, 'full.jsonl');
   const run = await coco(server.url, [...TOURNAMENT, '--results', results]);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout.match(/^\[\d+\/12\] \S+ \S+ \S+: places \d-\d-\d/gm)?.length, 12, run.stdout);
+  assert.equal(run.stdout.match(/^Finished game \d+ \(\S+ vs \S+ vs \S+\): places \d-\d-\d /gm)?.length, 12, run.stdout);
   const lines = readResultLines(results);
   assertWholeSchedule(lines);
   assert.ok(!lines.some((l) => l.players.some((name) => name.startsWith('ServerBot'))));
@@ -100,7 +100,7 @@ test('resume of the 3-seat round-robin: a file cut short plays only what is miss
   writeFileSync(results, `${kept.map((l) => JSON.stringify(l)).join('\n')}\n${JSON.stringify(full[5]).slice(0, 30)}`);
   const run = await coco(server.url, [...TOURNAMENT, '--results', results]);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout.match(/^\[\d+\/12\] /gm)?.length, 7, run.stdout);
+  assert.equal(run.stdout.match(/^Finished game \d+ /gm)?.length, 7, run.stdout);
   const lines = readResultLines(results);
   assert.deepEqual(lines.slice(0, 5), kept);
   assertWholeSchedule(lines);

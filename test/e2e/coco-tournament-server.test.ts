@@ -44,11 +44,11 @@ test('the server plays a round robin of its bot programs: a line per match, then
   assert.equal(run.code, 0, run.stderr + run.stdout);
   const id = /^tournament ([0-9a-f]+) on the server \(http:\/\/[^)]+#\/tournaments\/\1\): 12 matches$/m.exec(run.stdout)?.[1];
   assert.ok(id, run.stdout);
-  const lines = run.stdout.split('\n').filter((line) => /^\[\d+\/12\] /.test(line));
+  const lines = run.stdout.split('\n').filter((line) => /^Finished game \d+ /.test(line));
   assert.equal(lines.length, 12, run.stdout);
   const firstSeats = new Map<string, number>();
   for (const line of lines) {
-    const [, a, outcome, b, match] = /^\[\d+\/12\] (\w+) (1-0|0-1) (\w+) \(.*\), match (\w+)$/.exec(line) ?? [];
+    const [, a, b, outcome, match] = /^Finished game \d+ \((\w+) vs (\w+)\): (1-0|0-1) \{.*\}, match (\w+)$/.exec(line) ?? [];
     assert.ok(a && b && match, line);
     assert.equal(outcome, BEATS[a] === b ? '1-0' : '0-1', line);
     firstSeats.set(`${a}>${b}`, (firstSeats.get(`${a}>${b}`) ?? 0) + 1);

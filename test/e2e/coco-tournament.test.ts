@@ -53,7 +53,10 @@ test('a round-robin of three programs: a line per match, the table, and one JSON
   const run = await coco(server.url, [...GAME, ...PLAYERS, '--concurrency', '2', '--results', results]);
   assert.equal(run.code, 0, run.stderr);
   // 3 pairs, each in both seat orders.
-  assert.equal(run.stdout.match(/^\[\d\/6\] /gm)?.length, 6, run.stdout);
+  assert.equal(run.stdout.match(/^Started game \d of 6 \(\w+ vs \w+\), match \w+$/gm)?.length, 6, run.stdout);
+  assert.equal(run.stdout.match(/^Finished game \d \(\w+ vs \w+\): (1-0|0-1) \{.+\}, match \w+$/gm)?.length, 6, run.stdout);
+  // Three players: no head-to-head score line (that is for two).
+  assert.doesNotMatch(run.stdout, /^Score of/m);
   assert.match(run.stdout, /^#\s+player\s+Elo\s+±95%\s+LOS\s+points\s+games\s+W\s+D\s+L\s+draws\s+crash\s+time\s+illegal\s+no result$/m);
   const rows = tableRows(run.stdout, PLAYER_NAMES, 5);
   assert.equal(rows.size, 3);
@@ -82,8 +85,9 @@ test('resume: with a results file cut short, only the missing matches are played
   writeFileSync(results, `${kept.map((l) => JSON.stringify(l)).join('\n')}\n${JSON.stringify(full[3]).slice(0, 40)}`);
   const run = await coco(server.url, [...GAME, ...PLAYERS, '--concurrency', '2', '--results', results]);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.stdout.match(/^\[\d\/6\] /gm)?.length, 3, run.stdout);
-  assert.match(run.stdout, /^\[4\/6\] /m);
+  assert.equal(run.stdout.match(/^Finished game \d /gm)?.length, 3, run.stdout);
+  // The games played are the pairings missing from the file, numbered as in the schedule.
+  for (const pairing of [0, 1, 2, 3, 4, 5].filter((p) => !kept.some((l) => l.pairing === p))) assert.match(run.stdout, new RegExp(`^Finished game ${pairing + 1} `, 'm'));
   const lines = readResultLines(results);
   assert.deepEqual(lines.slice(0, 3), kept);
   assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5]);
@@ -92,7 +96,7 @@ test('resume: with a results file cut short, only the missing matches are played
   // Run again: nothing is left to play, and the table is the same.
   const again = await coco(server.url, [...GAME, ...PLAYERS, '--results', results]);
   assert.equal(again.code, 0, again.stderr);
-  assert.doesNotMatch(again.stdout, /^\[/m);
+  assert.doesNotMatch(again.stdout, /^(Started|Finished) game/m);
   assert.deepEqual(tableRows(again.stdout, PLAYER_NAMES, 5), tableRows(run.stdout, PLAYER_NAMES, 5));
 });
 
@@ -100,7 +104,7 @@ test('resume: coco killed mid-way keeps what finished, and the re-run plays the 
   const results = join(dir, 'killed.jsonl');
   const slow = ['tournament', 'roshambo', '-a', 'rounds=3', '-a', 'pace=0.3'];
   const first = startCoco(server.url, [...slow, ...PLAYERS, '--results', results]);
-  await first.waitForOutput(/^\[2\/6\] /m);
+  await first.waitForOutput(/^Finished game [^]*^Finished game /m);
   first.child.kill('SIGTERM');
   const stopped = await first.done;
   assert.equal(stopped.code, 143, stopped.stderr);
@@ -108,7 +112,7 @@ test('resume: coco killed mid-way keeps what finished, and the re-run plays the 
   assert.ok(before.length >= 2 && before.length < 6, String(before.length));
   const rest = await coco(server.url, [...slow, ...PLAYERS, '--results', results]);
   assert.equal(rest.code, 0, rest.stderr);
-  assert.equal(rest.stdout.match(/^\[\d\/6\] /gm)?.length, 6 - before.length, rest.stdout);
+  assert.equal(rest.stdout.match(/^Finished game \d /gm)?.length, 6 - before.length, rest.stdout);
   const lines = readResultLines(results);
   assert.deepEqual(lines.map((l) => l.pairing).sort(), [0, 1, 2, 3, 4, 5]);
   assertGestureResults(lines);
@@ -152,7 +156,7 @@ test('--sprt stops scheduling once the test decides, and says which hypothesis i
   const mixed = `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n + 1)) > ${counter}; if [ $((n % 4)) -eq 3 ]; then g=SCISSORS; else g=PAPER; fi; exec python3 ${BOT} $g`;
   const run = await coco(server.url, ['tournament', 'roshambo', '-a', 'rounds=1', '-a', 'pace=0', '--player', `rock=python3 ${BOT} ROCK`, '--player', `mixed=${mixed}`, '--rounds', '50', '--sprt', 'elo0=0', 'elo1=100']);
   assert.equal(run.code, 0, run.stderr);
-  const played = run.stdout.match(/^\[\d+\/100\] /gm)?.length ?? 0;
+  const played = run.stdout.match(/^Finished game \d+ /gm)?.length ?? 0;
   assert.ok(played > 5 && played < 100, `${played} games`);
   assert.match(run.stdout, /^SPRT elo0=0 elo1=100 alpha=0\.05 beta=0\.05: LLR -\d+\.\d\d \(-2\.94, 2\.94\), H0 accepted: rock is not 100 Elo stronger$/m);
 });
@@ -181,7 +185,7 @@ test("a results file of another tournament is refused, and more rounds with the 
   assert.match(refused.stderr, /is another tournament's: its game \d was /);
   const more = await coco(server.url, [...GAME, ...PLAYERS, '--rounds', '2', '--concurrency', '3', '--results', results]);
   assert.equal(more.code, 0, more.stderr);
-  assert.equal(more.stdout.match(/^\[\d+\/12\] /gm)?.length, 6, more.stdout);
+  assert.equal(more.stdout.match(/^Finished game \d+ /gm)?.length, 6, more.stdout);
   assert.deepEqual(readResultLines(results).map((l) => l.pairing).sort((a, b) => a - b), [...Array(12).keys()]);
   for (const name of ['rock', 'paper', 'scissors']) assert.deepEqual(tableRows(more.stdout, PLAYER_NAMES, 5).get(name), ['4', '8', '4', '0', '4']);
 });
@@ -204,4 +208,32 @@ test('a --player whose program cannot start is refused before any match is made 
   assert.equal(run.code, 5, run.stdout + run.stderr);
   assert.match(run.stderr, /^coco: player "missing": cannot start "\.\/no-such-bot": no such program, or not executable/m);
   assert.throws(() => readFileSync(results), /ENOENT/);
+});
+
+test("players' stderr stays off the console unless asked; two players get a running score line", async () => {
+  const chatty = (gesture: string): string => `echo chatter-of-${gesture} >&2; exec python3 ${BOT} ${gesture}`;
+  const two = ['--player', `rock=${chatty('ROCK')}`, '--player', `paper=${chatty('PAPER')}`];
+  const quiet = await coco(server.url, [...GAME, ...two, '--rounds', '2']);
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.doesNotMatch(quiet.stdout + quiet.stderr, /chatter-of/);
+  // paper beats rock in each of the 4 games, whichever seat it has.
+  const scores = quiet.stdout.match(/^Score of rock vs paper: .*$/gm) ?? [];
+  assert.deepEqual(scores, ['Score of rock vs paper: 0 - 1 - 0  [0.000] 1', 'Score of rock vs paper: 0 - 2 - 0  [0.000] 2', 'Score of rock vs paper: 0 - 3 - 0  [0.000] 3', 'Score of rock vs paper: 0 - 4 - 0  [0.000] 4']);
+
+  const shown = await coco(server.url, [...GAME, ...two, '--stderr']);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stderr, /chatter-of-ROCK/);
+  assert.match(shown.stderr, /chatter-of-PAPER/);
+
+  const logs = mkdtempSync(join(dir, 'stderr-'));
+  const filed = await coco(server.url, [...GAME, ...two, '--stderr-dir', logs]);
+  assert.equal(filed.code, 0, filed.stderr);
+  assert.doesNotMatch(filed.stdout + filed.stderr, /chatter-of/);
+  // One file per player, appended to in each game it played (2 games), nobody else's in it.
+  assert.equal(readFileSync(join(logs, 'rock.stderr'), 'utf8').match(/^chatter-of-\w+$/gm)?.join(), 'chatter-of-ROCK,chatter-of-ROCK');
+  assert.equal(readFileSync(join(logs, 'paper.stderr'), 'utf8').match(/^chatter-of-\w+$/gm)?.join(), 'chatter-of-PAPER,chatter-of-PAPER');
+
+  const nowhere = await coco(server.url, [...GAME, ...two, '--stderr-dir', join(dir, 'no-such-folder')]);
+  assert.equal(nowhere.code, 2, nowhere.stderr);
+  assert.match(nowhere.stderr, /--stderr-dir takes an existing folder/);
 });

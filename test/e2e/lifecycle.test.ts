@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawClient } from '../support/raw-client.js';
-import { newMatch, startServer } from '../support/processes.js';
+import { newMatch, startCoco, startServer } from '../support/processes.js';
 
 const HANDSHAKE = '{"Handshake":{"magic":"coco","version":2}}';
 
@@ -51,6 +51,22 @@ test('SIGTERM ends a running match as "server shutdown", tells its player, close
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('coco connect of a match on a SIGTERM\'d server says "no result (server shutdown)", as the README shows', async () => {
+  const server = await startServer();
+  try {
+    const id = await newMatch(server.url, ['roshambo', 'Long', '-b', '1', '-t', '600', '-a', 'rounds=100', '-a', 'pace=0']);
+    // `cat` never answers: the match waits for it when the server is told to stop.
+    const player = startCoco(server.url, ['connect', id, '-n', 'mute', '--', 'sh', '-c', 'cat > /dev/null']);
+    await player.waitForOutput(/^> match started$/m);
+    server.kill('SIGTERM');
+    const done = await player.done;
+    assert.match(done.stdout, /^> match ended: no result \(server shutdown\)$/m, done.stdout + done.stderr);
+    assert.equal(await server.exited, 0);
+  } finally {
+    await server.stop();
   }
 });
 

@@ -331,7 +331,7 @@ describe('the Software-Challenge port with an administrator password', () => {
     const [a, b] = await Promise.all([run(), run()]);
     assert.equal(a.code, 0);
     assert.equal(b.code, 0);
-    const outcomes = [a, b].map((r) => /^(RED|BLUE) (won|lost) in room \S+ after \d+ moves: \d+ \d+ \d+\n$/.exec(r.stdout)?.slice(1, 3).join(' '));
+    const outcomes = [a, b].map((r) => /^(RED|BLUE) (won|lost) in room \S+ after \d+ moves \(\d+ of ours\): \d+ \d+ \d+\n$/.exec(r.stdout)?.slice(1, 3).join(' '));
     assert.deepEqual([...outcomes].map((o) => o?.split(' ')[1]).sort(), ['lost', 'won'], JSON.stringify([a, b]));
   });
 });

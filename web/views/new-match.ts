@@ -1,6 +1,6 @@
 import type { ArgJson, GameArgsJson } from '../../src/protocol/games-json.js';
 import { fetchGamesHelp } from '../api.js';
-import { argHintText, argValueError } from '../arg-check.js';
+import { argHintText, argPlaceholder, argValueError } from '../arg-check.js';
 import { rustResult } from '../coco-socket.js';
 import { h } from '../dom.js';
 import { href } from '../routes.js';
@@ -84,13 +84,15 @@ export const newMatchView = (wanted: string | null): View => (root, context) => 
     argFields.replaceChildren();
     argInputs.clear();
     const selected = games.find((g) => g.name === game.value);
+    // An empty Players field plays the game's default: the placeholder says how many that is.
+    players.placeholder = selected?.default_players !== undefined ? String(selected.default_players) : 'game default';
     if (!selected || selected.args.length === 0) {
       argFields.append(h('p', { class: 'muted' }, selected ? 'This game takes no arguments.' : ''));
       return;
     }
     for (const arg of selected.args) {
-      // The example as placeholder: an empty field plays the default, which the hint names.
-      const input = h('input', { type: 'text', name: `arg-${arg.name}`, placeholder: arg.example || 'default', autocomplete: 'off' });
+      // An empty field plays the default: the placeholder shows it, as the hint states it.
+      const input = h('input', { type: 'text', name: `arg-${arg.name}`, placeholder: argPlaceholder(arg), autocomplete: 'off' });
       const error = h('span', { class: 'field-error' });
       argInputs.set(arg.name, { input, error, arg });
       argFields.append(field(arg.name, input, argHintText(arg), error));

@@ -78,6 +78,8 @@ test('the client plays a whole game over TCP against a server bot and reports th
     assert.equal(summary.roomId, 'tcp-room');
     assert.equal(summary.color, 'RED');
     assert.ok(summary.moves > 5);
+    // The game's count is both players': RED (this client) moved first, so ours are half of it, rounded up.
+    assert.equal(summary.moves, Math.ceil(summary.gameMoves! / 2), JSON.stringify(summary));
     assert.equal(summary.score?.[0], outcome.result!.scores[0]);
     assert.equal(outcome.seats[0]!.closeReason, null, 'the client closed politely');
   } finally {

@@ -34,7 +34,10 @@ export interface SochaGameSummary {
   /** Our score parts (points, field, carrots) from the result. */
   readonly score: readonly number[] | null;
   readonly error: string | null;
+  /** Moves this client made. */
   readonly moves: number;
+  /** Moves of the whole game, both players', as the history and the replay count them (the last state's turn); null when no state came. */
+  readonly gameMoves: number | null;
 }
 
 const USAGE = 'usage: socha-client [-h HOST] [-p PORT] [-r RESERVATION]';
@@ -123,6 +126,7 @@ function summarize(client: SochaClientState, moves: number, failure: string | nu
     score: mine ? mine.children.map((part) => Number(part.text)) : null,
     error: client.error ?? failure,
     moves,
+    gameMoves: client.state?.turn ?? null,
   };
 }
 
@@ -139,6 +143,8 @@ export async function sochaClientMain(argv: string[]): Promise<number> {
     return 1;
   }
   const outcome = summary.winner === null ? 'draw' : summary.winner === summary.color ? 'won' : 'lost';
-  process.stdout.write(`${summary.color} ${outcome} in room ${summary.roomId} after ${summary.moves} moves: ${summary.score.join(' ')}\n`);
+  // The game's moves, as `coco history` and the replay count them; then how many were ours.
+  const moves = summary.gameMoves === null ? `${summary.moves} moves of ours` : `${summary.gameMoves} moves (${summary.moves} of ours)`;
+  process.stdout.write(`${summary.color} ${outcome} in room ${summary.roomId} after ${moves}: ${summary.score.join(' ')}\n`);
   return 0;
 }
