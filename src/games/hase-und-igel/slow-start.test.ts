@@ -34,7 +34,7 @@ function play(clock: ManualClock, players: [LocalPlayer, LocalPlayer]) {
 
 /** A client whose program takes `seconds` to start (the neural client: 20 s) before it connects and joins. */
 function startingIn(clock: ManualClock, seconds: number, then: LocalPlayer): LocalPlayer {
-  return (io) => new Promise<void>((resolve) => clock.setTimer(seconds * 1000, resolve)).then(() => then(io));
+  return (io, sendBytes) => new Promise<void>((resolve) => clock.setTimer(seconds * 1000, resolve)).then(() => then(io, sendBytes));
 }
 
 /** The lines of a seat's transcript as [seconds, direction, text]. */
