@@ -18,7 +18,19 @@ test('a step is shown settled: just before the next line, or at the end for the 
   assert.equal(steps.go(99, end), 4, 'clamped to the last step, shown at the end of the match');
   assert.equal(steps.at(4, end), 4);
   assert.equal(steps.go(-5, end), 0);
-  assert.equal(steps.at(0, end), 1, 'a line at time 0 is shown at the start');
+  assert.equal(steps.at(0, end), 0, 'first move: the start position, step 0, though a line has time 0');
+  assert.equal(steps.go(1, end), 1 - 1e-6, 'the line at time 0 is step 1');
+  assert.equal(steps.at(0.5, end), 1);
+});
+
+test('"First move" is step 0 at time 0 whatever number of lines a game writes at time 0', () => {
+  for (const times of [[1, 2], [0, 1, 2], [0, 0, 1, 2]]) {
+    const steps = new Steps(times);
+    assert.equal(steps.at(0, 3), 0, `fresh, lines at ${times.join(',')}`);
+    steps.go(2, 3);
+    assert.equal(steps.go(0, 3), 0);
+    assert.equal(steps.at(0, 3), 0, `after First, lines at ${times.join(',')}`);
+  }
 });
 
 test('per-move playback spends one second per step however long the step lasted', () => {

@@ -25,8 +25,14 @@ export class Steps {
     return this.times.length;
   }
 
-  /** The step shown at time t: the pinned one if t is still its time, else the last line at or before t. */
+  /**
+   * The step shown at time t: the pinned one if t is still its time, else the last line at or
+   * before t. At time 0, before any step was chosen or after "First move", it is step 0, the start
+   * position, in every game: games write 0, 1 or 2 setup lines at time 0 ("Connect four on 7 x 6"),
+   * and counting them would land "First move" on a different move number in each game.
+   */
   at(t: number, end: number): number {
+    if (this.pinned === 0 && t === 0) return 0;
     if (this.pinned > 0 && this.pinned <= this.times.length && this.timeOf(this.pinned, end) === t) return this.pinned;
     return upperBound(this.times, t);
   }
