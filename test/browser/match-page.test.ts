@@ -193,7 +193,7 @@ test('on a phone the history table has no sideways scroll, its Replay buttons ar
   await page.locator('.history-table tbody tr').nth(3).waitFor();
   const hidden = (await page.evaluate('(() => { const wrap = document.querySelector(".table-wrap"); return wrap.scrollWidth - wrap.clientWidth; })()')) as number;
   assert.equal(hidden, 0, 'the history table scrolls sideways');
-  const replayRight = (await page.locator('.history-table a', { hasText: 'Replay' }).first().evaluate('(a) => a.getBoundingClientRect().right')) as number;
+  const replayRight = (await page.evaluate('Math.max(...[...document.querySelectorAll(".history-table a.button")].map((a) => a.getBoundingClientRect().right))')) as number;
   assert.ok(replayRight <= PHONE.width, `Replay ends at ${replayRight} px`);
   // Each stacked cell says which column it is.
   assert.ok((await page.locator('.history-table td[data-label="Players and scores"]').count()) > 0);
