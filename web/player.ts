@@ -204,13 +204,13 @@ export class Player {
 
   /** The step (log line) shown now: 0 before the first line. */
   get currentStep(): number {
-    return this.steps.at(this.t, this.timeline.endTime);
+    return this.steps.at(this.t, this.timeline.endTime, this.timeline.firstEventTime);
   }
 
   /** Shows step k (clamped to 0..total) and pauses there: stepping is for looking at one moment. */
   goToStep(k: number): void {
     this.playing = false;
-    this.seek(this.steps.go(k, this.timeline.endTime));
+    this.seek(this.steps.go(k, this.timeline.endTime, this.timeline.firstEventTime));
   }
 
   /** The end of the match, with or without log lines. */

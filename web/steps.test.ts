@@ -33,6 +33,16 @@ test('"First move" is step 0 at time 0 whatever number of lines a game writes at
   }
 });
 
+test('"First move" shows the board as first drawn: at the first event\'s time, step 0, with its setup lines', () => {
+  // Chess draws its board and names the players 0.1 s in: at time 0 the picture is empty.
+  const steps = new Steps([0.1, 1.2, 5.6]);
+  steps.go(2, 6, 0.1);
+  assert.equal(steps.go(0, 6, 0.1), 0.1);
+  assert.equal(steps.at(0.1, 6, 0.1), 0);
+  assert.equal(steps.go(1, 6, 0.1), 1.2 - 1e-6, 'the setup line is step 1');
+  assert.equal(steps.at(0.5, 6, 0.1), 1);
+});
+
 test('per-move playback spends one second per step however long the step lasted', () => {
   const steps = new Steps([0, 10, 10.5, 100]);
   // Half a second at one step per second: half way from 0 to 10.

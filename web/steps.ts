@@ -27,12 +27,13 @@ export class Steps {
 
   /**
    * The step shown at time t: the pinned one if t is still its time, else the last line at or
-   * before t. At time 0, before any step was chosen or after "First move", it is step 0, the start
-   * position, in every game: games write 0, 1 or 2 setup lines at time 0 ("Connect four on 7 x 6"),
-   * and counting them would land "First move" on a different move number in each game.
+   * before t. Up to `start` (the first event's time, when the board is drawn), before any step was
+   * chosen or after "First move", it is step 0, the start position, in every game: games write 0,
+   * 1 or 2 setup lines with their board ("Connect four on 7 x 6", "White: ann, Black: bob"), and
+   * counting them would land "First move" on a different move number in each game.
    */
-  at(t: number, end: number): number {
-    if (this.pinned === 0 && t === 0) return 0;
+  at(t: number, end: number, start = 0): number {
+    if (this.pinned === 0 && t <= start) return 0;
     if (this.pinned > 0 && this.pinned <= this.times.length && this.timeOf(this.pinned, end) === t) return this.pinned;
     return upperBound(this.times, t);
   }
@@ -45,11 +46,15 @@ export class Steps {
     return next - own > 2 * SETTLE_EPSILON ? next - SETTLE_EPSILON : own;
   }
 
-  /** Chooses step k (clamped to 0..total) and returns its time (0 for step 0, before any line). */
-  go(k: number, end: number): number {
+  /**
+   * Chooses step k (clamped to 0..total) and returns its time; step 0 is the start position, at
+   * `start`: the first event's time, when the board is drawn (a game may draw it a little after
+   * time 0: at 0 its picture would be empty).
+   */
+  go(k: number, end: number, start = 0): number {
     const step = Math.min(Math.max(0, Math.round(k)), this.times.length);
     this.pinned = step;
-    return step === 0 ? 0 : this.timeOf(step, end);
+    return step === 0 ? start : this.timeOf(step, end);
   }
 
   /**

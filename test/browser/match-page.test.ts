@@ -102,6 +102,8 @@ const OFF_SCREEN = `(() => {
   return out;
 })()`;
 
+const STEP = '(document.querySelector(".player-step")?.textContent ?? "")';
+
 const BOARD_SIZE = '(() => { const b = document.querySelector(".player-stage").getBoundingClientRect(); return Math.round(Math.min(b.width, b.height)); })()';
 
 async function assertBoardFits(page: Page, what: string): Promise<void> {
@@ -120,6 +122,8 @@ for (const game of Object.keys(GAMES)) {
     await page.goto(`${site.base}#/replay/${id}?step=0`);
     await page.locator('.player-stage svg').waitFor();
     await assertBoardFits(page, `${game} replay`);
+    // Opened at step 0 ("First move"): move 0 in every game, with the board drawn, not a blank picture.
+    await waitUntil(page, `/^move 0 \\/ \\d+$/.test(${STEP}) && document.querySelector('.player-stage svg g[data-z] > g') !== null`);
     // The legend: seat numbers as the games say them, in the record's seat order.
     const record = (await (await fetch(`${site.base}api/history/${id}`)).json()) as { players: string[] };
     const seats = await page.locator('.player-legend .legend-seat').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-seat')} ${item.querySelector('.legend-name')?.textContent}`));
@@ -152,8 +156,6 @@ for (const game of Object.keys(GAMES)) {
     }
   });
 }
-
-const STEP = '(document.querySelector(".player-step")?.textContent ?? "")';
 
 test('the arrow keys step through a replay without clicking the player first, and leave a text field alone', async () => {
   const page = await openPage(site.browser, LAPTOP.width, LAPTOP.height);
