@@ -124,6 +124,8 @@ for (const game of Object.keys(GAMES)) {
     await assertBoardFits(page, `${game} replay`);
     // Opened at step 0 ("First move"): move 0 in every game, with the board drawn, not a blank picture.
     await waitUntil(page, `/^move 0 \\/ \\d+$/.test(${STEP}) && document.querySelector('.player-stage svg g[data-z] > g') !== null`);
+    // Chess draws its squares before its pieces: the start position has all 32 of them.
+    if (game === 'chess') await waitUntil(page, `[...document.querySelectorAll('.player-stage svg text')].filter((t) => /^[\u2654-\u265f]$/.test(t.textContent)).length >= 32`);
     // The legend: seat numbers as the games say them, in the record's seat order.
     const record = (await (await fetch(`${site.base}api/history/${id}`)).json()) as { players: string[] };
     const seats = await page.locator('.player-legend .legend-seat').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-seat')} ${item.querySelector('.legend-name')?.textContent}`));
