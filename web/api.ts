@@ -59,8 +59,13 @@ export function artifactPath(id: string, name: string): string {
   return `/api/history/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(name)}`;
 }
 
+/** Where a finished match's whole record is served as JSON (what the replay page reads). */
+export function historyMatchPath(id: string): string {
+  return `/api/history/${encodeURIComponent(id)}`;
+}
+
 export async function fetchHistoryMatch(id: string): Promise<HistoryMatch> {
-  return readHistoryMatch(await getJson(`/api/history/${encodeURIComponent(id)}`));
+  return readHistoryMatch(await getJson(historyMatchPath(id)));
 }
 
 /** The games with their arguments described for people: what the new-match form shows. */

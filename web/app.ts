@@ -7,7 +7,7 @@ import { historyView } from './views/history.js';
 import { lobbyView } from './views/lobby.js';
 import { matchView } from './views/match.js';
 import { newMatchView } from './views/new-match.js';
-import { ratingView, ratingsView } from './views/ratings.js';
+import { leaderboardsView, ratingView, ratingsView } from './views/ratings.js';
 import { demoView, importView, replayView } from './views/replay.js';
 import { tournamentView, tournamentsView } from './views/tournaments.js';
 import { errorText, notice, pageHead, type View, type ViewContext } from './views/view.js';
@@ -40,6 +40,8 @@ function viewFor(route: Route): View {
       return matchView(route.id);
     case 'history':
       return historyView(route.game, route.player);
+    case 'leaderboards':
+      return leaderboardsView;
     case 'ratings':
       return ratingsView(route.game);
     case 'rating':
@@ -67,8 +69,9 @@ const NAV_OF: Readonly<Record<Route['name'], string>> = {
   game: 'games',
   new: 'new',
   history: 'history',
-  ratings: 'games',
-  rating: 'games',
+  leaderboards: 'ratings',
+  ratings: 'ratings',
+  rating: 'ratings',
   replay: 'history',
   demo: '',
   import: 'history',

@@ -32,6 +32,22 @@ export interface PlayerOptions {
   readonly autoplay?: boolean;
   /** Called when the step shown changes (the replay page keeps it in its URL). */
   readonly onStep?: (step: number) => void;
+  /** Who plays which seat, shown above the log (player-legend.ts); none while nobody is known. */
+  readonly legend?: HTMLElement;
+}
+
+/**
+ * Whether a key pressed on `target` belongs to that element rather than to the player: typing in a
+ * field, choosing in a list, moving a slider or pressing a focused button (space) keeps its own
+ * meaning, as on lichess, where the arrows step through the game unless a field has the focus.
+ */
+export function keyBelongsToTarget(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  // A focused time slider still steps by move with the arrows: its own tiny steps mean nothing here.
+  if (target instanceof HTMLInputElement) return target.type !== 'range';
+  if ((target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement) && (key === ' ' || key === 'Enter')) return true;
+  return false;
 }
 
 /**
@@ -69,6 +85,7 @@ export class Player {
   private frame = 0;
   private disposed = false;
   private jumpToLatest = false;
+  private readonly keyListener = (e: KeyboardEvent): void => this.onKey(e);
 
   constructor(options: PlayerOptions) {
     this.live = options.live;
@@ -132,9 +149,10 @@ export class Player {
       h('div', { class: 'player-timebar' }, this.playButton, this.slider, this.clock),
       h('div', { class: 'player-options' }, stepping, this.modeSelect, this.speedSelect, this.liveButton),
     );
-    const log = h('aside', { class: 'player-log' }, h('h3', {}, 'Log'), this.logView.element);
+    const log = h('aside', { class: 'player-log' }, options.legend ?? null, h('h3', {}, 'Log'), this.logView.element);
     this.element = h('div', { class: 'player', tabindex: 0 }, h('div', { class: 'player-main' }, stage, controls), log);
-    this.element.addEventListener('keydown', (e) => this.onKey(e));
+    // The keys work on the whole page, without clicking the player first; dispose() removes this.
+    document.addEventListener('keydown', this.keyListener);
     this.updateControls();
     this.frame = requestAnimationFrame((now) => this.tick(now));
   }
@@ -174,6 +192,7 @@ export class Player {
   dispose(): void {
     this.disposed = true;
     cancelAnimationFrame(this.frame);
+    document.removeEventListener('keydown', this.keyListener);
   }
 
   seek(t: number): void {
@@ -185,13 +204,13 @@ export class Player {
 
   /** The step (log line) shown now: 0 before the first line. */
   get currentStep(): number {
-    return this.steps.at(this.t, this.timeline.endTime);
+    return this.steps.at(this.t, this.timeline.endTime, this.timeline.firstEventTime);
   }
 
   /** Shows step k (clamped to 0..total) and pauses there: stepping is for looking at one moment. */
   goToStep(k: number): void {
     this.playing = false;
-    this.seek(this.steps.go(k, this.timeline.endTime));
+    this.seek(this.steps.go(k, this.timeline.endTime, this.timeline.firstEventTime));
   }
 
   /** The end of the match, with or without log lines. */
@@ -223,7 +242,9 @@ export class Player {
   }
 
   private onKey(e: KeyboardEvent): void {
-    if (e.target instanceof HTMLSelectElement) return;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || keyBelongsToTarget(e.target, e.key)) return;
+    // A player that is not on the page (a hidden card) does not take the page's keys.
+    if (!this.element.isConnected || this.element.offsetParent === null) return;
     // Arrows step by move; with Shift they move 5 seconds of match time.
     if (e.key === ' ' || e.key === 'k') this.togglePlay();
     else if (e.key === 'ArrowLeft' && e.shiftKey) this.seek(this.t - 5);

@@ -21,7 +21,8 @@ test('every hash route parses to its view', () => {
   assert.deepEqual(parseRoute('#/import'), { name: 'import' });
   assert.deepEqual(parseRoute('#/ratings/chess'), { name: 'ratings', game: 'chess' });
   assert.deepEqual(parseRoute('#/ratings/chess/ann'), { name: 'rating', game: 'chess', player: 'ann' });
-  assert.deepEqual(parseRoute('#/ratings'), { name: 'not-found', path: '/ratings' });
+  assert.deepEqual(parseRoute('#/ratings'), { name: 'leaderboards' });
+  assert.deepEqual(parseRoute(href.leaderboards()), { name: 'leaderboards' });
   assert.deepEqual(parseRoute('#/match'), { name: 'not-found', path: '/match' });
   assert.deepEqual(parseRoute('#/nope/x/y'), { name: 'not-found', path: '/nope/x/y' });
 });

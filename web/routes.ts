@@ -7,6 +7,8 @@ export type Route =
   | { readonly name: 'new'; readonly game: string | null }
   | { readonly name: 'match'; readonly id: string }
   | { readonly name: 'history'; readonly game: string; readonly player: string }
+  /** Every game's leaderboard, one link each (`#/ratings`): the nav's Leaderboards entry. */
+  | { readonly name: 'leaderboards' }
   /** A game's leaderboard (`#/ratings/chess`). */
   | { readonly name: 'ratings'; readonly game: string }
   /** One player's rating over time and their matches in a game (`#/ratings/chess/ann`). */
@@ -41,6 +43,7 @@ export function parseRoute(hash: string): Route {
     return { name: 'demo', t: Number.isFinite(t) ? t : null };
   }
   if (parts.length === 2 && first === 'games' && second) return { name: 'game', game: second };
+  if (parts.length === 1 && first === 'ratings') return { name: 'leaderboards' };
   if (parts.length === 2 && first === 'ratings' && second) return { name: 'ratings', game: second };
   if (parts.length === 3 && first === 'ratings' && second && third) return { name: 'rating', game: second, player: third };
   if (parts.length === 2 && first === 'match' && second) return { name: 'match', id: second };
@@ -73,6 +76,7 @@ export const href = {
     const text = params.toString();
     return `#/history${text ? `?${text}` : ''}`;
   },
+  leaderboards: (): string => '#/ratings',
   ratings: (game: string): string => `#/ratings/${encodeURIComponent(game)}`,
   rating: (game: string, player: string): string => `#/ratings/${encodeURIComponent(game)}/${encodeURIComponent(player)}`,
   importLog: (): string => '#/import',

@@ -18,7 +18,36 @@ test('a step is shown settled: just before the next line, or at the end for the 
   assert.equal(steps.go(99, end), 4, 'clamped to the last step, shown at the end of the match');
   assert.equal(steps.at(4, end), 4);
   assert.equal(steps.go(-5, end), 0);
-  assert.equal(steps.at(0, end), 1, 'a line at time 0 is shown at the start');
+  assert.equal(steps.at(0, end), 0, 'first move: the start position, step 0, though a line has time 0');
+  assert.equal(steps.go(1, end), 1 - 1e-6, 'the line at time 0 is step 1');
+  assert.equal(steps.at(0.5, end), 1);
+});
+
+test('"First move" is step 0 whatever number of lines a game writes at time 0', () => {
+  for (const times of [[1, 2], [0, 1, 2], [0, 0, 1, 2]]) {
+    const steps = new Steps(times);
+    assert.equal(steps.at(0, 3), 0, `fresh, lines at ${times.join(',')}`);
+    steps.go(2, 3);
+    const start = steps.go(0, 3);
+    assert.ok(start <= times[0]!, 'no line is passed yet');
+    assert.equal(steps.at(start, 3), 0, `after First, lines at ${times.join(',')}`);
+  }
+});
+
+test('"First move" shows the board as set up: just before the first line, never before the first event; step 0', () => {
+  // Chess: squares at 0.0998 s, pieces up to 0.1001 s, "White: ann, Black: bob" at 0.1003 s.
+  const steps = new Steps([0.1003, 1.2, 5.6]);
+  steps.go(2, 6, 0.0998);
+  assert.equal(steps.go(0, 6, 0.0998), 0.1003 - 1e-6, 'the pieces are there, the line not yet');
+  assert.equal(steps.at(0.1003 - 1e-6, 6, 0.0998), 0);
+  assert.equal(steps.go(1, 6, 0.0998), 1.2 - 1e-6, 'the setup line is step 1');
+  assert.equal(steps.at(0.5, 6, 0.0998), 1);
+  // Setup and its line at one time (connect four at 0): the start is that time, not before the board.
+  const together = new Steps([0, 0.6]);
+  assert.equal(together.go(0, 1, 0), 0);
+  assert.equal(together.at(0, 1, 0), 0);
+  // No line at all: the first event.
+  assert.equal(new Steps([]).go(0, 1, 0.3), 0.3);
 });
 
 test('per-move playback spends one second per step however long the step lasted', () => {

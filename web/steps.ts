@@ -25,8 +25,15 @@ export class Steps {
     return this.times.length;
   }
 
-  /** The step shown at time t: the pinned one if t is still its time, else the last line at or before t. */
-  at(t: number, end: number): number {
+  /**
+   * The step shown at time t: the pinned one if t is still its time, else the last line at or
+   * before t. Up to the start position (startTime), before any step was
+   * chosen or after "First move", it is step 0, the start position, in every game: games write 0,
+   * 1 or 2 setup lines with their board ("Connect four on 7 x 6", "White: ann, Black: bob"), and
+   * counting them would land "First move" on a different move number in each game.
+   */
+  at(t: number, end: number, firstEvent = 0): number {
+    if (this.pinned === 0 && t <= this.startTime(firstEvent)) return 0;
     if (this.pinned > 0 && this.pinned <= this.times.length && this.timeOf(this.pinned, end) === t) return this.pinned;
     return upperBound(this.times, t);
   }
@@ -39,11 +46,25 @@ export class Steps {
     return next - own > 2 * SETTLE_EPSILON ? next - SETTLE_EPSILON : own;
   }
 
-  /** Chooses step k (clamped to 0..total) and returns its time (0 for step 0, before any line). */
-  go(k: number, end: number): number {
+  /**
+   * Chooses step k (clamped to 0..total) and returns its time; step 0 is the start position
+   * (startTime: a game may draw its board a little after time 0, where its picture is empty).
+   */
+  go(k: number, end: number, firstEvent = 0): number {
     const step = Math.min(Math.max(0, Math.round(k)), this.times.length);
     this.pinned = step;
-    return step === 0 ? 0 : this.timeOf(step, end);
+    return step === 0 ? this.startTime(firstEvent) : this.timeOf(step, end);
+  }
+
+  /**
+   * The start position's time: the board as it stands just before the first line, and never before
+   * the first event. A game whose events take their times from the clock draws its board a little
+   * before its first line (chess: squares at 0.0998 s, pieces at 0.1001 s, "White: ann, Black: bob"
+   * at 0.1003 s); at the first event's time alone it would show the squares without pieces.
+   */
+  startTime(firstEvent: number): number {
+    const first = this.times[0];
+    return first === undefined ? firstEvent : Math.max(firstEvent, first - SETTLE_EPSILON);
   }
 
   /**

@@ -175,12 +175,18 @@ export class Timeline {
   private maxShortSpan = 0;
   private readonly longSpans: { start: number; end: number; id: number }[] = [];
   private lastT = 0;
+  private firstT = 0;
   private end = 0;
   private eventCount = 0;
   private ignored = 0;
 
   constructor(events: readonly VisEvent[] = []) {
     this.append(events);
+  }
+
+  /** The time of the first event: when the picture is first drawn (0 while there is none). */
+  get firstEventTime(): number {
+    return this.firstT;
   }
 
   /** The time of the latest event. */
@@ -223,6 +229,7 @@ export class Timeline {
       const t = Math.max(this.lastT, Number.isFinite(event.t) ? event.t : this.lastT);
       this.lastT = t;
       if (t > this.end) this.end = t;
+      if (this.eventCount === 0) this.firstT = t;
       this.eventCount++;
       if ('create' in event) {
         const { id, p, z, geom } = event.create;

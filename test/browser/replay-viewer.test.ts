@@ -84,7 +84,7 @@ async function showAt(page: Page, key: 'Home' | 'End'): Promise<void> {
   await page.keyboard.press('k');
   await page.keyboard.press(key);
   if (key === 'End') await waitUntil(page, AT_END);
-  else await waitUntil(page, 'Number(document.querySelector(".player-slider").value) === 0');
+  else await waitUntil(page, `/^move 0 \\//.test(${STEP_TEXT})`);
   // Two frames: the one that renders the new time, and one after it.
   await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
 }
@@ -150,11 +150,11 @@ test('a replay steps move by move with buttons, keys and log lines, and keeps it
     await waitUntil(page, AT_END);
     assert.match(await page.locator('.log-lines li.is-current').innerText(), / wins: /);
     await page.keyboard.press('Home');
-    await waitUntil(page, 'Number(document.querySelector(".player-slider").value) === 0');
+    await waitForStep(page, 0);
     await page.keyboard.press('End');
     await waitForStep(page, total);
     await page.click('.player-first');
-    await waitUntil(page, 'Number(document.querySelector(".player-slider").value) === 0');
+    await waitForStep(page, 0);
     await page.click('.player-next');
     await page.click('.player-next');
     await page.click('.player-next');

@@ -2,6 +2,7 @@ import { fetchHistory } from '../api.js';
 import { h } from '../dom.js';
 import { formatDate, formatScore, formatSpan, timestampMs } from '../format.js';
 import { href } from '../routes.js';
+import { stackOnPhone } from '../stack-table.js';
 import type { HistorySummary } from '../wire.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
@@ -53,7 +54,7 @@ export const historyView = (game: string, player: string): View => (root, contex
   );
   const more = h('button', { type: 'button', class: 'button', hidden: true }, 'Older matches');
   const status = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
-  root.append(pageHead('History', h('a', { class: 'button', href: href.importLog() }, 'Show a replay log')), form, status, h('div', { class: 'table-wrap' }, table), h('div', { class: 'center' }, more));
+  root.append(pageHead('History', h('a', { class: 'button', href: href.importLog() }, 'Show a replay log')), form, status, h('div', { class: 'table-wrap' }, stackOnPhone(table)), h('div', { class: 'center' }, more));
 
   let before: unknown = undefined;
   const load = async (): Promise<void> => {

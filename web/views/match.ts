@@ -4,6 +4,7 @@ import { copyText, h } from '../dom.js';
 import { matchSeatCount } from '../../src/lobby/seat-count.js';
 import { connectCommand, formatTimeout, lobbyTiming, serverFlagFor } from '../format.js';
 import { Player } from '../player.js';
+import { PlayerLegend } from '../player-legend.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
 import { matchFacts, resultTable } from './result.js';
@@ -31,6 +32,8 @@ export const matchView = (id: string): View => (root, context) => {
   const resources = new Resources();
   let phase = 'connecting' as Phase;
   let info: MatchInfo | null = null;
+  /** The record has told the legend the seats in order: the lobby's unordered names no longer replace them. */
+  let seatsKnown = false;
 
   const title = h('span', {}, id);
   const pill = h('span', { class: 'pill' });
@@ -57,13 +60,16 @@ export const matchView = (id: string): View => (root, context) => {
     });
   });
   const result = h('section', { class: 'card result-panel', hidden: true });
-  const player = new Player({ live: true });
+  const legend = new PlayerLegend();
+  const player = new Player({ live: true, legend: legend.element });
   resources.add(() => player.dispose());
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
-  root.append(pageHead(title, pill), meta, messages, waiting, result, playerCard, stream.element);
+  // The board right under the title, sized to the window with its controls (style.css); the
+  // result card under it, the legend on its side.
+  root.append(pageHead(title, pill), meta, messages, waiting, playerCard, result, stream.element);
 
   const render = (): void => {
     pill.textContent = PHASE_LABEL[phase];
@@ -85,6 +91,7 @@ export const matchView = (id: string): View => (root, context) => {
       ' · ',
       h('span', { class: 'mono' }, id),
     );
+    if (!seatsKnown) legend.showJoined(info.connected, info.bots);
     const connected = info.connected.length > 0 ? `; joined: ${info.connected.join(', ')}` : '';
     seats.textContent = `Seats taken: ${matchSeatCount(info)}${connected}.`;
     commandCode.textContent = connectCommand(id, serverFlagFor(context.socketUrl), info.password);
@@ -105,6 +112,8 @@ export const matchView = (id: string): View => (root, context) => {
     try {
       const record = await fetchHistoryMatch(id);
       if (resources.isReleased) return;
+      seatsKnown = true;
+      legend.showSeats(record.players, record.scores);
       result.hidden = false;
       result.replaceChildren(
         h('h2', {}, 'Result'),

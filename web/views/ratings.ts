@@ -4,9 +4,33 @@ import { formatDate, formatScore } from '../format.js';
 import { drawRatingChart } from '../rating-chart.js';
 import { playerRatingsPath, ratingsCsvPath, ratingsPath, readPlayerRatings, readRatings } from '../ratings-api.js';
 import { href } from '../routes.js';
+import { stackOnPhone } from '../stack-table.js';
+import { requestGames } from './games.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
 const fixed = (value: number): string => (Number.isFinite(value) ? value.toFixed(2) : '');
+
+/** `#/ratings`: a link to each game's leaderboard (the nav's Leaderboards entry). */
+export const leaderboardsView: View = (root, context) => {
+  const resources = new Resources();
+  const list = h('div', {}, h('p', { class: 'muted' }, 'Loading games…'));
+  root.append(pageHead('Leaderboards'), h('p', { class: 'muted' }, 'OpenSkill ratings from verified matches, one leaderboard per game.'), list);
+  void (async () => {
+    try {
+      const socket = await resources.open(context.socketUrl);
+      const games = (await requestGames(socket)).sort((a, b) => a.name.localeCompare(b.name));
+      if (resources.isReleased) return;
+      list.replaceChildren(
+        games.length === 0
+          ? notice('info', 'This server has no games.')
+          : h('ul', { class: 'card game-index leaderboard-index' }, games.map((game) => h('li', { class: 'game-item' }, h('a', { class: 'game-link', href: href.ratings(game.name) }, game.name)))),
+      );
+    } catch (e) {
+      if (!resources.isReleased) list.replaceChildren(notice('error', `Cannot load the games: ${errorText(e)}`));
+    }
+  })();
+  return () => resources.release();
+};
 
 /** `#/ratings/GAME`: the game's leaderboard, best first, each player linking to their page. */
 export const ratingsView = (game: string): View => (root) => {
@@ -23,7 +47,7 @@ export const ratingsView = (game: string): View => (root) => {
     pageHead(`${game}: leaderboard`, h('a', { class: 'button', href: href.game(game) }, 'The game'), h('a', { class: 'button', href: ratingsCsvPath(game), download: '' }, 'CSV')),
     h('p', { class: 'muted' }, 'OpenSkill ratings from verified matches. Rating = mu − 3 sigma: a skill the player is very likely above.'),
     status,
-    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'table-wrap' }, stackOnPhone(table)),
   );
   getJson(ratingsPath(game)).then(
     (answer) => {
@@ -70,7 +94,7 @@ export const ratingView = (game: string, player: string): View => (root) => {
     status,
     figure,
     h('h2', {}, 'Matches'),
-    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'table-wrap' }, stackOnPhone(table)),
   );
   getJson(playerRatingsPath(game, player)).then(
     (answer) => {

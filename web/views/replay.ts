@@ -4,14 +4,16 @@ import { h } from '../dom.js';
 import { Player } from '../player.js';
 import { href } from '../routes.js';
 import { GAME_REPORT_ARTIFACT, readVisEvents, type HistoryMatch } from '../wire.js';
+import { PlayerLegend } from '../player-legend.js';
+import { recordDownloads } from './record-downloads.js';
 import { fetchGameReport, gameReportCard } from './game-report.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { TranscriptPanel } from './transcript-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
-function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true, onStep?: (step: number) => void): Player {
-  const player = new Player({ live: false, autoplay, ...(onStep ? { onStep } : {}) });
+function replayPlayer(resources: Resources, events: readonly VisEvent[], autoplay = true, onStep?: (step: number) => void, legend?: HTMLElement): Player {
+  const player = new Player({ live: false, autoplay, ...(onStep ? { onStep } : {}), ...(legend ? { legend } : {}) });
   resources.add(() => player.dispose());
   player.append(events);
   if (events.length === 0) player.setStatus('This match has no visualization.');
@@ -82,7 +84,8 @@ export const replayView = (id: string, step: number | null = null): View => (roo
   const resources = new Resources();
   const title = h('span', {}, id);
   const body = h('div', {}, h('p', { class: 'muted' }, 'Loading the match…'));
-  root.append(pageHead(title, h('a', { class: 'button', href: href.history() }, 'History')), body);
+  const downloads = h('span', { class: 'record-downloads' });
+  root.append(pageHead(title, downloads, h('a', { class: 'button', href: href.history() }, 'History')), body);
 
   void (async () => {
     try {
@@ -91,16 +94,21 @@ export const replayView = (id: string, step: number | null = null): View => (roo
       if (resources.isReleased) return;
       title.textContent = match.name || id;
       document.title = `${match.name || id} (replay) — Code Colosseum`;
-      const player = replayPlayer(resources, match.vis, step === null, stepInUrl(resources, id));
+      const legend = new PlayerLegend();
+      legend.showSeats(match.players, match.scores);
+      downloads.replaceChildren(...recordDownloads(match));
+      const player = replayPlayer(resources, match.vis, step === null, stepInUrl(resources, id), legend.element);
       if (step !== null) player.goToStep(step);
       const transcripts = new TranscriptPanel(match.id);
       const stream = new StreamPanel('Spectator stream', match.vis.length === 0);
       stream.appendText(match.spectatorStream);
       body.replaceChildren(
-        h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match, report?.printedScores ?? null), matchFacts(match))),
+        // The board first, sized to the window with its controls (style.css), as on lichess; the
+        // result is on the board's side (the legend's scores) and in full under it.
         // The board and the transcript panel: side by side on a wide screen, the panel under the
         // board on a narrow one (style.css).
         h('div', { class: 'replay-stage' }, h('section', { class: 'card player-card' }, player.element), transcripts.element),
+        h('section', { class: 'card' }, h('div', { class: 'result-grid' }, resultTable(match, report?.printedScores ?? null), matchFacts(match))),
         stream.element,
         ...(report ? [gameReportCard(match, report)].filter((card): card is HTMLElement => card !== null) : []),
         ...(match.artifacts.length > 0 ? [filesCard(match, transcripts)] : []),

@@ -1,6 +1,7 @@
 import { getJson } from '../api.js';
 import { h } from '../dom.js';
 import { href } from '../routes.js';
+import { stackOnPhone } from '../stack-table.js';
 import { createTournament, parseEntrantLines, readTournament, readTournamentList, stopTournament, tournamentPath, TOURNAMENTS_PATH, type TournamentDetail, type TournamentList } from '../tournaments-api.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
 
@@ -117,7 +118,7 @@ export const tournamentsView: View = (root, context) => {
     body,
   );
   const formSlot = h('div');
-  root.append(pageHead('Tournaments'), h('p', { class: 'muted' }, 'Tournaments the server plays between its own bots. Their matches are ordinary matches: watch them live, replay them when done.'), status, h('div', { class: 'table-wrap' }, table), formSlot);
+  root.append(pageHead('Tournaments'), h('p', { class: 'muted' }, 'Tournaments the server plays between its own bots. Their matches are ordinary matches: watch them live, replay them when done.'), status, h('div', { class: 'table-wrap' }, stackOnPhone(table)), formSlot);
   let formShown = false;
   const load = (): void => {
     getJson(TOURNAMENTS_PATH).then(
@@ -159,7 +160,7 @@ export const tournamentsView: View = (root, context) => {
 /** Points as they are (halves, from 2-player games), or to 2 decimals (thirds and the like, from more players). */
 const pointsText = (points: number): string => (Number.isInteger(points * 2) ? String(points) : points.toFixed(2));
 
-function standingsTable(t: TournamentDetail): HTMLElement {
+function standingsTable(t: TournamentDetail): HTMLTableElement {
   // With more than 2 players a match has places, and a win is first place alone: the mean place says more.
   const places = t.players > 2;
   return h(
@@ -191,7 +192,7 @@ function standingsTable(t: TournamentDetail): HTMLElement {
 }
 
 /** The finished matches: seat 0, result, seat 1 for 2 players; the seats in order and their places for more. */
-function finishedTable(t: TournamentDetail): HTMLElement {
+function finishedTable(t: TournamentDetail): HTMLTableElement {
   const replay = (match: string): HTMLElement => h('td', {}, h('a', { href: href.replay(match) }, 'replay'));
   const places = t.players > 2;
   const columns = places ? ['Seats in order', 'Places', 'Reason', 'Replay'] : ['Seat 0', 'Result', 'Seat 1', 'Reason', 'Replay'];
@@ -217,7 +218,7 @@ function render(t: TournamentDetail): (Node | string)[] {
     h('p', { class: 'tournament-state', 'data-state': t.state }, h('strong', {}, t.state), ` · ${progress}`),
     t.error ? notice(t.state === 'failed' ? 'error' : 'info', t.error) : '',
     h('h2', {}, 'Standings'),
-    h('div', { class: 'table-wrap' }, standingsTable(t)),
+    h('div', { class: 'table-wrap' }, stackOnPhone(standingsTable(t))),
     h('h2', {}, 'Running'),
     t.running.length === 0
       ? h('p', { class: 'muted' }, 'No match running.')
@@ -225,7 +226,7 @@ function render(t: TournamentDetail): (Node | string)[] {
     h('h2', {}, 'Finished'),
     t.results.length === 0
       ? h('p', { class: 'muted' }, 'No match finished yet.')
-      : h('div', { class: 'table-wrap' }, finishedTable(t)),
+      : h('div', { class: 'table-wrap' }, stackOnPhone(finishedTable(t))),
   ];
 }
 

@@ -22,6 +22,7 @@ const COLOURS = {
   frame: '5c4033ff',
   label: '555555ff',
   piece: '111111ff',
+  whiteFill: 'ffffffff',
   lastMove: 'cdd26a99',
   check: 'e03030dd',
   name: '222222ff',
@@ -31,6 +32,17 @@ const GLYPHS: Readonly<Record<Color, Readonly<Record<Role, string>>>> = {
   white: { king: '♔', queen: '♕', rook: '♖', bishop: '♗', knight: '♘', pawn: '♙' },
   black: { king: '♚', queen: '♛', rook: '♜', bishop: '♝', knight: '♞', pawn: '♟' },
 };
+
+/**
+ * A piece's shapes. A white piece is its outline glyph over the solid glyph of the same piece in
+ * white: the outline glyph alone is hollow, so on a dark square it reads as a faint outline of the
+ * square's own colour (issue 29); filled white, it is legible on both colours, as lichess's are.
+ */
+function pieceShapes(piece: Piece, height: number): Shape[] {
+  const outline: Shape = { text: { v: GLYPHS[piece.color][piece.role], t: height, s: COLOURS.piece } };
+  if (piece.color === 'black') return [outline];
+  return [{ text: { v: GLYPHS.black[piece.role], t: height, s: COLOURS.whiteFill } }, outline];
+}
 
 function round(value: number): number {
   return Math.round(value * 10000) / 10000;
@@ -150,13 +162,13 @@ export class ChessVis {
     const row = Math.floor(index / 4);
     const x = round(LEFT + SIDE + 0.04 + column * 0.04);
     const y = captor === 'white' ? round(TOP + SIDE - 0.03 - row * 0.05) : round(TOP + 0.03 + row * 0.05);
-    this.emit({ create: { id: this.id(), z: 2, p: [x, y], geom: [{ text: { v: GLYPHS[victim.color][victim.role], t: 0.045, s: COLOURS.piece } }] } });
+    this.emit({ create: { id: this.id(), z: 2, p: [x, y], geom: pieceShapes(victim, 0.045) } });
   }
 
   private createPiece(square: number, piece: Piece): void {
     const id = this.id();
     this.pieces.set(square, id);
-    this.emit({ create: { id, z: 2, p: centre(square), geom: [{ text: { v: GLYPHS[piece.color][piece.role], t: round(CELL * 0.8), s: COLOURS.piece } }] } });
+    this.emit({ create: { id, z: 2, p: centre(square), geom: pieceShapes(piece, round(CELL * 0.8)) } });
   }
 
   private id(): number {

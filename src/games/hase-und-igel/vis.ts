@@ -129,8 +129,10 @@ export class HaseVis {
           z: 1,
           geom: [
             { circle: { r: 0.024, f: style.color, s: '333333ff', t: 0.002 } },
-            { text: { v: style.label, p: [0, -0.005], t: 0.018, s: '222222ff' } },
-            { text: { v: String(index), p: [0, 0.012], t: 0.011, s: '222222ff' } },
+            // Symbol and number share the circle about equally: the number at 0.011 was ~4 px on a
+            // phone's 366 px board (issue 29); the colour already tells the field's kind.
+            { text: { v: style.label, p: [0, -0.008], t: 0.016, s: '222222ff' } },
+            { text: { v: String(index), p: [0, 0.011], t: 0.016, s: '222222ff' } },
           ],
         },
       });
