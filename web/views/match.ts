@@ -23,6 +23,11 @@ const PHASE_LABEL: Readonly<Record<Phase, string>> = {
 
 /** After the end, the record may take a moment to be stored: ask again after these delays. */
 const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
+/**
+ * A match leaves the lobby once its record is stored: the page asks for the record then, or after
+ * this long without the lobby's word (no lobby connection, another node's slow bus).
+ */
+const RECORD_WAIT_MS = 5000;
 
 /**
  * `#/match/<id>`: live spectating. Three connections, each with one job: the spectator stream
@@ -34,6 +39,15 @@ export const matchView = (id: string): View => (root, context) => {
   let info: MatchInfo | null = null;
   /** The record has told the legend the seats in order: the lobby's unordered names no longer replace them. */
   let seatsKnown = false;
+  /**
+   * The visualizer events still come: the end of the match (on the spectator connection) may
+   * overtake the last of them (on their own connection), so the picture ends only at VisEnded.
+   */
+  let visFlowing = false;
+  /** The lobby connection is up, and whether it has said the match left (its record is stored). */
+  let lobbyWatching = false;
+  let leftLobby = false;
+  let whenRecorded: (() => void) | null = null;
 
   const title = h('span', {}, id);
   const pill = h('span', { class: 'pill' });
@@ -133,10 +147,21 @@ export const matchView = (id: string): View => (root, context) => {
   const finish = (): void => {
     if (phase === 'finished') return;
     phase = 'finished';
-    player.end();
+    if (!visFlowing) player.end();
     player.setStatus('');
     render();
-    void showResult();
+    afterRecorded(() => void showResult());
+  };
+
+  /** Runs `then` once the match's record is stored, as far as the lobby tells (see RECORD_WAIT_MS). */
+  const afterRecorded = (then: () => void): void => {
+    if (leftLobby || !lobbyWatching) return then();
+    whenRecorded = then;
+    resources.timeout(() => {
+      if (whenRecorded !== then) return;
+      whenRecorded = null;
+      then();
+    }, RECORD_WAIT_MS);
   };
 
   // The spectator stream: joins the match and tells the phases.
@@ -183,10 +208,25 @@ export const matchView = (id: string): View => (root, context) => {
         if (p?.id !== undefined && p.id !== id) return;
         player.append(readVisEvents(p?.events));
       });
-      socket.on('VisEnded', () => player.end());
+      socket.on('VisEnded', () => {
+        visFlowing = false;
+        player.end();
+      });
+      socket.onClosed(() => {
+        if (!visFlowing) return;
+        visFlowing = false;
+        if (phase === 'finished') player.end();
+      });
+      visFlowing = true;
       const reply = rustResult(((await socket.request({ VisSubscribe: { id } }, 'VisSubscribed')) as { info?: unknown } | null)?.info);
-      if (!reply.ok && phase !== 'missing') player.setStatus(`No visualization: ${reply.error}`);
+      if (!reply.ok) {
+        visFlowing = false;
+        if (phase === 'finished') player.end();
+        if (phase !== 'missing') player.setStatus(`No visualization: ${reply.error}`);
+      }
     } catch (e) {
+      visFlowing = false;
+      if (phase === 'finished') player.end();
       if (!resources.isReleased) player.setStatus(`No visualization: ${errorText(e)}`);
     }
   })();
@@ -206,6 +246,10 @@ export const matchView = (id: string): View => (root, context) => {
       socket.on('LobbyUpdate', update);
       socket.on('LobbyDelete', (payload) => {
         if ((payload as { id?: unknown } | null)?.id !== id) return;
+        leftLobby = true;
+        const recorded = whenRecorded;
+        whenRecorded = null;
+        recorded?.();
         if (phase === 'waiting') {
           phase = 'missing';
           player.setStatus('');
@@ -214,6 +258,13 @@ export const matchView = (id: string): View => (root, context) => {
         }
       });
       const reply = (await socket.request({ LobbySubscribe: {} }, 'LobbySubscribed')) as { seed?: unknown } | null;
+      lobbyWatching = true;
+      socket.onClosed(() => {
+        lobbyWatching = false;
+        const recorded = whenRecorded;
+        whenRecorded = null;
+        recorded?.();
+      });
       for (const entry of Array.isArray(reply?.seed) ? reply.seed : []) update({ info: entry });
     } catch {
       // The lobby only refreshes the seats; spectating works without it.
