@@ -137,9 +137,12 @@ test('a history record is the reference\'s bincode MatchData: the humans named, 
   const length = Number(bytes.readBigUInt64LE(head.length));
   assert.equal(bytes.length, head.length + 8 + length, 'nothing after the history');
   assert.match(bytes.subarray(head.length + 8).toString(), history);
-  // A malformed id is simply not found, as the reference answers it.
+  // As the reference answers: an id with a character that is no letter or digit is InvalidID, one
+  // of letters and digits that names no match is FileNotFound.
   reader.send('{"HistoryMatch":{"id":"not-an-id"}}');
-  assert.deepEqual([...(await reader.frame(2))!.bytes], [0x14, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+  assert.deepEqual([...(await reader.frame(2))!.bytes], [0x14, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0]);
+  reader.send('{"HistoryMatch":{"id":"nosuchmatch"}}');
+  assert.deepEqual([...(await reader.frame(3))!.bytes], [0x14, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
   reader.close();
 });
 
