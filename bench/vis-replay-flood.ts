@@ -20,6 +20,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { FLOOD_MATCH_ID, floodRecord } from './flood-record.js';
 import { roshambo } from '../src/games/roshambo/roshambo.js';
 import { AddressLimits } from '../src/gateways/address-limits.js';
 import { PeerAddresses } from '../src/gateways/peer-addresses.js';
@@ -32,7 +33,6 @@ import { MemoryHistoryStore } from '../src/store/memory-history-store.js';
 import { systemClock } from '../src/util/clock.js';
 import { silentLog } from '../src/util/log.js';
 
-const MATCH_ID = '0123456789abc';
 
 interface ClientJob {
   readonly url: string;
@@ -63,24 +63,7 @@ async function main(): Promise<void> {
   const limits = { ...DEFAULT_LIMITS, ...(perAddress !== undefined && { 'replays-per-address': perAddress }) };
   const visJson = await recordedVis(rounds);
   const store = new MemoryHistoryStore();
-  await store.record({
-    id: MATCH_ID,
-    game: 'roshambo',
-    name: 'flood',
-    args: { rounds: String(rounds) },
-    players: ['ServerBot$0', 'ServerBot$1'],
-    bots: 2,
-    scores: [0, 0],
-    reason: 'done',
-    error: null,
-    seed: 'flood',
-    verified: false,
-    startedAt: 0,
-    endedAt: 1,
-    spectatorStream: Buffer.alloc(0),
-    visJson,
-    artifacts: {},
-  });
+  await store.record(floodRecord(rounds, visJson));
   const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master' });
   const server = new CocoServer({
     lobby,
@@ -151,7 +134,7 @@ async function flood(job: ClientJob): Promise<ClientReport> {
   let refused = 0;
   let running = true;
   const subscribe = (ws: WebSocket): void => {
-    if (running) ws.send(JSON.stringify({ VisSubscribe: { id: MATCH_ID } }));
+    if (running) ws.send(JSON.stringify({ VisSubscribe: { id: FLOOD_MATCH_ID } }));
   };
   const floods = await Promise.all(
     Array.from({ length: job.clients }, () =>

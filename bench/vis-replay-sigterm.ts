@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { FLOOD_MATCH_ID, floodRecord } from './flood-record.js';
 import { SqliteHistoryStore } from '../src/store/sqlite-history-store.js';
 
-const MATCH_ID = '0123456789abc';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -33,24 +33,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'vis-sigterm-'));
   const database = join(dir, 'history.sqlite');
   const store = await SqliteHistoryStore.open(database);
-  await store.record({
-    id: MATCH_ID,
-    game: 'roshambo',
-    name: 'flood',
-    args: { rounds: String(rounds) },
-    players: ['ServerBot$0', 'ServerBot$1'],
-    bots: 2,
-    scores: [0, 0],
-    reason: 'done',
-    error: null,
-    seed: 'flood',
-    verified: false,
-    startedAt: 0,
-    endedAt: 1,
-    spectatorStream: Buffer.alloc(0),
-    visJson,
-    artifacts: {},
-  });
+  await store.record(floodRecord(rounds, visJson));
   await store.close();
   const port = await freePort();
   const cocod = spawn(process.execPath, [fileURLToPath(new URL('../src/cli/cocod.js', import.meta.url)), '-p', String(port), '-d', database, '-v', 'master'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -68,7 +51,7 @@ async function main(): Promise<void> {
   let completed = 0;
   const sockets = Array.from({ length: clients }, () => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}`);
-    const subscribe = (): void => void (ws.readyState === ws.OPEN && ws.send(JSON.stringify({ VisSubscribe: { id: MATCH_ID } })));
+    const subscribe = (): void => void (ws.readyState === ws.OPEN && ws.send(JSON.stringify({ VisSubscribe: { id: FLOOD_MATCH_ID } })));
     ws.on('open', () => ws.send(JSON.stringify({ Handshake: { magic: 'coco', version: 2 } })));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
