@@ -17,6 +17,7 @@ import { AddressLimits, type RefusalReason } from './address-limits.js';
 import { CLOSE_CODES, CocoConnection, redact } from './coco-connection.js';
 import { ReplaySlots } from './replay-slots.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
+import { finishedMatch } from '../../test/support/match-records.js';
 
 /** A WebSocket whose unsent byte count the test sets, recording what the connection does to it. */
 class FakeWebSocket extends EventEmitter {
@@ -310,24 +311,7 @@ const FINISHED_ID = '0123456789abc';
 /** A finished match's record whose visualizer events are `count` log lines (a slice of them is past the low-water mark). */
 function finishedRecord(count: number): NewMatchRecord {
   const events = Array.from({ length: count }, (_, i) => ({ t: i, log: { line: `round ${i}: "ÿ" ] , ${'x'.repeat(150)}` } }));
-  return {
-    id: FINISHED_ID,
-    game: 'roshambo',
-    name: 'm',
-    args: {},
-    players: ['alice', 'bob'],
-    bots: 0,
-    scores: [1, 0],
-    reason: 'done',
-    error: null,
-    seed: 's',
-    verified: false,
-    startedAt: 1000,
-    endedAt: 2000,
-    spectatorStream: Buffer.from('alice\nbob\n'),
-    visJson: JSON.stringify(events),
-    artifacts: {},
-  };
+  return finishedMatch(FINISHED_ID, { name: 'm', visJson: JSON.stringify(events) });
 }
 
 /** The replies of one type among what was sent, parsed. */

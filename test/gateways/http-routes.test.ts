@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, get, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ServerMetrics } from '../../src/app/metrics.js';
 import { ReplayLogImporter } from '../../src/games/external/replay-log-importer.js';
@@ -20,6 +20,7 @@ import { systemClock } from '../../src/util/clock.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
 import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
+import { RawHttp } from '../support/raw-http.js';
 
 /** The built page (dist/web): index.html, the bundled script and its map, the style sheet, the demo fixture. */
 const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
@@ -55,42 +56,6 @@ const TINY_LOG = VIS_LINE;
 /** A replay log of about `bytes` bytes: enough visualizer lines that parsing takes a while. */
 function bigLog(bytes: number): string {
   return VIS_LINE.repeat(Math.floor(bytes / VIS_LINE.length));
-}
-
-/** Sends raw bytes and gathers the answer as text, as it arrives. */
-class RawHttp {
-  readonly socket: Socket;
-  private received = '';
-  private readonly waiters = new Set<() => void>();
-  readonly closed: Promise<void>;
-
-  constructor(port: number) {
-    this.socket = connect(port, '127.0.0.1');
-    this.socket.setEncoding('latin1');
-    this.socket.on('data', (text: string) => {
-      this.received += text;
-      for (const wake of this.waiters) wake();
-    });
-    this.socket.on('error', () => {});
-    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
-    void this.closed.then(() => {
-      for (const wake of this.waiters) wake();
-    });
-  }
-
-  /** Waits until what arrived contains `text` (or the connection closed); returns all of it. */
-  async until(text: string): Promise<string> {
-    while (!this.received.includes(text) && !this.socket.destroyed) {
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.waiters.delete(wake);
-          resolve();
-        };
-        this.waiters.add(wake);
-      });
-    }
-    return this.received;
-  }
 }
 
 function statusOf(raw: string): number {

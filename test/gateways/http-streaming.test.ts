@@ -11,31 +11,18 @@ import { RESPONSE_CHUNK_BYTES, ResponseWriter, type Delivery } from '../../src/g
 import type { MatchRecord } from '../../src/store/history-store.js';
 import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { ManualClock } from '../../src/util/clock.js';
+import { finishedMatch } from '../support/match-records.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
 const MATCH_ID = '0123456789abc';
 const ARTIFACT_BYTES = 4 * 1024 * 1024;
 
 function record(id: string, parts: Partial<MatchRecord> = {}): MatchRecord {
-  return {
-    id,
-    game: 'roshambo',
-    name: `match ${id}`,
+  return finishedMatch(id, {
     args: { rounds: '3' },
-    players: ['alice', 'bob'],
-    bots: 0,
-    scores: [1, 0],
-    reason: 'done',
-    error: null,
-    seed: 's',
-    verified: false,
-    startedAt: 1000,
-    endedAt: 2000,
-    spectatorStream: Buffer.from('alice\nbob\n'),
-    visJson: '[]',
     artifacts: { 'big.txt': 'x'.repeat(ARTIFACT_BYTES), 'a.txt': 'first\n'.repeat(50_000), 'b.txt': 'zweite ü\n'.repeat(40_000) },
     ...parts,
-  };
+  });
 }
 
 /** The body GET /api/history/ID had when it was built whole from `get` (the bytes must not change). */

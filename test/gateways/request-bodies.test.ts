@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { ReplayLogImporter } from '../../src/games/external/replay-log-importer.js';
 import { ClientMemory, type MemoryCutReason } from '../../src/gateways/client-memory.js';
@@ -9,46 +9,17 @@ import { HttpRoutes } from '../../src/gateways/http-routes.js';
 import { RequestBodies } from '../../src/gateways/request-body.js';
 import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { ManualClock } from '../../src/util/clock.js';
+import { RawHttp } from '../support/raw-http.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
 const TINY_LOG = '000.010000 < vis {t:0,create:{id:1,p:[0.5,0.5],geom:[{circle:{r:0.2,f:"3366ccff"}}]}}\n';
 const BODY_SECONDS = 30;
 
-/** A raw HTTP client speaking for the address named in its X-Client header (the test's addressOf). */
-class RawPost {
-  readonly socket: Socket;
-  private received = '';
-  private readonly waiters = new Set<() => void>();
-  readonly closed: Promise<void>;
-
-  constructor(port: number, client: string, contentLength: number) {
-    this.socket = connect(port, '127.0.0.1');
-    this.socket.setEncoding('latin1');
-    this.socket.on('data', (text: string) => {
-      this.received += text;
-      for (const wake of this.waiters) wake();
-    });
-    this.socket.on('error', () => {});
-    this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
-    void this.closed.then(() => {
-      for (const wake of this.waiters) wake();
-    });
-    this.socket.write(`POST /api/replay-log HTTP/1.1\r\nHost: x\r\nX-Client: ${client}\r\nContent-Length: ${contentLength}\r\n\r\n`);
-  }
-
-  /** Waits until what arrived contains `text` (or the connection closed); returns all of it. */
-  async until(text: string): Promise<string> {
-    while (!this.received.includes(text) && !this.socket.destroyed) {
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          this.waiters.delete(wake);
-          resolve();
-        };
-        this.waiters.add(wake);
-      });
-    }
-    return this.received;
-  }
+/** A POST of a replay log whose body is still to come, for the address named in its X-Client header (the test's addressOf). */
+function rawPost(port: number, client: string, contentLength: number): RawHttp {
+  const raw = new RawHttp(port);
+  raw.socket.write(`POST /api/replay-log HTTP/1.1\r\nHost: x\r\nX-Client: ${client}\r\nContent-Length: ${contentLength}\r\n\r\n`);
+  return raw;
 }
 
 const statusOf = (raw: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]);
@@ -74,8 +45,8 @@ describe('request bodies: deadline, per-address count and memory budget before a
   let port = 0;
   let armed = 0;
   /** Opens a body that will not finish and waits until the server reads it (its deadline armed). */
-  const drip = async (client: string): Promise<RawPost> => {
-    const post = new RawPost(port, client, 5000);
+  const drip = async (client: string): Promise<RawHttp> => {
+    const post = rawPost(port, client, 5000);
     post.socket.write('0');
     await clock.timerSet(BODY_SECONDS * 1000, ++armed);
     return post;
@@ -100,7 +71,7 @@ describe('request bodies: deadline, per-address count and memory budget before a
     const other = await postWhole('10.0.0.2');
     assert.equal(other.status, 200);
     assert.ok(((await other.json()) as { vis: unknown[] }).vis.length > 0);
-    const third = new RawPost(port, '10.0.0.1', 5000);
+    const third = rawPost(port, '10.0.0.1', 5000);
     const refused = await third.until('}');
     assert.equal(statusOf(refused), 429);
     assert.match(refused, /request-bodies-per-address/);

@@ -13,6 +13,7 @@ import { InlineCompute } from '../../src/match/compute.js';
 import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { silentLog } from '../../src/util/log.js';
+import { finishedMatch } from '../support/match-records.js';
 
 const MATCH_ID = '0123456789abc';
 /** Events of the recorded match: a hundred slices of VisEvents. */
@@ -21,24 +22,7 @@ const EVENTS = 50_000;
 test('closing the server stops a replay in progress at once: the close does not wait for the rest of it', async () => {
   const store = new MemoryHistoryStore();
   const events = Array.from({ length: EVENTS }, (_, i) => ({ t: i, log: { line: `round ${i}` } }));
-  await store.record({
-    id: MATCH_ID,
-    game: 'roshambo',
-    name: 'long',
-    args: {},
-    players: ['alice', 'bob'],
-    bots: 0,
-    scores: [1, 0],
-    reason: 'done',
-    error: null,
-    seed: 's',
-    verified: false,
-    startedAt: 0,
-    endedAt: 1,
-    spectatorStream: Buffer.alloc(0),
-    visJson: JSON.stringify(events),
-    artifacts: {},
-  });
+  await store.record(finishedMatch(MATCH_ID, { name: 'long', startedAt: 0, endedAt: 1, spectatorStream: Buffer.alloc(0), visJson: JSON.stringify(events) }));
   const lobby = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master' });
   const server = new CocoServer({
     lobby,
