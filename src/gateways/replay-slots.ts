@@ -1,3 +1,4 @@
+import { ConcurrencyGate } from './concurrency-gate.js';
 import type { ServerLimits } from './server-limits.js';
 
 /** A replay's place, given back once when it is over. */
@@ -14,33 +15,27 @@ export type ReplayRefusal = { readonly reason: 'replays-per-address' | 'replays'
  * addresses from holding the history store and the server's output for everyone.
  */
 export class ReplaySlots {
-  private readonly byAddress = new Map<string, number>();
-  private total = 0;
+  private readonly gate: ConcurrencyGate;
   /** Requests waiting for a slot (waitFor), woken to try again when one is given back. */
   private waiting: (() => void)[] = [];
 
-  constructor(private readonly limits: Pick<ServerLimits, 'replays-per-address' | 'replays'>) {}
+  constructor(private readonly limits: Pick<ServerLimits, 'replays-per-address' | 'replays'>) {
+    this.gate = new ConcurrencyGate(limits.replays, limits['replays-per-address']);
+  }
 
   /** A slot for a replay asked for from `address`, or why there is none now. */
   take(address: string): ReplaySlot | ReplayRefusal {
-    const mine = this.byAddress.get(address) ?? 0;
-    if (mine >= this.limits['replays-per-address']) {
+    const entered = this.gate.tryEnter(address);
+    if (!entered.ok && entered.refusal === 'per-address') {
       return { reason: 'replays-per-address', error: `Too many replays at once: at most ${this.limits['replays-per-address']} per address, try again when one has ended` };
     }
-    if (this.total >= this.limits.replays) {
-      return { reason: 'replays', error: `Too many replays at once on the server (at most ${this.limits.replays}): try again later` };
-    }
-    this.byAddress.set(address, mine + 1);
-    this.total++;
+    if (!entered.ok) return { reason: 'replays', error: `Too many replays at once on the server (at most ${this.limits.replays}): try again later` };
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
-        this.total--;
-        const left = this.byAddress.get(address)! - 1;
-        if (left === 0) this.byAddress.delete(address);
-        else this.byAddress.set(address, left);
+        entered.release();
         const waiting = this.waiting;
         this.waiting = [];
         for (const wake of waiting) wake();
@@ -63,7 +58,7 @@ export class ReplaySlots {
 
   /** Replays in flight, all addresses together. */
   get inFlight(): number {
-    return this.total;
+    return this.gate.inFlight;
   }
 }
 

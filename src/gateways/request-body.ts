@@ -5,6 +5,7 @@ import { addressKey, type RefusalReason } from './address-limits.js';
 import { memoryCutRefusal, type ClientMemory, type MemoryCutReason } from './client-memory.js';
 import type { PeerAddresses } from './peer-addresses.js';
 import type { ServerLimits } from './server-limits.js';
+import { ConcurrencyGate } from './concurrency-gate.js';
 
 /**
  * Why a body was not read: larger than allowed, the client went away (or was cut off for the
@@ -91,9 +92,12 @@ export interface RequestBodiesOptions {
  * taken only once it has arrived, so that a slow sender holds nothing but its own request.
  */
 export class RequestBodies {
-  private readonly sending = new Map<string, number>();
+  /** Bodies being received, per address; the server-wide bound is the memory budget's. */
+  private readonly sending: ConcurrencyGate;
 
-  constructor(private readonly options: RequestBodiesOptions) {}
+  constructor(private readonly options: RequestBodiesOptions) {
+    this.sending = new ConcurrencyGate(Number.POSITIVE_INFINITY, options.perAddress);
+  }
 
   /** The server's reader: its limits, its clients' addresses (a trusted proxy's client), a log line and a metric per cut. */
   static forServer(deps: {
@@ -119,19 +123,16 @@ export class RequestBodies {
 
   /** Bodies being received now, on all addresses. */
   get receiving(): number {
-    let count = 0;
-    for (const n of this.sending.values()) count += n;
-    return count;
+    return this.sending.inFlight;
   }
 
   read(request: IncomingMessage, maxBytes: number): Promise<BodyResult> {
     const key = this.options.addressOf(request);
-    const sending = this.sending.get(key) ?? 0;
-    if (sending >= this.options.perAddress) {
+    const entered = this.sending.tryEnter(key);
+    if (!entered.ok) {
       request.pause();
       return Promise.resolve({ ok: false, reason: 'too-many' });
     }
-    this.sending.set(key, sending + 1);
     // Charged as each chunk is kept; past a budget the cut below ends the request.
     const reception = receiveBody(request, maxBytes, () => account.charge());
     const account = this.options.memory.register(key, {
@@ -146,9 +147,7 @@ export class RequestBodies {
     return reception.result.finally(() => {
       cancelDeadline();
       account.release();
-      const left = (this.sending.get(key) ?? 1) - 1;
-      if (left === 0) this.sending.delete(key);
-      else this.sending.set(key, left);
+      entered.release();
     });
   }
 }
