@@ -296,13 +296,18 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
   }
 
   /** Resolves when the socket has sent what was queued (or closed); reading is paused meanwhile. */
-  private drained(): Promise<void> {
+  private async drained(): Promise<void> {
     this.ws.pause();
+    await this.socketDrainedOrClosed();
+    if (this.state.kind !== 'closed') this.ws.resume();
+  }
+
+  /** The socket's next 'drain' or its 'close', whichever comes first. */
+  private socketDrainedOrClosed(): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         this.socket.off('drain', done);
         this.socket.off('close', done);
-        if (this.state.kind !== 'closed') this.ws.resume();
         resolve();
       };
       this.socket.on('drain', done);
@@ -584,17 +589,7 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
 
   /** Resolves once the client has at most `bytes` unsent (true), or when the connection has closed (false). */
   private async drainedTo(bytes: number): Promise<boolean> {
-    while (this.state.kind !== 'closed' && this.ws.bufferedAmount > bytes) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          this.socket.off('drain', done);
-          this.socket.off('close', done);
-          resolve();
-        };
-        this.socket.on('drain', done);
-        this.socket.on('close', done);
-      });
-    }
+    while (this.state.kind !== 'closed' && this.ws.bufferedAmount > bytes) await this.socketDrainedOrClosed();
     return this.state.kind !== 'closed';
   }
 
