@@ -1,4 +1,4 @@
-import type { Color, Shape } from '../src/protocol/vis-event.js';
+import type { Color, Shape } from '../src/protocol/vis-shape.js';
 
 /** Defaults of omitted shape fields (notes/game-server-protocol.md). */
 export const SHAPE_DEFAULTS = {

@@ -1,4 +1,5 @@
-import type { Easing, Shape, Vec2, VisEvent } from '../src/protocol/vis-event.js';
+import type { Easing, VisEvent } from '../src/protocol/vis-event.js';
+import type { Shape, Vec2 } from '../src/protocol/vis-shape.js';
 import { DEFAULT_EASING, ease } from './easing.js';
 
 /**

@@ -32,7 +32,7 @@ import { ok } from '../util/result.js';
 import { TrustedProxies } from '../gateways/trusted-proxies.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
-import { ServerMetrics } from './metrics.js';
+import { ServerMetrics } from '../gateways/metrics.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;

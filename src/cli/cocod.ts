@@ -6,7 +6,7 @@
 // the 64 MiB semi-spaces a burst of them grew (V8 shrinks them only at a full collection).
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { startPrimary } from '../cluster/primary.js';
+import { startPrimary } from '../app/primary.js';
 import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
 import { startCocod } from '../app/cocod-app.js';
 import { pinoLog } from '../util/log.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gamesJson } from '../protocol/games-api.js';
+import { gamesJson } from '../games/games-api.js';
 import { paceArgSpec } from '../games/game-params.js';
 import { formatArgUsage, usageJson } from './game-usage.js';
 

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../util/clock.js';
 import { AddressTally } from './address-tally.js';
-import type { AddressCounter, BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
+import type { AddressCounter } from '../gateways/address-counter.js';
+import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
 
 /** What a node asks the hub. */
 export type HubRequest =

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { runScript, type RedisKeys } from './redis-scripts.js';
-import type { AddressCounter } from './seams.js';
+import type { AddressCounter } from '../gateways/address-counter.js';
 
 export interface RedisAddressCounterOptions {
   readonly node: string;

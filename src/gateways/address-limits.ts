@@ -1,5 +1,5 @@
 import { isIPv6, type Socket } from 'node:net';
-import type { AddressCounter } from '../cluster/seams.js';
+import type { AddressCounter } from './address-counter.js';
 import type { Clock } from '../util/clock.js';
 import type { ClientMemory } from './client-memory.js';
 import type { Log } from '../util/log.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { ServerMetrics } from '../app/metrics.js';
+import type { ServerMetrics } from './metrics.js';
 import type { LobbyPort } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';

@@ -7,7 +7,7 @@ import { Seat, type SeatCloseReason } from './seat.js';
 import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
-import type { VisError } from '../protocol/vis-validate.js';
+import type { VisError } from '../protocol/vis-limits.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Shape, VisEvent, VisEventInput } from '../protocol/vis-event.js';
-import { prepareShape, VisValidator, type VisError } from '../protocol/vis-validate.js';
+import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
+import type { Shape } from '../protocol/vis-shape.js';
+import { prepareShape } from '../protocol/vis-check.js';
+import type { VisError } from '../protocol/vis-limits.js';
+import { VisValidator } from '../protocol/vis-validate.js';
 import { RoshamboVis } from '../games/roshambo/vis.js';
 import { GESTURES } from '../games/roshambo/rules.js';
 import { Random } from './random.js';

@@ -1,5 +1,6 @@
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
-import { VisValidator, type AcceptedVisEvent, type VisError, type VisLimits } from '../protocol/vis-validate.js';
+import type { VisError, VisLimits } from '../protocol/vis-limits.js';
+import { type AcceptedVisEvent, VisValidator } from '../protocol/vis-validate.js';
 import type { Result } from '../util/result.js';
 import { VisLog, type SharedRuns } from './vis-log.js';
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareShape, type PreparedShape } from '../protocol/vis-validate.js';
+import { prepareShape } from '../protocol/vis-check.js';
+import type { PreparedShape } from '../protocol/vis-shape.js';
 import { ByteLog } from '../util/byte-log.js';
 import { Random } from './random.js';
 import { SharedRuns, VisLog } from './vis-log.js';

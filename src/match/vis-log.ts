@@ -1,4 +1,5 @@
-import type { PreparedShape, VisJsonOut } from '../protocol/vis-validate.js';
+import type { VisJsonOut } from '../protocol/vis-json.js';
+import type { PreparedShape } from '../protocol/vis-shape.js';
 import { ByteLog } from '../util/byte-log.js';
 
 export interface VisLogLimits {

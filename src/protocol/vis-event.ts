@@ -1,20 +1,14 @@
-import type { PreparedShape } from './vis-validate.js';
+import type { Color, PreparedShape, Shape, Vec2 } from './vis-shape.js';
 
 /**
  * Visualizer events, the one drawing path of the platform (notes/game-server-protocol.md).
  * Coordinates are in the unit square, (0,0) top left, y down; colours are RRGGBBAA.
  */
-export type Vec2 = readonly [number, number];
-export type Color = string;
-
 export const EASINGS = ['step', 'linear', 'easin', 'easeout', 'easeinout'] as const;
 export type Easing = (typeof EASINGS)[number];
 
 export const VIS_EVENT_KINDS = ['create', 'destroy', 'transform', 'log'] as const;
 export type VisEventKind = (typeof VIS_EVENT_KINDS)[number];
-
-export const SHAPE_KINDS = ['line', 'circle', 'poly', 'text'] as const;
-export type ShapeKind = (typeof SHAPE_KINDS)[number];
 
 /** The defaults of omitted fields (notes/game-server-protocol.md). */
 export const VIS_DEFAULTS = {
@@ -31,20 +25,6 @@ export const VIS_DEFAULTS = {
   duration: 0,
 } as const;
 
-export type Shape =
-  | { readonly line: { readonly p1: Vec2; readonly p2: Vec2; readonly t?: number; readonly s?: Color } }
-  | {
-      readonly circle: {
-        readonly p?: Vec2;
-        readonly r?: number;
-        readonly f?: Color;
-        readonly s?: Color;
-        readonly t?: number;
-      };
-    }
-  | { readonly poly: { readonly vs: readonly Vec2[]; readonly f?: Color; readonly s?: Color; readonly t?: number } }
-  | { readonly text: { readonly v: string; readonly p?: Vec2; readonly t?: number; readonly s?: Color } };
-
 export interface CreateBody {
   readonly id: number;
   readonly p?: Vec2;
@@ -54,7 +34,7 @@ export interface CreateBody {
 
 /**
  * A create as a game gives it: each shape as a value, or prepared once (`prepareShape` in
- * vis-validate.ts) when the game draws it again and again.
+ * vis-check.ts) when the game draws it again and again.
  */
 export interface CreateInput {
   readonly id: number;

@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { checkVisEvent, prepareShape, VisValidator, type PreparedShape, type VisErrorCode } from './vis-validate.js';
-import type { Shape, VisEventInput } from './vis-event.js';
+import { checkVisEvent, prepareShape } from './vis-check.js';
+import type { VisErrorCode } from './vis-limits.js';
+import type { PreparedShape } from './vis-shape.js';
+import { VisValidator } from './vis-validate.js';
+import type { VisEventInput } from './vis-event.js';
+import type { Shape } from './vis-shape.js';
 
 function accepts(validator: VisValidator, body: string): unknown {
   const result = validator.line(body);

@@ -4,7 +4,11 @@
  * (higher is better, as in outcomeOf): 1 plus the number of seats that scored more, so tied seats
  * share the better place (scores 5 3 3 1 are places 1 2 2 4).
  */
-import type { Outcome } from './results-file.js';
+
+/** The finishing places of 3 or more seats (never confused with a 2-player outcome, which has one `-`). */
+export type PlacesOutcome = `${number}-${number}-${string}`;
+/** A game's result as a results file writes it (PGN's notation for 2 seats, the places for more). */
+export type Outcome = '1-0' | '0-1' | '1/2-1/2' | '*' | PlacesOutcome;
 
 /** Each seat's place, from its score. */
 export function placesFromScores(scores: readonly number[]): number[] {

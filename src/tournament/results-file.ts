@@ -4,7 +4,7 @@
  * plays only what is missing. A line cut short by a kill is ignored (that match is played again).
  */
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
-import { placesFromScores } from './places.js';
+import { placesFromScores, type Outcome, type PlacesOutcome } from './places.js';
 
 /** Why a player's seat did not play to the end, as far as coco could tell. */
 export interface Incidents {
@@ -34,10 +34,6 @@ export interface ResultLine extends Incidents {
   /** The game's reason (or why there is no result). */
   readonly reason: string;
 }
-
-/** The finishing places of 3 or more seats (never confused with a 2-player outcome, which has one `-`). */
-export type PlacesOutcome = `${number}-${number}-${string}`;
-export type Outcome = '1-0' | '0-1' | '1/2-1/2' | '*' | PlacesOutcome;
 
 /** The finishing places of 3 or more seats, each from 1 to the number of seats. */
 const PLACES = /^[1-9]\d*(-[1-9]\d*){2,}$/;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { ServerMetrics } from '../../src/app/metrics.js';
+import { ServerMetrics } from '../../src/gateways/metrics.js';
 import { ReplayLogImporter } from '../../src/games/external/replay-log-importer.js';
 import { roshambo } from '../../src/games/roshambo/roshambo.js';
 import { isWebAsset } from '../../src/gateways/http-headers.js';

@@ -8,7 +8,8 @@
  */
 import type { Chess } from 'chessops/chess';
 import type { Color, NormalMove, Piece, Role } from 'chessops/types';
-import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape } from '../../protocol/vis-shape.js';
 
 const LEFT = 0.06;
 const TOP = 0.12;

@@ -1,4 +1,5 @@
-import type { Shape, Vec2, VisEventInput } from '../../protocol/vis-event.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape, Vec2 } from '../../protocol/vis-shape.js';
 import { shortName } from '../vis-text.js';
 import { columnLetter, formatMove } from './notation.js';
 import { describeLoss, type LossCause } from './outcome.js';

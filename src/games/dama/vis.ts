@@ -10,7 +10,8 @@
  *
  * Times are the match's logical time: each move starts where the previous one's animation ended.
  */
-import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape } from '../../protocol/vis-shape.js';
 import { BOARD_SIZE, PLAYABLE_SQUARES, columnOf, isPlayable, rowOf, type Color } from './board.js';
 import { formatMove } from './notation.js';
 import { shortName } from '../vis-text.js';

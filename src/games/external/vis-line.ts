@@ -1,4 +1,4 @@
-import { checkVisEvent, parseVisBody } from '../../protocol/vis-validate.js';
+import { checkVisEvent, parseVisBody } from '../../protocol/vis-check.js';
 import type { VisEventInput } from '../../protocol/vis-event.js';
 import { err, type Result } from '../../util/result.js';
 

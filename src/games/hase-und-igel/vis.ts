@@ -1,5 +1,6 @@
 import type { MatchContext } from '../../match/game.js';
-import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape } from '../../protocol/vis-shape.js';
 import type { FieldType } from './board.js';
 import { performAction, type Action, type CardType, type GameState, type Move, type PlayerState } from './rules.js';
 

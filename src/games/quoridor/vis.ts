@@ -1,4 +1,5 @@
-import type { Shape, VisEventInput, Vec2 } from '../../protocol/vis-event.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape, Vec2 } from '../../protocol/vis-shape.js';
 import { shortName } from '../vis-text.js';
 import { BLACK, WHITE, isWallMove, sideColor, slotColumn, slotRow, wallOrientationOf, wallSlotOf, HORIZONTAL, type Move, type Side } from './geometry.js';
 

@@ -1,5 +1,7 @@
-import type { Shape, VisEventInput } from '../../protocol/vis-event.js';
-import { prepareShape, type PreparedShape } from '../../protocol/vis-validate.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape } from '../../protocol/vis-shape.js';
+import { prepareShape } from '../../protocol/vis-check.js';
+import type { PreparedShape } from '../../protocol/vis-shape.js';
 import { GESTURES, type Gesture } from './rules.js';
 
 /** Seconds of replay per round (logical time, whatever the pace). */

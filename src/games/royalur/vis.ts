@@ -1,4 +1,5 @@
-import type { Shape, Vec2, VisEventInput } from '../../protocol/vis-event.js';
+import type { VisEventInput } from '../../protocol/vis-event.js';
+import type { Shape, Vec2 } from '../../protocol/vis-shape.js';
 import { shortName } from '../vis-text.js';
 import { formatCoins, rollValue, type Coins } from './dice.js';
 import { END, ROSETTES, START, TOKENS, TRACK_CELLS, tokensExited, type MoveOutcome, type PlayerIndex } from './rules.js';

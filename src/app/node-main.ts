@@ -1,12 +1,12 @@
 // One node of `cocod --nodes N`, forked by the primary (primary.ts): a whole server (lobby, games,
 // front doors) that shares its ports with the other nodes, publishes its matches through the hub
 // and records into the primary's history store.
-import { startCocod } from '../app/cocod-app.js';
+import { startCocod } from './cocod-app.js';
 import { pinoLog, prefixedLog } from '../util/log.js';
-import { HubLink, type HubEvent, type HubRequest } from './hub.js';
-import { ipcChannel, type IpcEnd } from './ipc-channel.js';
+import { HubLink, type HubEvent, type HubRequest } from '../cluster/hub.js';
+import { ipcChannel, type IpcEnd } from '../cluster/ipc-channel.js';
 import { NODE_CONFIG_ENV, type NodeConfig, type NodeReady } from './primary.js';
-import { RemoteHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from './remote-store.js';
+import { RemoteHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
 
 const config = JSON.parse(process.env[NODE_CONFIG_ENV] ?? 'null') as NodeConfig | null;
 if (!config || !process.send) {

@@ -1,18 +1,18 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { CocodOptions } from '../app/cocod-app.js';
+import type { CocodOptions } from './cocod-app.js';
 import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { systemClock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
-import { ClusterHub, type HubEvent, type HubRequest } from './hub.js';
-import { ipcChannel } from './ipc-channel.js';
-import { serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from './remote-store.js';
-import { recordLost } from './node-failure.js';
+import { ClusterHub, type HubEvent, type HubRequest } from '../cluster/hub.js';
+import { ipcChannel } from '../cluster/ipc-channel.js';
+import { serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
+import { recordLost } from '../cluster/node-failure.js';
 
-export { NODE_FAILURE_REASON } from './node-failure.js';
+export { NODE_FAILURE_REASON } from '../cluster/node-failure.js';
 
 /** What the primary gives each node process (as JSON in its environment). */
 export interface NodeConfig {

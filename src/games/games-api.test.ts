@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultPlayers } from '../games/game-params.js';
-import { roshambo } from '../games/roshambo/roshambo.js';
+import { defaultPlayers } from './game-params.js';
+import { roshambo } from './roshambo/roshambo.js';
 import { gamesJson } from './games-api.js';
-import { readGamesJson } from './games-json.js';
+import { readGamesJson } from '../protocol/games-json.js';
 
 test('GET /api/games gives each game\'s default players per match, as its configure applies it, and it reads back', () => {
   assert.equal(defaultPlayers(roshambo), 2);

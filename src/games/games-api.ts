@@ -1,6 +1,6 @@
 import type { ArgSpec } from '../match/game.js';
-import { argProblem } from '../games/arg-spec.js';
-import type { GamesJson } from './games-json.js';
+import { argProblem } from './arg-spec.js';
+import type { GamesJson } from '../protocol/games-json.js';
 
 /** What GET /api/games describes of a game: its arguments, and its players of a match by default when known. */
 export interface DescribedGame {
