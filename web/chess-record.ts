@@ -145,3 +145,10 @@ export function latestMoveTimes(times: readonly MoveTime[], step: number): Recor
   }
   return latest;
 }
+
+/** The built-in chess (src/games/chess): the one game whose records have a PGN and move times. */
+export const CHESS_GAME = 'chess';
+
+export function isChessRecord(match: { readonly game: string }): boolean {
+  return match.game === CHESS_GAME;
+}
