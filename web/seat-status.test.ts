@@ -49,3 +49,29 @@ test("the result's reason gives what a game decides itself, at the end: a name o
   assert.equal(timeline.eventful, true);
   assert.equal(seatStatusTimeline(['ann', 'bob'], 'ann wins by checkmate', [header, header]).eventful, false);
 });
+
+test("the notes the server's seats really write are read as their statuses (a change of their words fails here)", async () => {
+  const { Seat } = await import('../src/match/seat.js');
+  const { SeatTranscript } = await import('../src/match/seat-transcript.js');
+  const { MatchClock } = await import('../src/match/match-clock.js');
+  let now = 0;
+  const seatWith = (index: number) => {
+    const transcript = new SeatTranscript(`seat ${index}, p${index}`, () => now);
+    const seat = new Seat({ index, name: `p${index}`, isBot: false, timeoutSeconds: 5, maxLineBytes: 8, clock: new MatchClock(), transcript });
+    seat.attach({ send: () => {}, close: () => {} });
+    return { seat, transcript };
+  };
+  const timedOut = seatWith(0);
+  const tooLong = seatWith(1);
+  const gone = seatWith(2);
+  const over = seatWith(3);
+  now = 1.5;
+  timedOut.seat.close('timeout');
+  tooLong.seat.receive(Buffer.from('far too long a line\n'));
+  gone.seat.receiveEnd();
+  assert.equal(await gone.seat.readLine(), null);
+  await new Promise((resolve) => setImmediate(resolve));
+  over.seat.close('match-over');
+  const statuses = [timedOut, tooLong, gone, over].map(({ transcript }, seat) => transcriptEvents(seat, transcript.text()).map((e) => `${e.t} ${e.status}`));
+  assert.deepEqual(statuses, [['1.5 timeout'], ['1.5 error'], ['1.5 left', '1.5 crashed'], []]);
+});
