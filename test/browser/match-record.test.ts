@@ -257,3 +257,16 @@ test('the live chess page offers the downloads once the match has ended, with th
     await page.close();
   }
 });
+
+test('on a phone the legend with its colours, statuses and times, and the Flip button, fit without a sideways scroll', async () => {
+  const page = await openPage(site.browser, 390, 844);
+  await page.goto(`${site.base}#/replay/${replays.get('chess')!}`);
+  await page.locator('.page-head a.record-pgn').waitFor();
+  await page.keyboard.press('End');
+  await waitUntil(page, `document.querySelector('.legend-seat[data-status="timeout"]') !== null && document.querySelectorAll('.legend-note').length === 2`);
+  assert.equal((await page.evaluate('document.scrollingElement.scrollWidth - innerWidth')) as number, 0, 'the replay page scrolls sideways');
+  const flip = (await page.evaluate(`(() => { const b = document.querySelector('.player-flip').getBoundingClientRect(); return b.width > 0 && b.right <= innerWidth; })()`)) as boolean;
+  assert.equal(flip, true, 'the Flip button is on screen');
+  await screenshot(page, 'match-record-phone-chess');
+  await page.close();
+});
