@@ -85,10 +85,16 @@ export class PlayerLegend {
     this.element.hidden = this.players.length === 0;
   }
 
-  /** Who joined a running match, seat order unknown: names only, then how many server bots. */
-  showJoined(names: readonly string[], bots: number): void {
+  /**
+   * Who joined a running match, seat order unknown: names only (each with its note by name, a
+   * chess side's time), then how many server bots.
+   */
+  showJoined(names: readonly string[], bots: number, notes: ReadonlyMap<string, string> = new Map()): void {
     this.list.classList.add('unnumbered');
-    const items = names.map((name) => h('li', { class: 'legend-seat' }, h('span', { class: 'legend-name' }, name)));
+    const items = names.map((name) => {
+      const note = notes.get(name);
+      return h('li', { class: 'legend-seat' }, h('span', { class: 'legend-who' }, h('span', { class: 'legend-name' }, name), note === undefined ? null : h('span', { class: 'legend-note muted' }, note)));
+    });
     if (bots > 0) items.push(h('li', { class: 'legend-seat muted' }, `${bots} server ${bots === 1 ? 'bot' : 'bots'}`));
     this.list.replaceChildren(...items);
     this.element.hidden = items.length === 0;

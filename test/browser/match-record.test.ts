@@ -238,6 +238,11 @@ test('the live chess page offers the downloads once the match has ended, with th
   assert.equal(await page.locator('a.record-json, a.record-pgn').count(), 0, 'nothing to download before the end');
   const clients = seatChessPlayers(id);
   try {
+    // While it runs (Black then stays silent for the timeout), each side's time is by its name.
+    await waitUntil(page, `document.querySelectorAll('.player-legend .legend-note').length === 2 && [...document.querySelectorAll('.legend-note')].every((n) => /per move left/.test(n.textContent)) && document.querySelector('.pill-running') !== null`);
+    const during = await page.locator('.player-legend .legend-note').allInnerTexts();
+    for (const note of during) assert.match(note, new RegExp(`^\\d+\\.(\\.\\.)? \\S+: \\d+\\.\\d s, \\d+\\.\\d s of ${CHESS_TIMEOUT} s per move left$`));
+    await screenshot(page, 'match-record-live-chess-running');
     await page.locator('.pill-finished').waitFor();
     await page.locator('.page-head a.record-pgn').waitFor();
     assert.equal((JSON.parse(await downloaded(page, '.page-head a.record-json', `chess-${id}.json`)) as { id: string }).id, id);

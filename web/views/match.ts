@@ -8,7 +8,8 @@ import { PlayerLegend } from '../player-legend.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
 import { recordDownloads } from './record-downloads.js';
-import { showRecordDetails } from './record-details.js';
+import { chessPace, chessTimeNotes, showRecordDetails } from './record-details.js';
+import { isChessRecord } from '../chess-record.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -23,6 +24,8 @@ const PHASE_LABEL: Readonly<Record<Phase, string>> = {
   missing: 'Not found',
 };
 
+/** The chess players' names come first in the stream: past this many characters it is not a chess stream's head. */
+const CHESS_HEAD_CHARS = 4096;
 /** After the end, the record may take a moment to be stored: ask again after these delays. */
 const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
 /**
@@ -81,6 +84,23 @@ export const matchView = (id: string): View => (root, context) => {
   resources.add(() => player.dispose());
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
+  /**
+   * Chess while it runs: the stream's first two lines name White and Black (notes/chess.md), and
+   * each side's time on its latest move comes from the picture's log, as on the replay page.
+   */
+  const chessLive = { head: '', decoder: new TextDecoder(), sides: null as { white: string; black: string } | null, paceAsked: false, pace: null as number | null, notes: new Map<string, string>() };
+  const readChessSides = (bytes: Uint8Array): void => {
+    if (chessLive.sides !== null || chessLive.head.length > CHESS_HEAD_CHARS) return;
+    chessLive.head += chessLive.decoder.decode(bytes, { stream: true });
+    const [white, black, rest] = chessLive.head.split('\n');
+    if (white !== undefined && black !== undefined && rest !== undefined) chessLive.sides = { white, black };
+  };
+  player.onStepShown((step) => {
+    if (seatsKnown || !info || !isChessRecord(info) || chessLive.sides === null || chessLive.pace === null) return;
+    const times = chessTimeNotes(player.timeline.logs, chessLive.pace, info.timeout, step);
+    chessLive.notes = new Map([[chessLive.sides.white, times.white], [chessLive.sides.black, times.black]]);
+    legend.showJoined(info.connected, info.bots, chessLive.notes);
+  });
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
   // The board right under the title, sized to the window with its controls (style.css); the
@@ -110,7 +130,11 @@ export const matchView = (id: string): View => (root, context) => {
       ' · ',
       h('span', { class: 'mono' }, id),
     );
-    if (!seatsKnown) legend.showJoined(info.connected, info.bots);
+    if (!seatsKnown) legend.showJoined(info.connected, info.bots, chessLive.notes);
+    if (isChessRecord(info) && !chessLive.paceAsked) {
+      chessLive.paceAsked = true;
+      void chessPace(info).then((pace) => (chessLive.pace = pace));
+    }
     const connected = info.connected.length > 0 ? `; joined: ${info.connected.join(', ')}` : '';
     seats.textContent = `Seats taken: ${matchSeatCount(info)}${connected}.`;
     commandCode.textContent = connectCommand(id, serverFlagFor(context.socketUrl), info.password);
@@ -174,7 +198,10 @@ export const matchView = (id: string): View => (root, context) => {
   void (async () => {
     try {
       const socket = await resources.open(context.socketUrl);
-      socket.onBinary((bytes) => stream.appendBytes(bytes));
+      socket.onBinary((bytes) => {
+        stream.appendBytes(bytes);
+        readChessSides(bytes);
+      });
       socket.on('SpectateStarted', () => setPhase('running'));
       socket.on('SpectateSynced', () => stream.mark('live from here'));
       socket.on('SpectateEnded', () => {

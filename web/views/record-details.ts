@@ -1,7 +1,7 @@
 import { artifactPath, fetchGamesHelp } from '../api.js';
 import { isChessRecord, latestMoveTimes, moveTimes, readChessStream, type MoveTime } from '../chess-record.js';
 import type { Player } from '../player.js';
-import { Timeline } from '../timeline.js';
+import { Timeline, type LogLine } from '../timeline.js';
 import type { PlayerLegend } from '../player-legend.js';
 import { seatColours } from '../seat-colours.js';
 import { seatStatusTimeline } from '../seat-status.js';
@@ -44,8 +44,8 @@ async function showStatuses(match: HistoryMatch, player: Player, legend: PlayerL
   player.onStepShown((_, t, atEnd) => legend.showStatuses(timeline.at(t, atEnd)));
 }
 
-/** The pace a chess match was played at: its argument, else the game's default (GET /api/games), else 0. */
-async function chessPace(match: HistoryMatch): Promise<number> {
+/** The pace a chess match is played at: its argument, else the game's default (GET /api/games), else 0. */
+export async function chessPace(match: { readonly game: string; readonly args: Readonly<Record<string, string>> }): Promise<number> {
   const given = Number.parseFloat(match.args['pace'] ?? '');
   if (Number.isFinite(given)) return given;
   try {
@@ -59,9 +59,20 @@ async function chessPace(match: HistoryMatch): Promise<number> {
 
 /**
  * Chess has no game clock: each move has its own limit (the match's timeout, known on the live
- * page, not kept in the record). So each side shows what it has: the time its latest move took,
- * and, where the limit is known, how much of it was left, as lichess shows a clock per side.
+ * page, not kept in the record). So each side shows what it has at the step shown: the time its
+ * latest move took, and, where the limit is known, how much of it was left, as lichess shows a
+ * clock per side.
  */
+export function chessTimeNotes(logs: readonly LogLine[], pace: number, timeout: number | null, step: number): Record<'white' | 'black', string> {
+  const latest = latestMoveTimes(moveTimes(logs, pace), step);
+  const describe = (time: MoveTime | null): string => {
+    if (time === null) return 'no move yet';
+    const took = `${logs[time.line]!.line}: ${time.seconds.toFixed(1)} s`;
+    return timeout === null ? took : `${took}, ${Math.max(0, timeout - time.seconds).toFixed(1)} s of ${timeout} s per move left`;
+  };
+  return { white: describe(latest.white), black: describe(latest.black) };
+}
+
 async function showMoveTimes(match: HistoryMatch, player: Player, legend: PlayerLegend, resources: Resources, timeout: number | null): Promise<void> {
   const game = readChessStream(match.spectatorStream, match.players, match.scores);
   if (!game) return;
@@ -72,17 +83,11 @@ async function showMoveTimes(match: HistoryMatch, player: Player, legend: Player
   if (white === -1 || black === -1) return;
   // The record's own log lines, in the player's order: on the live page the last of them may still be on their way.
   const logs = new Timeline(match.vis).logs;
-  const times = moveTimes(logs, pace);
-  const describe = (time: MoveTime | null): string => {
-    if (time === null) return 'no move yet';
-    const took = `${logs[time.line]!.line}: ${time.seconds.toFixed(1)} s`;
-    return timeout === null ? took : `${took}, ${Math.max(0, timeout - time.seconds).toFixed(1)} s of ${timeout} s per move left`;
-  };
   player.onStepShown((step) => {
-    const latest = latestMoveTimes(times, step);
+    const times = chessTimeNotes(logs, pace, timeout, step);
     const notes: (string | null)[] = match.players.map(() => null);
-    notes[white] = describe(latest.white);
-    notes[black] = describe(latest.black);
+    notes[white] = times.white;
+    notes[black] = times.black;
     legend.showNotes(notes);
   });
 }
