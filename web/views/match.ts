@@ -8,8 +8,8 @@ import { PlayerLegend } from '../player-legend.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
 import { recordDownloads } from './record-downloads.js';
-import { chessPace, chessTimeNotes, showRecordDetails } from './record-details.js';
-import { isChessRecord } from '../chess-record.js';
+import { LiveChessTimes } from './live-chess-times.js';
+import { showRecordDetails } from './record-details.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -24,8 +24,6 @@ const PHASE_LABEL: Readonly<Record<Phase, string>> = {
   missing: 'Not found',
 };
 
-/** The chess players' names come first in the stream: past this many characters it is not a chess stream's head. */
-const CHESS_HEAD_CHARS = 4096;
 /** After the end, the record may take a moment to be stored: ask again after these delays. */
 const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
 /**
@@ -84,22 +82,8 @@ export const matchView = (id: string): View => (root, context) => {
   resources.add(() => player.dispose());
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
-  /**
-   * Chess while it runs: the stream's first two lines name White and Black (notes/chess.md), and
-   * each side's time on its latest move comes from the picture's log, as on the replay page.
-   */
-  const chessLive = { head: '', decoder: new TextDecoder(), sides: null as { white: string; black: string } | null, paceAsked: false, pace: null as number | null, notes: new Map<string, string>() };
-  const readChessSides = (bytes: Uint8Array): void => {
-    if (chessLive.sides !== null || chessLive.head.length > CHESS_HEAD_CHARS) return;
-    chessLive.head += chessLive.decoder.decode(bytes, { stream: true });
-    const [white, black, rest] = chessLive.head.split('\n');
-    if (white !== undefined && black !== undefined && rest !== undefined) chessLive.sides = { white, black };
-  };
-  player.onStepShown((step) => {
-    if (seatsKnown || !info || !isChessRecord(info) || chessLive.sides === null || chessLive.pace === null) return;
-    const times = chessTimeNotes(player.timeline.logs, chessLive.pace, info.timeout, step);
-    chessLive.notes = new Map([[chessLive.sides.white, times.white], [chessLive.sides.black, times.black]]);
-    legend.showJoined(info.connected, info.bots, chessLive.notes);
+  const chessTimes = new LiveChessTimes(player, (notes) => {
+    if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
   });
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
@@ -130,11 +114,8 @@ export const matchView = (id: string): View => (root, context) => {
       ' · ',
       h('span', { class: 'mono' }, id),
     );
-    if (!seatsKnown) legend.showJoined(info.connected, info.bots, chessLive.notes);
-    if (isChessRecord(info) && !chessLive.paceAsked) {
-      chessLive.paceAsked = true;
-      void chessPace(info).then((pace) => (chessLive.pace = pace));
-    }
+    chessTimes.matchInfo(info);
+    if (!seatsKnown) legend.showJoined(info.connected, info.bots, chessTimes.notes);
     const connected = info.connected.length > 0 ? `; joined: ${info.connected.join(', ')}` : '';
     seats.textContent = `Seats taken: ${matchSeatCount(info)}${connected}.`;
     commandCode.textContent = connectCommand(id, serverFlagFor(context.socketUrl), info.password);
@@ -156,6 +137,7 @@ export const matchView = (id: string): View => (root, context) => {
       const record = await fetchHistoryMatch(id);
       if (resources.isReleased) return;
       seatsKnown = true;
+      chessTimes.stop();
       showRecordDetails(record, player, legend, resources, { timeout: info?.timeout ?? null });
       downloads.replaceChildren(...recordDownloads(record, (revoke) => resources.add(revoke)));
       result.hidden = false;
@@ -200,7 +182,7 @@ export const matchView = (id: string): View => (root, context) => {
       const socket = await resources.open(context.socketUrl);
       socket.onBinary((bytes) => {
         stream.appendBytes(bytes);
-        readChessSides(bytes);
+        chessTimes.streamBytes(bytes);
       });
       socket.on('SpectateStarted', () => setPhase('running'));
       socket.on('SpectateSynced', () => stream.mark('live from here'));
