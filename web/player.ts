@@ -22,6 +22,12 @@ export type PlaybackMode = (typeof PLAYBACK_MODES)[number]['value'];
 const CATCH_UP_SECONDS = 0.3;
 /** In live mode, further behind than this (in match time) the picture jumps instead of hurrying. */
 const LIVE_MAX_LAG = 10;
+/** Where the browser remembers the picture's orientation: one entry per game (`coco.flip.chess`). */
+const FLIP_STORAGE_PREFIX = 'coco.flip.';
+
+/** A step shown: its number, the playhead's time, and whether it is the end of a finished match. */
+export type StepListener = (step: number, t: number, atEnd: boolean) => void;
+
 /** A frame longer than this (a hidden tab) does not move the playhead more than this. */
 const MAX_FRAME_SECONDS = 0.25;
 
@@ -65,6 +71,7 @@ export class Player {
   private readonly modeSelect: HTMLSelectElement;
   private readonly onStep: ((step: number) => void) | undefined;
   private shownStep = -1;
+  private shownAtEnd = false;
   private mode: PlaybackMode = 'time';
   private readonly playButton: HTMLButtonElement;
   private readonly liveButton: HTMLButtonElement;
@@ -86,6 +93,10 @@ export class Player {
   private disposed = false;
   private jumpToLatest = false;
   private readonly keyListener = (e: KeyboardEvent): void => this.onKey(e);
+  private readonly flipButton: HTMLButtonElement;
+  /** The localStorage key of this game's orientation, once the game is known. */
+  private flipKey: string | null = null;
+  private readonly stepListeners: StepListener[] = [];
 
   constructor(options: PlayerOptions) {
     this.live = options.live;
@@ -119,6 +130,8 @@ export class Player {
     });
     this.liveButton = h('button', { class: 'player-live', type: 'button', title: 'Follow the match live' }, 'Live');
     this.liveButton.addEventListener('click', () => this.goLive());
+    this.flipButton = h('button', { class: 'player-flip', type: 'button', title: 'Flip the board (f)', 'aria-label': 'Flip the board (f)', 'aria-pressed': 'false' }, '⇅ Flip');
+    this.flipButton.addEventListener('click', () => this.flip());
 
     const stepButton = (cls: string, label: string, title: string, action: () => void): HTMLButtonElement => {
       const button = h('button', { class: `player-step-button ${cls}`, type: 'button', title, 'aria-label': title }, label);
@@ -147,7 +160,7 @@ export class Player {
       'div',
       { class: 'player-controls' },
       h('div', { class: 'player-timebar' }, this.playButton, this.slider, this.clock),
-      h('div', { class: 'player-options' }, stepping, this.modeSelect, this.speedSelect, this.liveButton),
+      h('div', { class: 'player-options' }, stepping, this.modeSelect, this.speedSelect, this.flipButton, this.liveButton),
     );
     const log = h('aside', { class: 'player-log' }, options.legend ?? null, h('h3', {}, 'Log'), this.logView.element);
     this.element = h('div', { class: 'player', tabindex: 0 }, h('div', { class: 'player-main' }, stage, controls), log);
@@ -177,6 +190,54 @@ export class Player {
       this.playing = this.t < this.timeline.endTime;
     }
     this.updateControls();
+  }
+
+  /**
+   * The game being shown: the picture takes the orientation this browser last chose for it (lichess
+   * keeps the board the way one looks at it), and a flip is remembered under it from now on.
+   */
+  rememberFlipFor(game: string): void {
+    if (this.flipKey === FLIP_STORAGE_PREFIX + game) return;
+    this.flipKey = FLIP_STORAGE_PREFIX + game;
+    let stored: string | null = null;
+    try {
+      stored = localStorage.getItem(this.flipKey);
+    } catch {
+      // Storage refused (a private window's policy): the orientation is not remembered.
+    }
+    this.setFlipped(stored === '1');
+  }
+
+  /** Turns the picture half a turn (button, key f), and remembers it for this game. */
+  flip(): void {
+    this.setFlipped(!this.scene.flipped);
+    if (this.flipKey === null) return;
+    try {
+      localStorage.setItem(this.flipKey, this.scene.flipped ? '1' : '0');
+    } catch {
+      // Not remembered; the picture is flipped all the same.
+    }
+  }
+
+  get flipped(): boolean {
+    return this.scene.flipped;
+  }
+
+  private setFlipped(flipped: boolean): void {
+    this.scene.setFlipped(flipped);
+    this.flipButton.setAttribute('aria-pressed', String(flipped));
+    this.flipButton.classList.toggle('active', flipped);
+    this.element.classList.toggle('is-flipped', flipped);
+  }
+
+  /** Calls `listener` with every step shown from now on (and at once with the current one). */
+  onStepShown(listener: StepListener): void {
+    this.stepListeners.push(listener);
+    if (this.shownStep >= 0) listener(this.shownStep, this.t, this.atEnd(this.shownStep));
+  }
+
+  private atEnd(step: number): boolean {
+    return !this.sourceLive && step >= this.steps.total && this.t >= this.timeline.endTime;
   }
 
   /** A line over the picture (waiting, errors); empty hides it. */
@@ -253,6 +314,7 @@ export class Player {
     else if (e.key === 'ArrowRight') this.goToStep(this.currentStep + 1);
     else if (e.key === 'Home') this.goToStep(0);
     else if (e.key === 'End') this.goToEnd();
+    else if (e.key === 'f' && !e.shiftKey) this.flip();
     else return;
     e.preventDefault();
   }
@@ -289,10 +351,13 @@ export class Player {
       this.updateClock();
     }
     const step = this.currentStep;
-    if (step !== this.shownStep) {
+    const atEnd = this.atEnd(step);
+    if (step !== this.shownStep || atEnd !== this.shownAtEnd) {
+      if (step !== this.shownStep) this.onStep?.(step);
       this.shownStep = step;
+      this.shownAtEnd = atEnd;
       this.logsChanged = true;
-      this.onStep?.(step);
+      for (const listener of this.stepListeners) listener(step, this.t, atEnd);
     }
     if (this.logsChanged) {
       this.logView.render(this.timeline.logs, this.timeline.logCountAt(this.t), step - 1);

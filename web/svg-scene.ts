@@ -27,6 +27,18 @@ function transformOf(state: ObjectState): string {
 }
 
 /**
+ * Keeps an object's texts upright in a flipped picture: each turned back half a turn about its own
+ * anchor (its transform is `translate(x y) scale(s)`, from svg-shapes.ts).
+ */
+function uprightTexts(group: SVGGElement, flipped: boolean): void {
+  for (const text of group.querySelectorAll('text')) {
+    const base = text.getAttribute('data-base') ?? text.getAttribute('transform') ?? '';
+    text.setAttribute('data-base', base);
+    text.setAttribute('transform', flipped ? base.replace(' scale(', ' rotate(180) scale(') : base);
+  }
+}
+
+/**
  * Draws a timeline into an `<svg viewBox="0 0 1 1">`, one `<g>` per z layer and one per object.
  * Each frame touches only the objects the timeline says may have changed since the last frame
  * (plus those named by `invalidate` after live events arrive), and writes an attribute only when
@@ -39,6 +51,9 @@ export class SvgScene {
   private readonly layerZs: number[] = [];
   private readonly dirty = new Set<number>();
   private renderedAt: number | null = null;
+  /** The layers' parent: turned half a turn when the picture is flipped. */
+  private readonly root: SVGGElement;
+  private flippedNow = false;
 
   constructor(
     parent: HTMLElement,
@@ -49,7 +64,27 @@ export class SvgScene {
     this.svg.setAttribute('class', 'vis-svg');
     this.svg.setAttribute('role', 'img');
     this.svg.setAttribute('aria-label', 'match visualization');
+    this.root = document.createElementNS(SVG_NS, 'g');
+    this.svg.append(this.root);
     parent.append(this.svg);
+  }
+
+  get flipped(): boolean {
+    return this.flippedNow;
+  }
+
+  /**
+   * Turns the picture half a turn about its centre, as lichess flips its board: every position is
+   * mirrored (a1 goes to the top right), and each text is turned back so that it still reads
+   * upright. Only the drawing changes; the timeline is the same.
+   */
+  setFlipped(flipped: boolean): void {
+    if (flipped === this.flippedNow) return;
+    this.flippedNow = flipped;
+    if (flipped) this.root.setAttribute('transform', 'rotate(180 0.5 0.5)');
+    else this.root.removeAttribute('transform');
+    this.svg.classList.toggle('flipped', flipped);
+    for (const drawn of this.drawn.values()) uprightTexts(drawn.group, flipped);
   }
 
   /** Objects changed by events appended after they may have been drawn. */
@@ -94,6 +129,7 @@ export class SvgScene {
           // A malformed shape (the server validates, so only from a foreign record) is skipped.
         }
       }
+      if (this.flippedNow) uprightTexts(group, true);
       drawn = { object, group, attached: false, transform: '' };
       this.drawn.set(id, drawn);
     }
@@ -111,7 +147,7 @@ export class SvgScene {
     if (found && found.z === z) return found;
     const group = document.createElementNS(SVG_NS, 'g');
     group.setAttribute('data-z', String(z));
-    this.svg.insertBefore(group, found ? found.group : null);
+    this.root.insertBefore(group, found ? found.group : null);
     const layer: Layer = { z, group, orders: [], nodes: [] };
     this.layers.splice(lo, 0, layer);
     this.layerZs.splice(lo, 0, z);

@@ -35,6 +35,13 @@ const GAMES: Record<string, { args: string[]; fast: string[]; program: string[] 
   'lowest-unique': { args: ['-n', '3', '-b', '2'], fast: ['-a', 'rounds=3'], program: python('examples/external/lowest-unique/bot.py') },
 };
 
+/**
+ * The games whose pictures say each seat's colour: a token beside the name (dama, royalur), a chess
+ * glyph, names in colours of their own (roshambo, hase-und-igel). Quoridor and clobber swap colours
+ * between games, and the external examples draw no names: their legends show none.
+ */
+const COLOURED_SEATS = new Set(['chess', 'dama', 'royalur', 'roshambo', 'hase-und-igel']);
+
 const replays = new Map<string, string>();
 let dir: string | undefined;
 
@@ -131,6 +138,12 @@ for (const game of Object.keys(GAMES)) {
     const seats = await page.locator('.player-legend .legend-seat').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-seat')} ${item.querySelector('.legend-name')?.textContent}`));
     assert.deepEqual(seats, record.players.map((name, i) => `${i + 1} ${name}`));
     assert.ok(record.players.includes('visitor'));
+    // Each seat in the colour the board draws it in, where the picture says it (seat-colours.ts), each its own.
+    await waitUntil(page, `document.querySelectorAll('.player-legend .legend-seat[data-status]').length === ${record.players.length}`);
+    const colours = (await page.locator('.player-legend .legend-seat').evaluateAll((items) => items.map((item) => item.getAttribute('data-colour')))) as (string | null)[];
+    const coloured = colours.filter((c): c is string => c !== null);
+    assert.equal(coloured.length, COLOURED_SEATS.has(game) ? record.players.length : 0, `${game}: seat colours ${colours.join(', ')}`);
+    assert.equal(new Set(coloured).size, coloured.length);
     // The download: the record itself, under a name that says the game and the match.
     const download = page.locator('a.record-json');
     assert.equal(await download.getAttribute('download'), `${game}-${id}.json`);

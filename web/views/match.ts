@@ -7,6 +7,9 @@ import { Player } from '../player.js';
 import { PlayerLegend } from '../player-legend.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
+import { recordDownloads } from './record-downloads.js';
+import { LiveChessTimes } from './live-chess-times.js';
+import { showRecordDetails } from './record-details.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
 import { errorText, notice, pageHead, Resources, type View } from './view.js';
@@ -79,11 +82,16 @@ export const matchView = (id: string): View => (root, context) => {
   resources.add(() => player.dispose());
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
+  const chessTimes = new LiveChessTimes(player, (notes) => {
+    if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
+  });
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
   // The board right under the title, sized to the window with its controls (style.css); the
   // result card under it, the legend on its side.
-  root.append(pageHead(title, pill), meta, messages, waiting, playerCard, result, stream.element);
+  /** The record's downloads, in the head once the match has ended and its record is stored. */
+  const downloads = h('span', { class: 'record-downloads' });
+  root.append(pageHead(title, pill, downloads), meta, messages, waiting, playerCard, result, stream.element);
 
   const render = (): void => {
     pill.textContent = PHASE_LABEL[phase];
@@ -92,6 +100,7 @@ export const matchView = (id: string): View => (root, context) => {
     playerCard.hidden = phase === 'missing';
     stream.element.hidden = phase === 'missing';
     if (!info) return;
+    player.rememberFlipFor(info.game);
     title.textContent = info.name || id;
     document.title = `${info.name || id} — Code Colosseum`;
     const args = Object.entries(info.args).map(([k, v]) => `${k}=${v}`);
@@ -105,7 +114,8 @@ export const matchView = (id: string): View => (root, context) => {
       ' · ',
       h('span', { class: 'mono' }, id),
     );
-    if (!seatsKnown) legend.showJoined(info.connected, info.bots);
+    chessTimes.matchInfo(info);
+    if (!seatsKnown) legend.showJoined(info.connected, info.bots, chessTimes.notes);
     const connected = info.connected.length > 0 ? `; joined: ${info.connected.join(', ')}` : '';
     seats.textContent = `Seats taken: ${matchSeatCount(info)}${connected}.`;
     commandCode.textContent = connectCommand(id, serverFlagFor(context.socketUrl), info.password);
@@ -127,7 +137,9 @@ export const matchView = (id: string): View => (root, context) => {
       const record = await fetchHistoryMatch(id);
       if (resources.isReleased) return;
       seatsKnown = true;
-      legend.showSeats(record.players, record.scores);
+      chessTimes.stop();
+      showRecordDetails(record, player, legend, resources, { timeout: info?.timeout ?? null });
+      downloads.replaceChildren(...recordDownloads(record, (revoke) => resources.add(revoke)));
       result.hidden = false;
       result.replaceChildren(
         h('h2', {}, 'Result'),
@@ -168,7 +180,10 @@ export const matchView = (id: string): View => (root, context) => {
   void (async () => {
     try {
       const socket = await resources.open(context.socketUrl);
-      socket.onBinary((bytes) => stream.appendBytes(bytes));
+      socket.onBinary((bytes) => {
+        stream.appendBytes(bytes);
+        chessTimes.streamBytes(bytes);
+      });
       socket.on('SpectateStarted', () => setPhase('running'));
       socket.on('SpectateSynced', () => stream.mark('live from here'));
       socket.on('SpectateEnded', () => {

@@ -6,6 +6,7 @@ import { href } from '../routes.js';
 import { GAME_REPORT_ARTIFACT, readVisEvents, type HistoryMatch } from '../wire.js';
 import { PlayerLegend } from '../player-legend.js';
 import { recordDownloads } from './record-downloads.js';
+import { showRecordDetails } from './record-details.js';
 import { fetchGameReport, gameReportCard } from './game-report.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
@@ -95,9 +96,11 @@ export const replayView = (id: string, step: number | null = null): View => (roo
       title.textContent = match.name || id;
       document.title = `${match.name || id} (replay) — Code Colosseum`;
       const legend = new PlayerLegend();
-      legend.showSeats(match.players, match.scores);
-      downloads.replaceChildren(...recordDownloads(match));
+      downloads.replaceChildren(...recordDownloads(match, (revoke) => resources.add(revoke)));
       const player = replayPlayer(resources, match.vis, step === null, stepInUrl(resources, id), legend.element);
+      player.rememberFlipFor(match.game);
+      // The record does not keep the match's timeout: the chess sides show the time their moves took.
+      showRecordDetails(match, player, legend, resources, { timeout: null });
       if (step !== null) player.goToStep(step);
       const transcripts = new TranscriptPanel(match.id);
       const stream = new StreamPanel('Spectator stream', match.vis.length === 0);

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Shape, VisEvent } from '../src/protocol/vis-event.js';
+import { namesPlayer, seatColours } from './seat-colours.js';
+
+const create = (id: number, geom: Shape[]): VisEvent => ({ t: 0, create: { id, geom } });
+const text = (v: string, y = 0, s = '222222ff'): Shape => ({ text: { v, p: [0.5, y], s } });
+const circle = (f: string, y: number): Shape => ({ circle: { p: [0.1, y], r: 0.02, f } });
+const css = (colours: ReturnType<typeof seatColours>): (string | null)[] => colours.map((c) => (c ? `${c.css}${c.word ? ` ${c.word}` : ''}` : null));
+
+test('a name is matched whole or shortened with "…", never inside a longer word', () => {
+  assert.equal(namesPlayer('♔ ann', 'ann'), true);
+  assert.equal(namesPlayer('joanna (black)', 'ann'), false);
+  assert.equal(namesPlayer('a_very_lo… (white)', 'a_very_long_name'), true);
+  assert.equal(namesPlayer('an…', 'ann'), false, 'too short to say');
+  assert.equal(namesPlayer('anything', ''), false);
+});
+
+test("the token beside a name, nearest to it, is its seat's colour (dama, royalur)", () => {
+  const events = [create(1, [circle('f8f8f0ff', 0.9), text('ann (bianco)', 0.9), circle('222222ff', 0.1), text('bob (nero)', 0.1)])];
+  assert.deepEqual(css(seatColours(['bob', 'ann'], events)), ['#222222', '#f8f8f0']);
+});
+
+test('a chess glyph leading the name says White or Black', () => {
+  const events = [create(1, [text('a', 0.9), text('♚ bob', 0.05), text('♔ ann', 0.95)])];
+  assert.deepEqual(css(seatColours(['bob', 'ann'], events)), ['#1e1e1e Black', '#f4f4f4 White']);
+});
+
+test("a colour word names the colour, unless the seat later plays the other one (quoridor's games swap)", () => {
+  const first = [create(1, [text('ann (black): 10 walls left')]), create(2, [text('bob (white): 10 walls left')])];
+  assert.deepEqual(css(seatColours(['ann', 'bob'], first)), ['#1e1e1e Black', '#f4f4f4 White']);
+  const swapped = [...first, create(3, [text('ann (white): 10 walls left')]), create(4, [text('bob (black): 10 walls left')])];
+  assert.deepEqual(css(seatColours(['ann', 'bob'], swapped)), [null, null]);
+});
+
+test("names in colours of their own are the seats' colours (roshambo); one colour for all says nothing", () => {
+  assert.deepEqual(css(seatColours(['ann', 'bob'], [create(1, [text('ann', 0.2, '2563ebff')]), create(2, [text('bob', 0.2, 'dc2626ff')])])), ['#2563eb', '#dc2626']);
+  assert.deepEqual(css(seatColours(['ann', 'bob'], [create(1, [text('ann')]), create(2, [text('bob')])])), [null, null]);
+  // A text naming every player is not one seat's tag.
+  assert.deepEqual(css(seatColours(['ann', 'bob'], [create(1, [text('ann against bob', 0.5, '2563ebff'), circle('ff0000ff', 0.5)])])), [null, null]);
+  // An external game's discs with no names: no colour rather than a guess.
+  assert.deepEqual(css(seatColours(['p1', 'p2'], [create(1, [circle('e03030ff', 0.5)]), { t: 1, log: { line: 'Player 1 plays column 3' } }])), [null, null]);
+});

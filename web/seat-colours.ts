@@ -1,0 +1,133 @@
+import type { Shape, VisEvent } from '../src/protocol/vis-event.js';
+
+/**
+ * Each seat's colour as the board draws it, for the legend beside the picture: read from the
+ * picture itself, since a game draws who is who but does not declare it apart (and the page names
+ * no game). Pure, so that it is tested under Node.
+ *
+ * A game writes a player's name in its picture (whole, or shortened with "…"), and beside it what
+ * that player plays with. In order, the first that applies to the create holding the name:
+ * 1. a filled circle in the same object, the one nearest the name (dama, royalur: a token beside
+ *    the name);
+ * 2. a chess piece glyph leading the name (chess: "♔ ann" plays White);
+ * 3. a colour word in the name's text, `black` or `white` (quoridor: "ann (black)"), unless the
+ *    seat's name is later drawn with the other word (a match of several games that swap colours);
+ * 4. the name's own colour, when each seat's name is in a colour of its own (roshambo,
+ *    hase-und-igel).
+ * A seat whose picture says none of these has no colour in the legend (an external game that
+ * writes "Player 1" under a disc of no name): the legend shows nothing rather than a guess.
+ */
+export interface SeatColour {
+  /** `#rrggbb`. */
+  readonly css: string;
+  /** What the colour is called when a word says it (White, Black), else null. */
+  readonly word: string | null;
+}
+
+const WHITE: SeatColour = { css: '#f4f4f4', word: 'White' };
+const BLACK: SeatColour = { css: '#1e1e1e', word: 'Black' };
+const WHITE_GLYPHS = /^[\u2654-\u2659]/;
+const BLACK_GLYPHS = /^[\u265a-\u265f]/;
+/** A name shortened by a drawing keeps at least this many characters before its "…". */
+const MIN_SHORT_CHARS = 3;
+/** Fully transparent or nearly: not a colour anyone sees. */
+const MIN_ALPHA = 0x40;
+
+type Text = Extract<Shape, { text: unknown }>['text'];
+type Circle = Extract<Shape, { circle: unknown }>['circle'];
+
+function css(hex: string | undefined): string | null {
+  if (hex === undefined || !/^[0-9a-fA-F]{8}$/.test(hex) || parseInt(hex.slice(6), 16) < MIN_ALPHA) return null;
+  return `#${hex.slice(0, 6).toLowerCase()}`;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_$]/u;
+
+/** Whether `text` holds `name` whole (not inside a longer word), or shortened to "nam…". */
+export function namesPlayer(text: string, name: string): boolean {
+  if (name === '') return false;
+  const whole = (needle: string, endBoundary: boolean): boolean => {
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+      const before = at === 0 ? '' : text[at - 1]!;
+      const after = text[at + needle.length] ?? '';
+      if (!WORD_CHAR.test(before) && (!endBoundary || !WORD_CHAR.test(after))) return true;
+    }
+    return false;
+  };
+  if (whole(name, true)) return true;
+  const chars = [...name];
+  for (let k = chars.length - 1; k >= MIN_SHORT_CHARS; k--) if (whole(`${chars.slice(0, k).join('')}…`, false)) return true;
+  return false;
+}
+
+interface NameTag {
+  readonly text: Text;
+  readonly circles: readonly Circle[];
+}
+
+/** The first drawn text naming each seat, with the circles of the object it is in. */
+function nameTags(players: readonly string[], events: readonly VisEvent[]): (NameTag | null)[] {
+  const tags: (NameTag | null)[] = players.map(() => null);
+  let missing = players.length;
+  for (const event of events) {
+    if (missing === 0) break;
+    if (!('create' in event)) continue;
+    const geom = event.create.geom ?? [];
+    const circles = geom.flatMap((shape) => ('circle' in shape ? [shape.circle] : []));
+    for (const shape of geom) {
+      if (!('text' in shape)) continue;
+      players.forEach((name, seat) => {
+        if (tags[seat] !== null || !namesPlayer(shape.text.v, name)) return;
+        // A text naming every player ("ann against bob") says nothing of one seat.
+        if (players.length > 1 && players.every((other) => namesPlayer(shape.text.v, other))) return;
+        tags[seat] = { text: shape.text, circles };
+        missing--;
+      });
+    }
+  }
+  return tags;
+}
+
+/** Each seat's colour, or null where the picture does not say it. */
+export function seatColours(players: readonly string[], events: readonly VisEvent[]): (SeatColour | null)[] {
+  const tags = nameTags(players, events);
+  const colours: (SeatColour | null)[] = tags.map((tag, seat) => {
+    if (tag === null) return null;
+    const y = tag.text.p?.[1] ?? 0;
+    const nearest = [...tag.circles]
+      .filter((circle) => css(circle.f) !== null)
+      .sort((a, b) => Math.abs((a.p?.[1] ?? 0) - y) - Math.abs((b.p?.[1] ?? 0) - y))[0];
+    if (nearest) return { css: css(nearest.f)!, word: null };
+    if (WHITE_GLYPHS.test(tag.text.v)) return WHITE;
+    if (BLACK_GLYPHS.test(tag.text.v)) return BLACK;
+    const word = colourWord(tag.text.v);
+    if (word !== null && !swapsColour(players[seat]!, word, events)) return word;
+    return null;
+  });
+  // Rule 4: the names' own colours, only when each named seat has one of its own.
+  const textColours = tags.map((tag) => (tag ? css(tag.text.s) : null));
+  const named = textColours.filter((c): c is string => c !== null);
+  if (named.length >= 2 && new Set(named).size === named.length) {
+    return colours.map((colour, seat) => colour ?? (textColours[seat] ? { css: textColours[seat]!, word: null } : null));
+  }
+  return colours;
+}
+
+function colourWord(text: string): SeatColour | null {
+  if (/\bwhite\b/i.test(text)) return WHITE;
+  if (/\bblack\b/i.test(text)) return BLACK;
+  return null;
+}
+
+/** Whether `name` is drawn somewhere with a colour word other than `word`'s. */
+function swapsColour(name: string, word: SeatColour, events: readonly VisEvent[]): boolean {
+  for (const event of events) {
+    if (!('create' in event)) continue;
+    for (const shape of event.create.geom ?? []) {
+      if (!('text' in shape) || !namesPlayer(shape.text.v, name)) continue;
+      const other = colourWord(shape.text.v);
+      if (other !== null && other !== word) return true;
+    }
+  }
+  return false;
+}
