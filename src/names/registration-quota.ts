@@ -59,7 +59,8 @@ class HourlyBuckets {
   /** Seconds until `key` has a token again (0 when it has one). */
   wait(key: string): number {
     const bucket = this.refilled(key);
-    return bucket.tokens >= 1 ? 0 : Math.ceil(((1 - bucket.tokens) * HOUR_MS) / this.perHour / 1000);
+    // Whole milliseconds first: the fractions of a refilled bucket must not turn 1 s into 2.
+    return bucket.tokens >= 1 ? 0 : Math.ceil(Math.round(((1 - bucket.tokens) * HOUR_MS) / this.perHour) / 1000);
   }
 
   get size(): number {
