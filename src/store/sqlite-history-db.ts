@@ -432,6 +432,11 @@ export class SqliteHistoryDb {
     return this.db.prepare('UPDATE name_claims SET digest = ? WHERE name = ? AND digest = ?').run(next, name, expected).changes === 1;
   }
 
+  /** Every claimed name with its digest (for migrate-history). */
+  nameClaims(): { name: string; digest: string }[] {
+    return this.db.prepare('SELECT name, digest FROM name_claims ORDER BY name').all() as { name: string; digest: string }[];
+  }
+
   releaseName(name: string): boolean {
     return this.db.prepare('DELETE FROM name_claims WHERE name = ?').run(name).changes === 1;
   }
