@@ -34,7 +34,7 @@ import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js'
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from './metrics.js';
 import { nameDesk } from '../names/name-desk.js';
-import { StoredNameClaims } from '../names/name-claims.js';
+import { StoredNameClaims, type NameClaims } from '../names/name-claims.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -233,7 +233,9 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // One reader of request bodies for the replay import and the tournaments: an address's count is one.
   const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
   // Claimed names live in the history's database, beside the ratings they protect (with nodes, the primary's).
-  const names = nameDesk(new StoredNameClaims(store), limits, clock, verificationPassword);
+  // The arena asks `claims` too: one NameClaims for every door that seats a player by name.
+  const claims: NameClaims = new StoredNameClaims(store);
+  const names = nameDesk(claims, limits, clock, verificationPassword);
   const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
   const server: CocoServer = new CocoServer({
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several
