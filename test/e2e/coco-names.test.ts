@@ -57,7 +57,7 @@ test('a registered name is played with its token alone; rotate retires the old t
   // The owner plays a match under the name; coco sends the token it kept.
   const played = await coco(server.url, ['connect', await soloMatch(), '-n', 'alice', '--', 'python3', BOT, 'ROCK'], { env: owner.env });
   assert.equal(played.code, 0, played.stderr);
-  assert.match(played.stdout, /> match ended: you (won|lost|drew)/);
+  assert.match(played.stdout, /> match ended: (you won|you lost|a draw) /);
 
   // A second client is refused without a token, and with a wrong one (environment or file).
   const match = await soloMatch();
@@ -149,5 +149,26 @@ test('registrations from one address are limited per hour (name-registrations-pe
     await newMatch(limited.url, ['roshambo']);
   } finally {
     await limited.stop();
+  }
+});
+
+test('with --nodes 2 a name claimed through one node is refused on the other (the claims are the primary history\'s)', async () => {
+  const cluster = await startServer(['--nodes', '2']);
+  try {
+    await cluster.waitForLog(/listening on \S+ \(2 nodes/);
+    const owner = user();
+    const other = user();
+    assert.equal((await coco(cluster.url, ['register', 'nodal'], { env: owner.env })).code, 0);
+    // Connections go to the nodes in turn: of these consecutive refusals, each node answers some.
+    for (let i = 0; i < 2; i++) {
+      const id = await newMatch(cluster.url, ['roshambo', '-b', '1', '-a', 'rounds=1', '-a', 'pace=0']);
+      const refusedHere = await coco(cluster.url, ['connect', id, '-n', 'nodal', '--', 'python3', BOT, 'ROCK'], { env: other.env });
+      assert.equal(refusedHere.code, 3, refusedHere.stderr);
+      assert.match(refusedHere.stderr, /^coco: Name "nodal" is claimed/);
+      const played = await coco(cluster.url, ['connect', id, '-n', 'nodal', '--', 'python3', BOT, 'ROCK'], { env: owner.env });
+      assert.equal(played.code, 0, played.stderr);
+    }
+  } finally {
+    await cluster.stop();
   }
 });
