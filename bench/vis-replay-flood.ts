@@ -32,6 +32,8 @@ import { playLocalMatch } from '../src/match/local-match.js';
 import { MemoryHistoryStore } from '../src/store/memory-history-store.js';
 import { systemClock } from '../src/util/clock.js';
 import { silentLog } from '../src/util/log.js';
+import { nameDesk } from '../src/names/name-desk.js';
+import { StoredNameClaims } from '../src/names/name-claims.js';
 
 
 interface ClientJob {
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     limits,
     clock: systemClock,
     addresses: new AddressLimits(limits, systemClock),
+    names: nameDesk(new StoredNameClaims(store), limits, systemClock, 'master'),
     peers: PeerAddresses.direct(),
   });
   const address = await server.listen();

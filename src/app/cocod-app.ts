@@ -33,6 +33,8 @@ import { TrustedProxies } from '../gateways/trusted-proxies.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from '../gateways/metrics.js';
+import { nameDesk } from '../names/name-desk.js';
+import { StoredNameClaims, type NameClaims } from '../names/name-claims.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -230,6 +232,10 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
   // One reader of request bodies for the replay import and the tournaments: an address's count is one.
   const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
+  // Claimed names live in the history's database, beside the ratings they protect (with nodes, the primary's).
+  // The arena asks `claims` too: one NameClaims for every door that seats a player by name.
+  const claims: NameClaims = new StoredNameClaims(store);
+  const names = nameDesk(claims, limits, clock, verificationPassword);
   const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
   const server: CocoServer = new CocoServer({
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several
@@ -245,6 +251,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     limits,
     clock,
     addresses,
+    names,
     peers,
     refused,
     memory,
@@ -253,7 +260,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   const address = await server.listen();
   let clobberPort: number | null = null;
   if (options.clobberPort !== undefined) {
-    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock, memory });
+    clobber = new ClobberTcpGateway(lobby, { addresses, peers, log, refused, limits, clock, memory, names });
     clobberPort = (await clobber.listen(options.clobberPort, options.bindAddress)).port;
     log.info(`clobber tournament port listening on ${options.bindAddress}:${clobberPort}`);
   }

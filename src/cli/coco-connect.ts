@@ -17,6 +17,8 @@ export interface ConnectOptions {
   readonly spectate: boolean;
   readonly name: string;
   readonly password: string | null;
+  /** The token of a claimed name (token-store.ts); null: the join carries none, as the reference client's. */
+  readonly token?: string | null;
   readonly channel: ChannelKind;
   /** The program and its arguments; empty for coco's own stdin/stdout. */
   readonly program: readonly string[];
@@ -159,7 +161,7 @@ export function signalNumber(reason: unknown): number {
 async function answerToJoin(options: ConnectOptions, client: CocoClient): Promise<Outcome<MatchInfo>> {
   try {
     if (options.spectate) return (await client.request({ type: 'SpectateJoin', id: options.id }, 'SpectateJoined')).info;
-    const request = { type: 'LobbyJoinMatch', id: options.id, name: options.name, password: options.password } as const;
+    const request = { type: 'LobbyJoinMatch', id: options.id, name: options.name, password: options.password, token: options.token ?? null } as const;
     return (await client.request(request, 'LobbyJoinedMatch')).info;
   } catch (error) {
     if (client.closedBecause === '') throw error;

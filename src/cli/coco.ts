@@ -6,6 +6,8 @@ import { CocoClient } from '../client/coco-client.js';
 import { connectProgram, signalNumber } from './coco-connect.js';
 import { TOURNAMENT_HELP, tournament } from './coco-tournament.js';
 import { stopServerTournament } from './coco-tournament-server.js';
+import { REGISTER_HELP, register } from './coco-register.js';
+import { loadToken } from './token-store.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
 import { withFinalNewline } from './history-stream.js';
@@ -45,6 +47,8 @@ Commands:
       -s, --spectate         watch instead of playing (no name or password needed)
       -n, --name NAME        player name (default: your user name and a random suffix)
       -p, --password PW      the match's password
+      --token-file FILE      the token of a claimed name (else COCO_TOKEN, else the one
+                             coco register kept for this server and name)
       -c, --channel KIND     stdio (default) or pipe (COCO_PIPEIN / COCO_PIPEOUT)
       --restart-per-game     for QTP engines (quoridor): a fresh PROGRAM for each game, as
                              the course's referee runs engines; an engine that crashed or
@@ -59,7 +63,7 @@ Commands:
                          (just "> match ended" from a server without this one's history API;
                          "> match ended: no result (server shutdown)" from one that stopped).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
-${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
+${REGISTER_HELP}${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
                          stop the server tournament ID now (its running matches end
                          unfinished); the server's verification password is needed
   history [ID]           list finished matches, newest first, or print the spectator stream of ID
@@ -217,9 +221,12 @@ async function connect(url: string, args: string[]): Promise<number> {
     channel: { type: 'string', short: 'c', default: 'stdio' },
     'restart-per-game': { type: 'boolean' },
     'answer-within': { type: 'string' },
+    'token-file': { type: 'string' },
   });
   const [id, ...rest] = positionals;
   if (id === undefined) throw new UsageError('connect needs a match id (see coco lobby)');
+  const tokenFile = values['token-file'] as string | undefined;
+  if (tokenFile !== undefined && values.spectate === true) throw new UsageError('--token-file goes with a seat to play, not with -s');
   const argv = [...rest, ...program];
   const channel = values.channel as string;
   if (channel !== 'stdio' && channel !== 'pipe') throw new UsageError(`channel must be stdio or pipe, not "${channel}"`);
@@ -230,14 +237,18 @@ async function connect(url: string, args: string[]): Promise<number> {
   const answerWithin = answerText === undefined ? undefined : Number(answerText);
   if (answerWithin !== undefined && !(answerWithin > 0 && Number.isFinite(answerWithin))) throw new UsageError(`--answer-within takes seconds, not "${answerText}"`);
   if (answerWithin !== undefined && !restartPerGame) throw new UsageError('--answer-within goes with --restart-per-game');
+  const name = (values.name as string | undefined) ?? defaultPlayerName();
+  // Sent with the join only when there is one: a join without it is the reference client's.
+  const token = values.spectate === true ? undefined : await readToken(url, name, tokenFile);
   handleLeavingSignals();
   connecting = true;
   return connectProgram({
     url,
     id,
     spectate: values.spectate === true,
-    name: (values.name as string | undefined) ?? defaultPlayerName(),
+    name,
     password: (values.password as string | undefined) ?? null,
+    token: token ?? null,
     channel,
     program: argv,
     restartPerGame,
@@ -247,6 +258,42 @@ async function connect(url: string, args: string[]): Promise<number> {
     },
     signal: leaving.signal,
   });
+}
+
+/** The token of `name` for `url` (token-store.ts); a token file that cannot be read ends coco with status 1. */
+async function readToken(url: string, name: string, tokenFile: string | undefined): Promise<string | undefined> {
+  try {
+    return await loadToken(url, name, tokenFile === undefined ? {} : { tokenFile });
+  } catch (error) {
+    throw new CliError(`cannot read the token: ${error instanceof Error ? error.message : String(error)}`, EXIT.error);
+  }
+}
+
+async function registerName(url: string, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, {
+    rotate: { type: 'boolean' },
+    release: { type: 'boolean' },
+    verification: { type: 'string', short: 'v' },
+    'token-file': { type: 'string' },
+  });
+  const [name, ...extra] = positionals;
+  if (name === undefined) throw new UsageError('register needs the name to claim');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  if (values.rotate && values.release) throw new UsageError('--rotate and --release do not go together');
+  const mode = values.rotate ? 'rotate' : values.release ? 'release' : 'register';
+  if (mode === 'release' && values.verification === undefined) throw new UsageError("--release needs the server's master password (-v PASSWORD)");
+  if (mode !== 'release' && values.verification !== undefined) throw new UsageError('-v goes with --release');
+  const tokenFile = values['token-file'] as string | undefined;
+  await withClient(url, (client) =>
+    register(client, {
+      url,
+      name,
+      mode,
+      ...(values.verification !== undefined && { verification: values.verification as string }),
+      ...(tokenFile !== undefined && { tokenFile }),
+      status: (line) => process.stdout.write(`> ${line}\n`),
+    }),
+  );
 }
 
 async function history(url: string, args: string[]): Promise<void> {
@@ -370,6 +417,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'stop-tournament':
       await stopTournament(url, rest);
+      return 0;
+    case 'register':
+      await registerName(url, rest);
       return 0;
     case 'tournament':
       // Like connect, it has programs to end first when told to leave.

@@ -16,6 +16,10 @@ const HINTS: readonly (readonly [RegExp, (id: string, text: string) => string])[
   [/^"[^]*" is not a valid game name$/, (_id, text) => `${MATCH_NAME_RULE}; this one has ${nameLength(text)} characters`],
   [/^"[^]*" is not a valid password$/, () => PASSWORD_RULE],
   [/^".*" is not a valid username$/, () => 'a name is 1 to 16 printable characters, no spaces, no $'],
+  // Claimed names (docs/cli.md, "Claimed names"): the server's texts are in src/names/name-claims.ts.
+  [/^Name ".*" is claimed: /, () => 'coco register NAME keeps its token for this server; on another machine give it with --token-file FILE or COCO_TOKEN, or choose another name with -n'],
+  [/^Wrong token for name /, () => 'the token given (--token-file, COCO_TOKEN, or the one coco register kept) is not this name\'s on this server: rotated elsewhere?'],
+  [/^Name ".*" is already claimed$/, () => 'choose another name; the operator can release one (coco register --release NAME -v PASSWORD)'],
 ];
 
 /** The length of the name quoted at the start of a refusal (`"NAME" is not ...`). */

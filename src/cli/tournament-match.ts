@@ -10,6 +10,7 @@ import { botName } from '../match/match.js';
 import type { Pairing } from '../tournament/pairings.js';
 import { outcomeOf, type ResultLine } from '../tournament/results-file.js';
 import { connectProgram } from './coco-connect.js';
+import { keptToken } from './token-store.js';
 import { CliError, EXIT } from './exit-status.js';
 import { awaitMatch, fetchArtifact } from './match-record.js';
 import { noSuchGame, refused } from './refusals.js';
@@ -108,6 +109,8 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
             spectate: false,
             name: entrant.name,
             password: null,
+            // A claimed name plays with the token coco register kept for it on this server.
+            token: (await keptToken(context.url, entrant.name)) ?? null,
             channel: 'stdio',
             program: ['/bin/sh', '-c', entrant.command!],
             status: (line) => {

@@ -22,6 +22,10 @@ test("a node sees the owner's HistoryUnavailableError as one (its front doors an
     addTournamentResult: (id, index, result) => owned.addTournamentResult(id, index, result),
     tournaments: () => owned.tournaments(),
     forgetTournament: (id) => owned.forgetTournament(id),
+    claimName: (name, digest) => owned.claimName(name, digest),
+    nameDigest: (name) => owned.nameDigest(name),
+    replaceNameDigest: (name, expected, next) => owned.replaceNameDigest(name, expected, next),
+    releaseName: (name) => owned.releaseName(name),
     close: () => owned.close(),
   };
   const pipe = new MessageChannel();

@@ -16,7 +16,11 @@ export type RemoteStoreRequest =
   | { readonly id: number; readonly op: 'saveTournament'; readonly tournament: TournamentEntry }
   | { readonly id: number; readonly op: 'addTournamentResult'; readonly tournamentId: string; readonly index: number; readonly result: string }
   | { readonly id: number; readonly op: 'tournaments' }
-  | { readonly id: number; readonly op: 'forgetTournament'; readonly tournamentId: string };
+  | { readonly id: number; readonly op: 'forgetTournament'; readonly tournamentId: string }
+  | { readonly id: number; readonly op: 'claimName'; readonly name: string; readonly digest: string }
+  | { readonly id: number; readonly op: 'nameDigest'; readonly name: string }
+  | { readonly id: number; readonly op: 'replaceNameDigest'; readonly name: string; readonly expected: string; readonly next: string }
+  | { readonly id: number; readonly op: 'releaseName'; readonly name: string };
 
 /** `unavailable`: the owner's store threw a HistoryUnavailableError, raised again on the node's side. */
 export type RemoteStoreReply =
@@ -93,6 +97,22 @@ export class RemoteHistoryStore implements HistoryStore {
     await this.ask({ op: 'forgetTournament', tournamentId: id });
   }
 
+  async claimName(name: string, digest: string): Promise<boolean> {
+    return (await this.ask({ op: 'claimName', name, digest })) as boolean;
+  }
+
+  async nameDigest(name: string): Promise<string | null> {
+    return (await this.ask({ op: 'nameDigest', name })) as string | null;
+  }
+
+  async replaceNameDigest(name: string, expected: string, next: string): Promise<boolean> {
+    return (await this.ask({ op: 'replaceNameDigest', name, expected, next })) as boolean;
+  }
+
+  async releaseName(name: string): Promise<boolean> {
+    return (await this.ask({ op: 'releaseName', name })) as boolean;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.waiting.values()) pending.reject(new Error('the history store is closed'));
@@ -155,6 +175,14 @@ export function serveHistoryStore(store: HistoryStore, channel: Channel<RemoteSt
         return answer(store.tournaments());
       case 'forgetTournament':
         return answer(store.forgetTournament(request.tournamentId));
+      case 'claimName':
+        return answer(store.claimName(request.name, request.digest));
+      case 'nameDigest':
+        return answer(store.nameDigest(request.name));
+      case 'replaceNameDigest':
+        return answer(store.replaceNameDigest(request.name, request.expected, request.next));
+      case 'releaseName':
+        return answer(store.releaseName(request.name));
     }
   });
 }

@@ -7,6 +7,7 @@ import { isValidUserName } from '../lobby/names.js';
 import { parsePlayLine } from '../games/clobber/clobber.js';
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
+import type { NameDesk } from '../names/name-desk.js';
 import { SocketMember } from './socket-member.js';
 import { SocketMemory } from './socket-memory.js';
 import { memoryCutRefusal } from './client-memory.js';
@@ -35,7 +36,7 @@ export class ClobberTcpGateway {
 
   constructor(
     private readonly lobby: Lobby,
-    private readonly admission: Admission & { readonly limits: ServerLimits; readonly clock: Clock },
+    private readonly admission: Admission & { readonly limits: ServerLimits; readonly clock: Clock; readonly names: NameDesk },
   ) {
     this.log = admission.log;
     this.server = createServer((socket) => {
@@ -111,7 +112,19 @@ export class ClobberTcpGateway {
       cancelTimer();
       const hello = parsePlayLine(received.subarray(0, newline).toString('latin1').replace(/\r$/, ''));
       if (!hello.ok) return refuse(`expected "play clobber <name>", got ${JSON.stringify(received.subarray(0, Math.min(newline, 80)).toString('latin1'))}`);
-      this.seat(socket, peer, key, memory, hello.value.name ?? 'player', received);
+      const wanted = hello.value.name ?? 'player';
+      // A claimed name is played only with its token, which the 2006 protocol has no room for:
+      // such a client is refused (docs/protocol.md). Nothing is read meanwhile, so nothing is lost.
+      socket.pause();
+      this.admission.names.check(isValidUserName(wanted) ? wanted : 'player', null).then(
+        (claimed) => {
+          if (socket.destroyed) return;
+          if (claimed !== null) return refuse(`"${wanted}" is a claimed name, which the clobber port cannot play (its token goes only through coco)`);
+          this.seat(socket, peer, key, memory, wanted, received);
+          socket.resume();
+        },
+        (error: unknown) => refuse(`the claimed names cannot be read: ${error instanceof Error ? error.message : String(error)}`),
+      );
     };
     socket.on('data', onData);
     socket.on('close', cancelTimer);

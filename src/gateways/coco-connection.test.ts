@@ -18,6 +18,8 @@ import { CLOSE_CODES, CocoConnection, redact } from './coco-connection.js';
 import { ReplaySlots } from './replay-slots.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
 import { finishedMatch } from '../../test/support/match-records.js';
+import { nameDesk } from '../names/name-desk.js';
+import { StoredNameClaims } from '../names/name-claims.js';
 
 /** A WebSocket whose unsent byte count the test sets, recording what the connection does to it. */
 class FakeWebSocket extends EventEmitter {
@@ -90,6 +92,7 @@ function setup(overrides: Record<string, number> = {}) {
       clock,
       addresses,
       replays,
+      names: nameDesk(new StoredNameClaims(store), limits, clock, 'master'),
       refused: (reason) => refusals.push(reason),
     });
     return { ws, socket, connection };

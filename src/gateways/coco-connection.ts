@@ -10,6 +10,7 @@ import { HistoryUnavailableError, type HistoryStore } from '../store/history-sto
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
+import type { NameDesk } from '../names/name-desk.js';
 import type { AddressLimits, RefusalReason } from './address-limits.js';
 import { ClientMemory, clientMemoryLimits, memoryCutRefusal, type MemoryAccount, type MemoryCutReason, type MemoryHolder } from './client-memory.js';
 import type { Heartbeat, HeartbeatPeer } from './heartbeat.js';
@@ -47,6 +48,8 @@ export interface ConnectionDeps {
   readonly addresses: AddressLimits;
   /** The replays in flight on the server (one set shared by every connection). */
   readonly replays: ReplaySlots;
+  /** Claimed names: checked before every join, and the requests about names answered (src/names/). */
+  readonly names: NameDesk;
   /** Told about every request refused by a limit (for /metrics). */
   readonly refused?: (reason: RefusalReason) => void;
   /** Pings the connection when it is silent and drops it when it stops answering (the server's one heartbeat). */
@@ -393,7 +396,7 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
         return this.reply({ type: 'LobbySubscribed', seed });
       }
       case 'LobbyJoinMatch':
-        return this.join(request.id, request.name, request.password);
+        return this.join(request.id, request.name, request.password, request.token ?? null);
       case 'SpectateJoin':
         return this.spectate(request.id);
       case 'HistoryMatchList':
@@ -404,12 +407,28 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
         return this.historyMatch(request.id);
       case 'VisSubscribe':
         return this.visSubscribe(request.id);
+      case 'NameRegister': {
+        const token = await this.deps.names.register(request.name, { address: this.address, network: this.deps.addresses.network(this.address) });
+        if ('Ok' in token) this.log.info(`${this.peer}: registered name "${request.name}"`);
+        return this.reply({ type: 'NameRegistered', name: request.name, token });
+      }
+      case 'NameRotate':
+        return this.reply({ type: 'NameRotated', name: request.name, token: await this.deps.names.rotate(request.name, request.token) });
+      case 'NameRelease': {
+        const result = await this.deps.names.release(request.name, request.verification, this.requester().passwords!);
+        if ('Ok' in result) this.log.info(`${this.peer}: released name "${request.name}"`);
+        return this.reply({ type: 'NameReleased', name: request.name, result });
+      }
       default:
         return this.abort(CLOSE_CODES.policy, `${request.type} is not valid now`);
     }
   }
 
-  private async join(id: string, name: string, password: string | null): Promise<void> {
+  private async join(id: string, name: string, password: string | null, token: string | null): Promise<void> {
+    // A claimed name is played only with its token (src/names/), whatever the match.
+    const claimed = await this.deps.names.check(name, token);
+    if (this.isClosed()) return;
+    if (claimed !== null) return this.reply({ type: 'LobbyJoinedMatch', info: { Err: claimed } });
     const member: MatchMember = {
       updated: (info) => this.reply({ type: 'LobbyUpdate', info }),
       expired: (matchId) => {

@@ -1,3 +1,4 @@
+import type { NameDesk } from '../names/name-desk.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
@@ -32,6 +33,8 @@ export interface ServerOptions {
   readonly clock: Clock;
   /** Shared with the other front doors: connections and rates count per address on all ports. */
   readonly addresses: AddressLimits;
+  /** Claimed names (src/names/): checked before every join on the coco door. */
+  readonly names: NameDesk;
   /** Who the clients are behind trusted balancers and proxies; shared with the other front doors. */
   readonly peers: PeerAddresses;
   readonly refused?: (reason: RefusalReason) => void;

@@ -116,8 +116,23 @@ export interface HistoryStore {
   tournaments(): Promise<StoredTournament[]>;
   /** Removes a tournament and its results (its matches stay in the history). */
   forgetTournament(id: string): Promise<void>;
+  /** Claimed player names (src/names/): the store keeps each name's token digest, never the token. */
+  claimName(name: string, digest: string): Promise<boolean>;
+  /** The digest of `name`'s token, or null when the name is not claimed. */
+  nameDigest(name: string): Promise<string | null>;
+  /** Replaces `name`'s digest if it is still `expected`; false when it is not (or the name is free). */
+  replaceNameDigest(name: string, expected: string, next: string): Promise<boolean>;
+  /** Frees `name`; false when it was not claimed. */
+  releaseName(name: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * The part of a history store that keeps claimed names: what src/names/ needs, so that its
+ * in-memory default does not have to be a whole history store. `claimName` is atomic: of two
+ * claims of one name, one gets true. Digests are lowercase hex text (the same over IPC and SQL).
+ */
+export type NameClaimTable = Pick<HistoryStore, 'claimName' | 'nameDigest' | 'replaceNameDigest' | 'releaseName'>;
 
 /**
  * A server tournament as the store keeps it. The store knows only its id and creation time; the

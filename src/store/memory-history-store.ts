@@ -1,3 +1,4 @@
+import { MemoryNameTable } from './memory-name-table.js';
 import {
   DEFAULT_HISTORY_LIMIT,
   MAX_HISTORY_LIMIT,
@@ -57,6 +58,8 @@ export class MemoryHistoryStore implements HistoryStore {
   private readonly now: () => number;
   /** In the order first saved; results by index. */
   private readonly tournamentsById = new Map<string, { entry: TournamentEntry; results: string[] }>();
+  /** Claimed names and their token digests (NameClaimTable). */
+  private readonly claims = new MemoryNameTable();
 
   constructor(options: HistoryStoreOptions = {}) {
     this.retention = resolveRetention(options.retention);
@@ -158,6 +161,22 @@ export class MemoryHistoryStore implements HistoryStore {
 
   async forgetTournament(id: string): Promise<void> {
     this.tournamentsById.delete(id);
+  }
+
+  claimName(name: string, digest: string): Promise<boolean> {
+    return this.claims.claimName(name, digest);
+  }
+
+  nameDigest(name: string): Promise<string | null> {
+    return this.claims.nameDigest(name);
+  }
+
+  replaceNameDigest(name: string, expected: string, next: string): Promise<boolean> {
+    return this.claims.replaceNameDigest(name, expected, next);
+  }
+
+  releaseName(name: string): Promise<boolean> {
+    return this.claims.releaseName(name);
   }
 
   async close(): Promise<void> {}

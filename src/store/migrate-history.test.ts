@@ -50,7 +50,7 @@ function records(): MatchRecord[] {
   ];
 }
 
-test('migrateHistory copies every match whole, in batches, rebuilds the same ratings, copies the tournaments, and copies nothing twice', async () => {
+test('migrateHistory copies every match whole, in batches, rebuilds the same ratings, copies the tournaments and the claimed names, and copies nothing twice', async () => {
   assert.equal(DEFAULT_MIGRATE_BATCH, 200);
   const file = join(dir, 'h.sqlite');
   const source = new SqliteHistoryDb(file);
@@ -59,6 +59,7 @@ test('migrateHistory copies every match whole, in batches, rebuilds the same rat
   source.addTournamentResult('t1', 0, '{"match":"a"}');
   source.addTournamentResult('t1', 1, '{"match":"b"}');
   source.saveTournament({ id: 't2', createdAt: 500, body: '{}' });
+  source.claimName('alice', 'a'.repeat(64));
   source.close();
   const url = await postgres.createDatabase('migrated');
   const seen: MigrateProgress[] = [];
@@ -80,6 +81,9 @@ test('migrateHistory copies every match whole, in batches, rebuilds the same rat
     // The server tournaments, with their results, in the same order; once each.
     assert.deepEqual(await copy.tournaments(), await sqlite.tournaments());
     assert.deepEqual((await copy.tournaments()).map((t) => [t.id, t.results.length]), [['t2', 0], ['t1', 2]]);
+    // The claimed names, their token digests as they were (the tokens themselves are kept nowhere).
+    assert.equal(await copy.nameDigest('alice'), 'a'.repeat(64));
+    assert.equal(await copy.nameDigest('bob'), null);
   } finally {
     await sqlite.close();
     await copy.close();

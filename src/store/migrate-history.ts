@@ -71,6 +71,8 @@ export async function migrateHistory(file: string, url: string, options: Migrate
         await target.saveTournament(tournament);
         for (const [index, result] of tournament.results.entries()) await target.addTournamentResult(tournament.id, index, result);
       }
+      // Claimed names go with the ratings they protect; a name PostgreSQL has claimed already keeps its token there.
+      for (const { name, digest } of source.nameClaims()) await target.claimName(name, digest);
       return { total: ids.length, done: ids.length, copied, skipped };
     } finally {
       await target.close();

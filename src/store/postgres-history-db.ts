@@ -237,6 +237,26 @@ export class PostgresHistoryDb {
     await this.pool.query('DELETE FROM tournaments WHERE id = $1', [id]);
   }
 
+  async claimName(name: string, digest: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('INSERT INTO name_claims (name, digest) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, digest]);
+    return rowCount === 1;
+  }
+
+  async nameDigest(name: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ digest: string }>('SELECT digest FROM name_claims WHERE name = $1', [name]);
+    return rows[0]?.digest ?? null;
+  }
+
+  async replaceNameDigest(name: string, expected: string, next: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE name_claims SET digest = $1 WHERE name = $2 AND digest = $3', [next, name, expected]);
+    return rowCount === 1;
+  }
+
+  async releaseName(name: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM name_claims WHERE name = $1', [name]);
+    return rowCount === 1;
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

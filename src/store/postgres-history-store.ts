@@ -189,6 +189,23 @@ export class PostgresHistoryStore implements HistoryStore {
     return this.read(() => this.db.forgetTournament(id));
   }
 
+  // Claims are answered at once, never kept in the backlog: a claim must not be promised before it is written.
+  claimName(name: string, digest: string): Promise<boolean> {
+    return this.read(() => this.db.claimName(name, digest));
+  }
+
+  nameDigest(name: string): Promise<string | null> {
+    return this.read(() => this.db.nameDigest(name));
+  }
+
+  replaceNameDigest(name: string, expected: string, next: string): Promise<boolean> {
+    return this.read(() => this.db.replaceNameDigest(name, expected, next));
+  }
+
+  releaseName(name: string): Promise<boolean> {
+    return this.read(() => this.db.releaseName(name));
+  }
+
   /** Tries the backlog once more; what still cannot be written is named in the log as lost. */
   async close(): Promise<void> {
     if (this.closed) return;

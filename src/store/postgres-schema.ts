@@ -91,6 +91,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      result TEXT NOT NULL,
      PRIMARY KEY (tournament_id, idx)
    );`,
+  // Claimed player names (src/names/): the SHA-256 of each name's token, never the token.
+  `CREATE TABLE name_claims (
+     name TEXT PRIMARY KEY,
+     digest TEXT NOT NULL
+   );`,
 ];
 
 /**

@@ -104,6 +104,11 @@ export const MIGRATIONS: readonly Migration[] = [
      result TEXT NOT NULL,
      PRIMARY KEY (tournament_id, idx)
    ) WITHOUT ROWID;`,
+  // Claimed player names (src/names/): the SHA-256 of each name's token, never the token.
+  `CREATE TABLE name_claims (
+     name TEXT PRIMARY KEY,
+     digest TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 /**
@@ -413,6 +418,27 @@ export class SqliteHistoryDb {
   forgetTournament(id: string): void {
     // Its results go with it (ON DELETE CASCADE).
     this.db.prepare('DELETE FROM tournaments WHERE id = ?').run(id);
+  }
+
+  claimName(name: string, digest: string): boolean {
+    return this.db.prepare('INSERT INTO name_claims (name, digest) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, digest).changes === 1;
+  }
+
+  nameDigest(name: string): string | null {
+    return (this.db.prepare('SELECT digest FROM name_claims WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
+  }
+
+  replaceNameDigest(name: string, expected: string, next: string): boolean {
+    return this.db.prepare('UPDATE name_claims SET digest = ? WHERE name = ? AND digest = ?').run(next, name, expected).changes === 1;
+  }
+
+  /** Every claimed name with its digest (for migrate-history). */
+  nameClaims(): { name: string; digest: string }[] {
+    return this.db.prepare('SELECT name, digest FROM name_claims ORDER BY name').all() as { name: string; digest: string }[];
+  }
+
+  releaseName(name: string): boolean {
+    return this.db.prepare('DELETE FROM name_claims WHERE name = ?').run(name).changes === 1;
   }
 
   close(): void {

@@ -134,6 +134,22 @@ export class SqliteHistoryStore implements HistoryStore {
     await this.request({ op: 'forgetTournament', tournamentId: id });
   }
 
+  async claimName(name: string, digest: string): Promise<boolean> {
+    return (await this.request({ op: 'claimName', name, digest })) as boolean;
+  }
+
+  async nameDigest(name: string): Promise<string | null> {
+    return (await this.request({ op: 'nameDigest', name })) as string | null;
+  }
+
+  async replaceNameDigest(name: string, expected: string, next: string): Promise<boolean> {
+    return (await this.request({ op: 'replaceNameDigest', name, expected, next })) as boolean;
+  }
+
+  async releaseName(name: string): Promise<boolean> {
+    return (await this.request({ op: 'releaseName', name })) as boolean;
+  }
+
   async close(): Promise<void> {
     if (this.failure) return;
     await this.request({ op: 'close' });

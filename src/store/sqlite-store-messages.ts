@@ -35,6 +35,10 @@ export type StoreRequest =
   | { readonly id: number; readonly op: 'addTournamentResult'; readonly tournamentId: string; readonly index: number; readonly result: string }
   | { readonly id: number; readonly op: 'tournaments' }
   | { readonly id: number; readonly op: 'forgetTournament'; readonly tournamentId: string }
+  | { readonly id: number; readonly op: 'claimName'; readonly name: string; readonly digest: string }
+  | { readonly id: number; readonly op: 'nameDigest'; readonly name: string }
+  | { readonly id: number; readonly op: 'replaceNameDigest'; readonly name: string; readonly expected: string; readonly next: string }
+  | { readonly id: number; readonly op: 'releaseName'; readonly name: string }
   | { readonly id: number; readonly op: 'close' };
 
 /** The answer to the request with the same id; id 0 is the worker's report that the file is open. */

@@ -104,6 +104,18 @@ port.on('message', (request: StoreRequest) => {
         db.forgetTournament(request.tournamentId);
         reply = { id: request.id, ok: true, value: null };
         break;
+      case 'claimName':
+        reply = { id: request.id, ok: true, value: db.claimName(request.name, request.digest) };
+        break;
+      case 'nameDigest':
+        reply = { id: request.id, ok: true, value: db.nameDigest(request.name) };
+        break;
+      case 'replaceNameDigest':
+        reply = { id: request.id, ok: true, value: db.replaceNameDigest(request.name, request.expected, request.next) };
+        break;
+      case 'releaseName':
+        reply = { id: request.id, ok: true, value: db.releaseName(request.name) };
+        break;
       case 'close':
         db.close();
         reply = { id: request.id, ok: true, value: null };

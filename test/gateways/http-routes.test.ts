@@ -21,6 +21,8 @@ import { AddressLimits } from '../../src/gateways/address-limits.js';
 import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
 import { RawHttp } from '../support/raw-http.js';
+import { nameDesk } from '../../src/names/name-desk.js';
+import { StoredNameClaims } from '../../src/names/name-claims.js';
 
 /** The built page (dist/web): index.html, the bundled script and its map, the style sheet, the demo fixture. */
 const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
@@ -86,6 +88,7 @@ describe('the HTTP front door of CocoServer', () => {
       log: silentLog,
       limits: DEFAULT_LIMITS,
       clock: systemClock,
+      names: nameDesk(new StoredNameClaims(store), DEFAULT_LIMITS, systemClock, 'master'),
       addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
       peers: PeerAddresses.direct(),
     });

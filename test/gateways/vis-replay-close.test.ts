@@ -14,6 +14,8 @@ import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { silentLog } from '../../src/util/log.js';
 import { finishedMatch } from '../support/match-records.js';
+import { nameDesk } from '../../src/names/name-desk.js';
+import { StoredNameClaims } from '../../src/names/name-claims.js';
 
 const MATCH_ID = '0123456789abc';
 /** Events of the recorded match: a hundred slices of VisEvents. */
@@ -33,6 +35,7 @@ test('closing the server stops a replay in progress at once: the close does not 
     log: silentLog,
     limits: DEFAULT_LIMITS,
     clock: systemClock,
+    names: nameDesk(new StoredNameClaims(store), DEFAULT_LIMITS, systemClock, 'master'),
     addresses: new AddressLimits(DEFAULT_LIMITS, systemClock),
     peers: PeerAddresses.direct(),
   });

@@ -15,6 +15,8 @@ import { InlineCompute } from '../../src/match/compute.js';
 import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { silentLog } from '../../src/util/log.js';
+import { nameDesk } from '../../src/names/name-desk.js';
+import { StoredNameClaims } from '../../src/names/name-claims.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
 const FRAGMENTS = 64;
@@ -53,7 +55,7 @@ describe('WebSocket messages in fragments, against a real server', () => {
   };
 
   before(async () => {
-    server = new CocoServer({ lobby, store, host: '127.0.0.1', port: 0, webRoot: WEB_ROOT, log: silentLog, limits, clock: systemClock, addresses: new AddressLimits(limits, systemClock), peers: PeerAddresses.direct(), memory });
+    server = new CocoServer({ lobby, store, host: '127.0.0.1', port: 0, webRoot: WEB_ROOT, log: silentLog, limits, clock: systemClock, addresses: new AddressLimits(limits, systemClock), names: nameDesk(new StoredNameClaims(store), limits, systemClock, 'master'), peers: PeerAddresses.direct(), memory });
     url = `ws://127.0.0.1:${(await server.listen()).port}/`;
   });
   after(async () => {

@@ -11,8 +11,8 @@ import { ROOT } from '../support/processes.js';
  * Each folder of src/ and what it may import besides itself: everything of a lower rank. The
  * order is DESIGN.md's, with the folders it does not draw put where their imports place them:
  * client (the coco client library) beside match on protocol; ratings under the store that keeps
- * them; tournament (driving matches through the lobby) and bridges (programs on a machine) under
- * the gateways; cluster (the seams across nodes, wrapping a node's gateways) and app (putting a
+ * them; tournament (driving matches through the lobby), names (the claimed player names the lobby's
+ * joins are checked against) and bridges (programs on a machine) under the gateways; cluster (the seams across nodes, wrapping a node's gateways) and app (putting a
  * node together) under the command line.
  */
 const RANKS: Readonly<Record<string, number>> = {
@@ -25,6 +25,7 @@ const RANKS: Readonly<Record<string, number>> = {
   store: 4,
   lobby: 5,
   tournament: 6,
+  names: 6,
   bridges: 6,
   gateways: 7,
   cluster: 8,

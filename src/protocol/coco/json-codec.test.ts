@@ -69,6 +69,10 @@ test('every request round-trips through the encoder and the strict decoder', () 
     { type: 'HistoryMatchList' },
     { type: 'HistoryMatch', id: 'abc' },
     { type: 'VisSubscribe', id: 'abc' },
+    { type: 'LobbyJoinMatch', id: 'abc', name: 'bob', password: null, token: 'secret' },
+    { type: 'NameRegister', name: 'bob' },
+    { type: 'NameRotate', name: 'bob', token: 'secret' },
+    { type: 'NameRelease', name: 'bob', verification: 'master' },
   ];
   for (const request of requests) {
     assert.deepEqual(decodeRequest(encodeRequest(request)), { ok: true, value: request }, encodeRequest(request));
@@ -125,6 +129,25 @@ test('malformed requests are refused with a reason', () => {
     '{"SpectateJoin":5}',
   ];
   for (const text of bad) assert.equal(decodeRequest(text).ok, false, text);
+});
+
+test('a join without a token is written as the reference client writes it; with one, the token rides along', () => {
+  assert.equal(encodeRequest({ type: 'LobbyJoinMatch', id: 'abc', name: 'bob', password: null, token: null }), '{"LobbyJoinMatch":{"id":"abc","name":"bob","password":null}}');
+  assert.equal(encodeRequest({ type: 'LobbyJoinMatch', id: 'abc', name: 'bob', password: null, token: 't' }), '{"LobbyJoinMatch":{"id":"abc","name":"bob","password":null,"token":"t"}}');
+  assert.deepEqual(decodeRequest('{"LobbyJoinMatch":{"id":"x","name":"n","password":null,"token":null}}'), { ok: true, value: { type: 'LobbyJoinMatch', id: 'x', name: 'n', password: null } });
+  assert.equal(decodeRequest('{"LobbyJoinMatch":{"id":"x","name":"n","token":5}}').ok, false);
+});
+
+test('the replies about names round-trip, each with its outcome', () => {
+  const replies: Reply[] = [
+    { type: 'NameRegistered', name: 'bob', token: { Ok: 'tok' } },
+    { type: 'NameRegistered', name: 'bob', token: { Err: 'Name "bob" is already claimed' } },
+    { type: 'NameRotated', name: 'bob', token: { Ok: 'tok2' } },
+    { type: 'NameReleased', name: 'bob', result: { Ok: null } },
+    { type: 'NameReleased', name: 'bob', result: { Err: 'Name "bob" is not claimed' } },
+  ];
+  for (const reply of replies) assert.deepEqual(decodeReply(encodeReply(reply, 2)), { ok: true, value: reply }, encodeReply(reply, 2));
+  assert.equal(encodeReply({ type: 'NameRegistered', name: 'bob', token: { Ok: 'tok' } }, 2), '{"NameRegistered":{"name":"bob","token":{"Ok":"tok"}}}');
 });
 
 test('optional fields may be absent and unknown fields are ignored', () => {

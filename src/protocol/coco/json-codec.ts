@@ -93,6 +93,11 @@ function replyBody(reply: Reply, version: number): JsonOut {
       return { id: reply.id, events: reply.events as JsonOut[] };
     case 'VisEnded':
       return { id: reply.id };
+    case 'NameRegistered':
+    case 'NameRotated':
+      return { name: reply.name, token: outcomeJson(reply.token, (token) => token) };
+    case 'NameReleased':
+      return { name: reply.name, result: outcomeJson(reply.result, () => null) };
     case 'LobbyUnsubscribed':
     case 'LobbyLeavedMatch':
     case 'MatchStarted':
@@ -208,8 +213,17 @@ function requestFrom(variant: string, fields: Fields): Request {
         verification: optStr(fields, 'verification'),
       };
     }
-    case 'LobbyJoinMatch':
-      return { type: 'LobbyJoinMatch', id: str(fields, 'id'), name: str(fields, 'name'), password: optStr(fields, 'password') };
+    case 'LobbyJoinMatch': {
+      // `token` is our extension: a join without one decodes as the reference client's does.
+      const token = optStr(fields, 'token');
+      return { type: 'LobbyJoinMatch', id: str(fields, 'id'), name: str(fields, 'name'), password: optStr(fields, 'password'), ...(token !== null && { token }) };
+    }
+    case 'NameRegister':
+      return { type: 'NameRegister', name: str(fields, 'name') };
+    case 'NameRotate':
+      return { type: 'NameRotate', name: str(fields, 'name'), token: str(fields, 'token') };
+    case 'NameRelease':
+      return { type: 'NameRelease', name: str(fields, 'name'), verification: str(fields, 'verification') };
     case 'SpectateJoin':
       return { type: 'SpectateJoin', id: str(fields, 'id') };
     case 'HistoryMatch':
@@ -268,6 +282,8 @@ export function encodeRequest(request: Request): string {
       },
     });
   }
+  // A join without a token is written as the reference client writes it (no `token` field).
+  if (type === 'LobbyJoinMatch' && (fields['token'] === undefined || fields['token'] === null)) delete fields['token'];
   return write({ [type]: fields as JsonOut });
 }
 
@@ -372,6 +388,11 @@ export function decodeReply(text: string): Result<Reply> {
       }
       case 'VisSubscribed':
         return ok({ type, info: toOutcome(fields['info'], () => null) });
+      case 'NameRegistered':
+      case 'NameRotated':
+        return ok({ type, name: str(fields, 'name'), token: toOutcome(fields['token'], (v) => String(v)) });
+      case 'NameReleased':
+        return ok({ type, name: str(fields, 'name'), result: toOutcome(fields['result'], () => null) });
       case 'VisEvents':
         return ok({ type, id: str(fields, 'id'), events: Array.isArray(fields['events']) ? fields['events'] : [] });
       case 'LobbyUnsubscribed':

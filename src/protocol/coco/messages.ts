@@ -50,14 +50,22 @@ export type Request =
   | { readonly type: 'LobbyList' }
   | { readonly type: 'LobbySubscribe' }
   | { readonly type: 'LobbyUnsubscribe' }
-  | { readonly type: 'LobbyJoinMatch'; readonly id: string; readonly name: string; readonly password: string | null }
+  /**
+   * `token`: our extension (docs/protocol.md), the secret of a claimed name; absent or null from
+   * clients that do not know it (the reference coco), which can still play unclaimed names.
+   */
+  | { readonly type: 'LobbyJoinMatch'; readonly id: string; readonly name: string; readonly password: string | null; readonly token?: string | null }
   | { readonly type: 'LobbyLeaveMatch' }
   | { readonly type: 'SpectateJoin'; readonly id: string }
   | { readonly type: 'SpectateLeave' }
   | { readonly type: 'HistoryMatchList' }
   | { readonly type: 'HistoryMatch'; readonly id: string }
   /** Extension for the web page: visualizer events of a match. */
-  | { readonly type: 'VisSubscribe'; readonly id: string };
+  | { readonly type: 'VisSubscribe'; readonly id: string }
+  /** Extensions for claimed names (src/names/): claim a name, replace its token, free it (master password). */
+  | { readonly type: 'NameRegister'; readonly name: string }
+  | { readonly type: 'NameRotate'; readonly name: string; readonly token: string }
+  | { readonly type: 'NameRelease'; readonly name: string; readonly verification: string };
 
 export type RequestType = Request['type'];
 
@@ -106,7 +114,11 @@ export type Reply =
   /** Extensions for the web page. */
   | { readonly type: 'VisSubscribed'; readonly info: Outcome<null> }
   | { readonly type: 'VisEvents'; readonly id: string; readonly events: readonly unknown[] }
-  | { readonly type: 'VisEnded'; readonly id: string };
+  | { readonly type: 'VisEnded'; readonly id: string }
+  /** Extensions for claimed names: the new token, or why not. */
+  | { readonly type: 'NameRegistered'; readonly name: string; readonly token: Outcome<string> }
+  | { readonly type: 'NameRotated'; readonly name: string; readonly token: Outcome<string> }
+  | { readonly type: 'NameReleased'; readonly name: string; readonly result: Outcome<null> };
 
 export type ReplyType = Reply['type'];
 
