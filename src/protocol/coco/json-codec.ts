@@ -70,6 +70,7 @@ function replyBody(reply: Reply, version: number): JsonOut {
     case 'GameDescription':
       return { description: reply.description };
     case 'GameNew':
+    case 'LobbyDeletedMatch':
       return { id: outcomeJson(reply.id, (id) => id) };
     case 'LobbyList':
       return { info: reply.info.map(matchInfoJson) };
@@ -210,6 +211,8 @@ function requestFrom(variant: string, fields: Fields): Request {
     }
     case 'LobbyJoinMatch':
       return { type: 'LobbyJoinMatch', id: str(fields, 'id'), name: str(fields, 'name'), password: optStr(fields, 'password') };
+    case 'LobbyDeleteMatch':
+      return { type: 'LobbyDeleteMatch', id: str(fields, 'id'), verification: optStr(fields, 'verification') };
     case 'SpectateJoin':
       return { type: 'SpectateJoin', id: str(fields, 'id') };
     case 'HistoryMatch':
@@ -335,6 +338,7 @@ export function decodeReply(text: string): Result<Reply> {
       case 'GameDescription':
         return ok({ type, description: optStr(fields, 'description') });
       case 'GameNew':
+      case 'LobbyDeletedMatch':
         return ok({ type, id: toOutcome(fields['id'], (v) => String(v)) });
       case 'LobbyList':
         return ok({ type, info: (Array.isArray(fields['info']) ? fields['info'] : []).map(toInfo) });
