@@ -484,6 +484,21 @@ test('HistoryMatch of an id with a character that is not a letter or a digit ans
   assert.deepEqual(decodeHistoryMatchReply(Buffer.from(empty!)), { Err: 'FileNotFound' });
 });
 
+test('HistoryMatch of a match of named server bots (a server tournament\'s) lists no joined players and counts the bots, as the reference\'s MatchData does', async () => {
+  const { ws, lobby } = setup();
+  const { type: _type, ...request } = gameNew({ args: { pace: '0', rounds: '3' }, params: { players: 2, bots: 2, timeout: null } }) as Extract<Request, { type: 'GameNew' }>;
+  const created = lobby.create({ ...request, botLineup: [null, null], botNames: ['ann', 'bob'] });
+  assert.ok(created.ok);
+  await settle();
+  await lobby.idle();
+  ws.request(handshake);
+  ws.request({ type: 'HistoryMatch', id: created.value });
+  await settle();
+  const outcome = decodeHistoryMatchReply(ws.binaries[0]!);
+  assert.ok('Ok' in outcome);
+  assert.deepEqual([outcome.Ok.players, outcome.Ok.bot_count], [[], 2]);
+});
+
 test('a late viewer of a running match gets the events so far in slices, then the live ones, then VisEnded: all the record keeps', async () => {
   const { connect, lobby, clock, store, replays } = setup();
   const { type: _type, ...request } = gameNew({ args: { pace: '1', rounds: '5000' }, params: { players: 2, bots: 2, timeout: null } }) as Extract<Request, { type: 'GameNew' }>;
