@@ -8,6 +8,13 @@ import { CocoClient } from '../client/coco-client.js';
 import { CliError, EXIT } from './exit-status.js';
 import { refused } from './refusals.js';
 
+/**
+ * How long `coco tournament`, once stopped, waits for the server to take back its unstarted
+ * matches (connection and each answer): Ctrl-C must not hang on a server that went away; what is
+ * left then expires on the server.
+ */
+export const CLEANUP_WAIT_MS = 3_000;
+
 /** The connection closed instead of answering: a server without the extension (the reference) closes on a request it does not know. */
 export const NO_DELETE = 'this server does not delete matches (it has no LobbyDeleteMatch: a reference server?); the match expires on its own';
 
@@ -33,7 +40,7 @@ export async function deleteOwnMatches(url: string, ids: readonly string[]): Pro
   if (ids.length === 0) return [];
   let client: CocoClient;
   try {
-    client = await CocoClient.connect(url);
+    client = await CocoClient.connect(url, { connectMs: CLEANUP_WAIT_MS, replyMs: CLEANUP_WAIT_MS });
   } catch {
     return [];
   }
