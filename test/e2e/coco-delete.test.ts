@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { markTestProcesses } from '../../src/games/external/test-support.js';
 import { CocoClient } from '../../src/client/coco-client.js';
 import { tournament } from '../../src/cli/coco-tournament.js';
-import { NO_DELETE } from '../../src/cli/delete-match.js';
+import { NO_DELETE, deleteOwnMatches } from '../../src/cli/delete-match.js';
 import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
 import { RawClient } from '../support/raw-client.js';
 import { startFakeServer } from '../support/fake-coco-server.js';
@@ -158,4 +158,22 @@ test('coco tournament killed with SIGINT just as the server makes its matches le
   assert.equal(done.code, 130, done.stderr);
   const left = (await waitingIds()).filter((id) => !before.has(id));
   assert.deepEqual(left, [], 'no match of the tournament waits in the lobby');
+});
+
+test('a stopped tournament\'s clean-up gives up on a server that does not answer (CLEANUP_WAIT_MS) or closes, and leaves the matches to expire', async () => {
+  const fake = await startFakeServer();
+  try {
+    const silent = deleteOwnMatches(fake.url, ['aaaaaaaaaaaaa', 'bbbbbbbbbbbbb']);
+    const peer = await fake.nextPeer();
+    assert.deepEqual(await peer.nextRequest(), { type: 'LobbyDeleteMatch', id: 'aaaaaaaaaaaaa', verification: null });
+    // No answer: after CLEANUP_WAIT_MS the connection is given up, and the second id is not tried.
+    assert.deepEqual(await silent, []);
+    const closing = deleteOwnMatches(fake.url, ['ccccccccccccc']);
+    const second = await fake.nextPeer();
+    await second.nextRequest();
+    second.close();
+    assert.deepEqual(await closing, []);
+  } finally {
+    await fake.stop();
+  }
 });
