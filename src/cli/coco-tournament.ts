@@ -47,7 +47,8 @@ export const TOURNAMENT_HELP = `  tournament GAME --player NAME=COMMAND ... [opt
                          server seats players its own way: there, by chance); the results
                          file records the seats each game had. A game of K players scores
                          (opponents beaten + half those tied) / (K-1) points; Elo comes
-                         from the rankings.
+                         from the rankings. ^C stops it: matches that ended are kept, the
+                         ones it made that had not started are deleted from the lobby.
   tournament GAME --on-server -v PASSWORD --bot NAME[=BOT] ... [options]
                          the server plays a tournament between its own bots, which
                          anyone can follow on its page (#/tournaments/ID)

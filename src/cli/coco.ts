@@ -8,6 +8,7 @@ import { TOURNAMENT_HELP, tournament } from './coco-tournament.js';
 import { stopServerTournament } from './coco-tournament-server.js';
 import { REGISTER_HELP, register } from './coco-register.js';
 import { loadToken } from './token-store.js';
+import { deleteMatch } from './delete-match.js';
 import { CliError, EXIT, EXIT_HELP, UsageError } from './exit-status.js';
 import { formatHistoryTable } from './history-table.js';
 import { withFinalNewline } from './history-stream.js';
@@ -42,6 +43,9 @@ Commands:
       -p, --password PW      password to join
       -v, --verification PW  server master password: create a verified match
       -a, --arg KEY=VALUE    game argument (repeatable)
+  delete ID              remove waiting match ID from the lobby: one made from this
+                         address (as coco new made it), or any with the master password
+      -v, --verification PW  server master password
   connect ID [-- PROGRAM [ARGS...]]
                          join match ID with PROGRAM (or this terminal when none)
       -s, --spectate         watch instead of playing (no name or password needed)
@@ -198,6 +202,15 @@ async function create(url: string, args: string[]): Promise<void> {
   );
   if ('Err' in reply.id) throw reply.id.Err === 'Game not found' ? noSuchGame(game) : refused(reply.id.Err);
   process.stdout.write(`${reply.id.Ok}\n`);
+}
+
+async function remove(url: string, args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { verification: { type: 'string', short: 'v' } });
+  const [id, ...extra] = positionals;
+  if (id === undefined) throw new UsageError('delete needs a match id (see coco lobby)');
+  if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const deleted = await withClient(url, (client) => deleteMatch(client, id, (values.verification as string | undefined) ?? null));
+  process.stdout.write(`match ${deleted} deleted\n`);
 }
 
 function defaultPlayerName(): string {
@@ -406,6 +419,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'new':
       await create(url, rest);
+      return 0;
+    case 'delete':
+      await remove(url, rest);
       return 0;
     case 'connect':
       return connect(url, rest);

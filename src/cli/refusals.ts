@@ -11,6 +11,7 @@ const HINTS: readonly (readonly [RegExp, (id: string, text: string) => string])[
   [/^Invalid ID: /, () => 'a match id is the 13 letters and digits that coco new printed; coco lobby lists them'],
   [/^Game ".*" is already running$/, (id) => `watch it with coco connect -s ${id}`],
   [/^Wrong password$/, () => "give the match's password with -p"],
+  [/^Game ".*" was made from another address: /, () => 'coco delete -v PASSWORD deletes any waiting match with the master password'],
   [/^Username ".*" already taken$/, () => 'choose another name with -n'],
   // The reference's words call the match's name a "game name": the hint says what it is and its rule.
   [/^"[^]*" is not a valid game name$/, (_id, text) => `${MATCH_NAME_RULE}; this one has ${nameLength(text)} characters`],

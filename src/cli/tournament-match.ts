@@ -10,6 +10,7 @@ import { botName } from '../match/match.js';
 import type { Pairing } from '../tournament/pairings.js';
 import { outcomeOf, type ResultLine } from '../tournament/results-file.js';
 import { connectProgram } from './coco-connect.js';
+import { deleteOwnMatches } from './delete-match.js';
 import { keptToken } from './token-store.js';
 import { CliError, EXIT } from './exit-status.js';
 import { awaitMatch, fetchArtifact } from './match-record.js';
@@ -93,6 +94,11 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
   const seatNames = seats.map((entrant) => (entrant.command === null ? botName(0) : entrant.name));
   const id = await createMatch(context, seatNames, seats.filter((entrant) => entrant.command === null).length, `tournament #${pairing.index}`);
   context.created(pairing, id);
+  // Stopped while the server made the match: nobody joins it, and it is taken back at once.
+  if (context.signal.aborted) {
+    await deleteOwnMatches(context.url, [id]);
+    return null;
+  }
   // A program that leaves before the match starts would leave the other waiting in the lobby
   // until the match expires: then this match is stopped at once.
   const halt = new AbortController();
@@ -131,6 +137,10 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
         }
       }),
   );
+  // A match that never started (stopped, or a program could not start) would wait in the lobby
+  // until it expires, counting against this address's waiting matches: it is deleted (one that
+  // started meanwhile is refused and ends on its own).
+  if (!connected.some((c) => c.started)) await deleteOwnMatches(context.url, [id]);
   // Stopped while playing: the match's end (a forfeit by the stopped programs) is not a result. A
   // match whose programs were all done before the stop ended on its own: it is kept, so that a
   // rerun with the same results file does not play it again.
@@ -169,9 +179,15 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
     scores: record.scores,
     outcome: outcomeOf(record.scores),
     match: id,
-    reason: [record.reason, record.error].filter((text): text is string => !!text).join(': '),
+    // The game speaks of the server's bot as the match names it (ServerBot$0): here it is its entrant.
+    reason: withEntrantName([record.reason, record.error].filter((text): text is string => !!text).join(': '), bot),
     crashed,
     timedOut: closedFor('timeout'),
     illegal: closedFor('removed'),
   };
+}
+
+/** `text` with the server bot's seat name (ServerBot$0) replaced by the name it has in the tournament. */
+export function withEntrantName(text: string, bot: Entrant | undefined): string {
+  return bot ? text.split(botName(0)).join(bot.name) : text;
 }

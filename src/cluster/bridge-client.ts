@@ -67,7 +67,9 @@ class RemoteSeat implements PlayerSeat {
 type Bridge =
   | { readonly kind: 'member'; readonly node: string; readonly name: string; readonly member: MatchMember; settle: ((result: Result<MatchInfo>) => void) | null; held: BridgeMessage[] | null; seat: RemoteSeat | null }
   | { readonly kind: 'watcher'; readonly node: string; readonly watcher: MatchWatcher; settle: ((result: Result<MatchInfo>) => void) | null; held: BridgeMessage[] | null }
-  | { readonly kind: 'vis'; readonly node: string; readonly sink: VisSink; settle: ((result: Result<() => void>) => void) | null; held: BridgeMessage[] | null };
+  | { readonly kind: 'vis'; readonly node: string; readonly sink: VisSink; settle: ((result: Result<() => void>) => void) | null; held: BridgeMessage[] | null }
+  /** A one-shot LobbyDeleteMatch: forgotten once answered. */
+  | { readonly kind: 'delete'; readonly node: string; settle: ((result: Result<string>) => void) | null; held: null };
 
 /**
  * This node's end of the bridges to matches on other nodes: players who joined them, spectators
@@ -127,6 +129,15 @@ export class BridgeClient {
     });
   }
 
+  /** Asks `node` to delete its waiting match `id` (the master password, if any, was checked here). */
+  delete(node: string, id: string, owner: string | null, master: boolean): Promise<Result<string>> {
+    return new Promise((settle) => {
+      const key = this.newKey();
+      this.bridges.set(key, { kind: 'delete', node, settle, held: null });
+      this.bus.send(node, { t: 'delete', key, id, owner, master });
+    });
+  }
+
   /** A message from the node that hosts one of our bridges. */
   receive(from: string, message: BridgeMessage): void {
     const bridge = this.bridges.get(message.key);
@@ -147,6 +158,8 @@ export class BridgeClient {
         continue;
       }
       switch (bridge.kind) {
+        case 'delete':
+          break; // settled above
         case 'member':
           if (bridge.seat) bridge.seat.closed('shutdown');
           else bridge.member.expired(key);
@@ -162,6 +175,12 @@ export class BridgeClient {
   }
 
   private settle(key: string, bridge: Bridge, message: BridgeMessage): void {
+    if (bridge.kind === 'delete') {
+      if (message.t !== 'deleted') return;
+      this.forget(key);
+      bridge.settle!(message.error === null && message.id !== null ? ok(message.id) : err(message.error ?? 'no answer'));
+      return;
+    }
     let error: string | null;
     switch (message.t) {
       case 'joined':
@@ -199,6 +218,8 @@ export class BridgeClient {
         return this.applyWatcher(key, bridge, message);
       case 'vis':
         return this.applyVis(key, bridge, message);
+      case 'delete':
+        return;
     }
   }
 

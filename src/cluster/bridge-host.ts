@@ -1,4 +1,4 @@
-import type { Lobby, MatchMember, MatchWatcher, PlayerSeat } from '../lobby/lobby.js';
+import { MASTER_DELETES, type Lobby, type MatchMember, type MatchWatcher, type PlayerSeat } from '../lobby/lobby.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import { silentLog, type Log } from '../util/log.js';
 import type { BridgeMessage, NodeBus } from './seams.js';
@@ -27,6 +27,7 @@ export class BridgeHost {
     if (message.t === 'join') return this.join(from, message.key, message.id, message.name, message.password);
     if (message.t === 'spectate') return this.spectate(from, message.key, message.id);
     if (message.t === 'vis-watch') return this.watchVis(from, message.key, message.id);
+    if (message.t === 'delete') return this.delete(from, message);
     const hosted = this.hosted.get(message.key);
     if (!hosted || hosted.from !== from) return;
     switch (message.t) {
@@ -106,6 +107,13 @@ export class BridgeHost {
       this.log.info(`${name} joined match ${joined.value.id} through node ${from}`);
     }
     send({ t: 'joined', key, info: joined.ok ? joined.value : null, error: joined.ok ? null : joined.error });
+  }
+
+  /** A one-shot request: nothing stays open for it. */
+  private delete(from: string, message: Extract<BridgeMessage, { t: 'delete' }>): void {
+    const deleted = this.lobby.deleteWaiting(message.id, message.master ? MASTER_DELETES : { owner: message.owner });
+    if (deleted.ok) this.log.info(`match ${deleted.value} deleted through node ${from}`);
+    this.bus.send(from, { t: 'deleted', key: message.key, id: deleted.ok ? deleted.value : null, error: deleted.ok ? null : deleted.error });
   }
 
   private spectate(from: string, key: string, id: string): void {

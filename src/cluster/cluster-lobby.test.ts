@@ -16,7 +16,7 @@ import { MemoryHub } from './memory-hub.js';
  * Two nodes in one process, each with its own Lobby, sharing an in-process hub and one history
  * store (as the nodes of `cocod --nodes N` share the primary's). The clock is the test's.
  */
-function twoNodes(options: { maxMatches?: number; maxWaitingPerNetwork?: number } = {}) {
+function twoNodes(options: { maxMatches?: number; maxWaitingPerOwner?: number; maxWaitingPerNetwork?: number } = {}) {
   const memory = new MemoryHub();
   const store = new MemoryHistoryStore();
   const clock = new ManualClock();
@@ -304,4 +304,45 @@ test('a bridged player who floods is closed by the seat on the match\'s node, an
   assert.equal(alice.closed, 'flood');
   bob.seat!.receiveEnd();
   await a.local.idle();
+});
+
+test('a waiting match is deleted through any node by the address that made it, or with the master password; the node that hosts it decides', async () => {
+  const { a, b, memory } = twoNodes({ maxWaitingPerOwner: 1 });
+  const maker = { owner: '10.0.0.1', network: 'net:10.0.0.0/24' };
+  const made = await answer(a.cluster.create(request(), 'coco', maker));
+  assert.ok(made.ok);
+  await until(() => b.cluster.find(made.value) !== null);
+  const log: string[] = [];
+  assert.ok((await answer(b.cluster.join(made.value, 'carol', null, player(log).member))).ok, 'a player waits in it through node b');
+  // Refusals come back in the host's words.
+  assert.deepEqual(await answer(b.cluster.delete(made.value, null, { owner: '10.0.0.2' })), {
+    ok: false,
+    error: `Game "${made.value}" was made from another address: only its maker or the server's master password may delete it`,
+  });
+  const unknown = `${made.value.startsWith('a') ? 'b' : 'a'}${made.value.slice(1)}`;
+  assert.deepEqual(await answer(b.cluster.delete(unknown, null, maker)), { ok: false, error: `Game "${unknown}" does not exists` });
+  assert.deepEqual(await answer(b.cluster.delete(made.value, null, maker)), { ok: true, value: made.value });
+  // Node b forgets it at once: the maker's quota (1 waiting match) is free for its next GameNew there.
+  assert.equal(b.cluster.find(made.value), null);
+  assert.equal(a.local.find(made.value), null);
+  await until(() => log.includes(`expired ${made.value}`));
+  assert.ok((await answer(b.cluster.create(request(), 'coco', maker))).ok);
+
+  const other = await answer(a.cluster.create(request(), 'coco', { owner: '10.0.0.7' }));
+  assert.ok(other.ok);
+  await until(() => b.cluster.find(other.value) !== null);
+  assert.deepEqual(await answer(b.cluster.delete(other.value, 'guess', maker)), { ok: false, error: '"guess" is the wrong verification password' });
+  assert.deepEqual(await answer(b.cluster.delete(other.value, 'master', maker)), { ok: true, value: other.value });
+  await until(() => a.cluster.find(other.value) === null);
+
+  // A delete whose host goes down before it answers is told so.
+  const third = { owner: '10.0.0.3' };
+  const last = await answer(a.cluster.create(request(), 'coco', third));
+  assert.ok(last.ok);
+  await until(() => b.cluster.find(last.value) !== null);
+  const pending = answer(b.cluster.delete(last.value, null, third));
+  memory.hub.down('a');
+  assert.deepEqual(await pending, { ok: false, error: 'the node running this match stopped' });
+  await a.local.shutdown();
+  await b.local.shutdown();
 });

@@ -1,4 +1,4 @@
-import { LOBBY_DEFAULTS, MASTER_LIFTS, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
+import { LOBBY_DEFAULTS, MASTER_DELETES, MASTER_LIFTS, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo } from '../protocol/coco/messages.js';
@@ -208,6 +208,27 @@ export class ClusterLobby implements LobbyPort {
 
   leave(id: string, member: MatchMember): void {
     if (!this.client.leave(member)) this.local.leave(id, member);
+  }
+
+  /**
+   * The master password is checked here, where the requester's back-off is; the node that hosts
+   * the match checks the owner and removes it. A match removed elsewhere leaves this node's view
+   * at once, so that the requester's next GameNew counts one waiting match fewer.
+   */
+  delete(id: string, verification: string | null, requester?: Requester): Eventually<Result<string>> {
+    const master = this.local.checkMaster(verification, requester);
+    if (!master.ok) return master;
+    const owner = requester?.owner ?? null;
+    const at = (entry: DirectoryEntry | null): Eventually<Result<string>> => {
+      if (!entry) return this.local.deleteWaiting(id, master.value ? MASTER_DELETES : { owner });
+      if (this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
+      return this.client.delete(entry.node, entry.info.id, owner, master.value).then((deleted) => {
+        if (deleted.ok) this.remoteRemoved(entry.info.id, entry.node);
+        return deleted;
+      });
+    };
+    const located = this.locate(id);
+    return located instanceof Promise ? located.then(at) : at(located);
   }
 
   spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>> {

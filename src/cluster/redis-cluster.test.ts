@@ -189,6 +189,31 @@ test('Redis cluster: each node makes ids of its own (its number in the first 16 
   }
 });
 
+test('Redis cluster: a waiting match is deleted through another node by the address that made it, and leaves the directory; another address is refused', async () => {
+  const nodes = await cluster(['a', 'b']);
+  try {
+    const a = nodes.node('a');
+    const b = nodes.node('b');
+    const maker = { owner: '10.0.0.1' };
+    const made = await answer(a.cluster.create(request(), 'coco', maker));
+    assert.ok(made.ok);
+    await until(() => b.cluster.find(made.value) !== null);
+    const refused = await answer(b.cluster.delete(made.value, null, { owner: '10.0.0.2' }));
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? '' : refused.error, /was made from another address/);
+    assert.deepEqual(await answer(b.cluster.delete(made.value, null, maker)), { ok: true, value: made.value });
+    assert.equal(b.cluster.find(made.value), null);
+    await until(() => a.cluster.find(made.value) === null);
+    // The directory itself (what a third node would read) no longer has it.
+    for (let turn = 0; (await a.link.directory.find(made.value)) !== null; turn++) {
+      if (turn > 200) assert.fail('the directory kept the deleted match');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    await nodes.stop();
+  }
+});
+
 test('Redis cluster: a node killed mid-match: a survivor records its running match as a node failure, a player bridged from elsewhere is told, other matches go on', async () => {
   const nodes = await cluster(['a', 'b', 'c']);
   try {

@@ -61,6 +61,12 @@ export type BridgeMessage =
   | { readonly t: 'join'; readonly key: string; readonly id: string; readonly name: string; readonly password: string | null }
   | { readonly t: 'joined'; readonly key: string; readonly info: MatchInfo | null; readonly error: string | null }
   | { readonly t: 'leave'; readonly key: string }
+  /**
+   * LobbyDeleteMatch of a match on the host: the asking node checked the master password
+   * (`master`) and names its requester's `owner`; `deleted` answers with the id, or the refusal.
+   */
+  | { readonly t: 'delete'; readonly key: string; readonly id: string; readonly owner: string | null; readonly master: boolean }
+  | { readonly t: 'deleted'; readonly key: string; readonly id: string | null; readonly error: string | null }
   | { readonly t: 'updated'; readonly key: string; readonly info: MatchInfo }
   | { readonly t: 'expired'; readonly key: string; readonly id: string }
   | { readonly t: 'started'; readonly key: string }

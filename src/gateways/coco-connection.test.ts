@@ -298,6 +298,34 @@ test('with the master password, GameNew is exempt from game-new-per-minute and w
   assert.deepEqual(answers[5], { Err: "Too many waiting matches: at most 1 per address (the server's master password lifts this)" });
 });
 
+test('LobbyDeleteMatch: another connection from the same address deletes its waiting match and frees the quota; another address is refused; the master password is not logged', async () => {
+  const { ws, connect, logs, lobby } = setup({ 'waiting-matches-per-address': 1 });
+  ws.request(handshake);
+  ws.request(gameNew());
+  await settle();
+  const id = gameNewAnswers(ws)[0]!.Ok!;
+  const stranger = connect('10.0.0.2');
+  stranger.ws.request(handshake);
+  stranger.ws.request({ type: 'LobbyDeleteMatch', id, verification: null });
+  stranger.ws.request({ type: 'LobbyDeleteMatch', id, verification: 'SECRET-guess' });
+  await settle();
+  assert.deepEqual(stranger.ws.sent.slice(1), [
+    `{"LobbyDeletedMatch":{"id":{"Err":"Game \\"${id}\\" was made from another address: only its maker or the server's master password may delete it"}}}`,
+    '{"LobbyDeletedMatch":{"id":{"Err":"\\"SECRET-guess\\" is the wrong verification password"}}}',
+  ]);
+  assert.equal(stranger.ws.closedWith, null, 'a refusal leaves the connection usable');
+  // The maker again, on a connection of its own (as `coco delete` is).
+  const later = connect('10.0.0.1');
+  later.ws.request(handshake);
+  later.ws.request({ type: 'LobbyDeleteMatch', id, verification: null });
+  later.ws.request(gameNew());
+  await settle();
+  assert.equal(later.ws.sent[1], `{"LobbyDeletedMatch":{"id":{"Ok":"${id}"}}}`);
+  assert.ok(gameNewAnswers(later.ws)[0]!.Ok, 'the quota of one waiting match is free again');
+  assert.equal(lobby.find(id), null);
+  assert.doesNotMatch(logs.join('\n'), /SECRET-guess/);
+});
+
 test('GameNew refused past its rate is logged once a minute per address, not once a request', async () => {
   const { ws, logs } = setup({ 'game-new-per-minute': 1 });
   ws.request(handshake);
@@ -457,6 +485,21 @@ test('HistoryMatch of an id with a character that is not a letter or a digit ans
   assert.deepEqual(dash, invalidId);
   assert.deepEqual(space, invalidId);
   assert.deepEqual(decodeHistoryMatchReply(Buffer.from(empty!)), { Err: 'FileNotFound' });
+});
+
+test('HistoryMatch of a match of named server bots (a server tournament\'s) lists no joined players and counts the bots, as the reference\'s MatchData does', async () => {
+  const { ws, lobby } = setup();
+  const { type: _type, ...request } = gameNew({ args: { pace: '0', rounds: '3' }, params: { players: 2, bots: 2, timeout: null } }) as Extract<Request, { type: 'GameNew' }>;
+  const created = lobby.create({ ...request, botLineup: [null, null], botNames: ['ann', 'bob'] });
+  assert.ok(created.ok);
+  await settle();
+  await lobby.idle();
+  ws.request(handshake);
+  ws.request({ type: 'HistoryMatch', id: created.value });
+  await settle();
+  const outcome = decodeHistoryMatchReply(ws.binaries[0]!);
+  assert.ok('Ok' in outcome);
+  assert.deepEqual([outcome.Ok.players, outcome.Ok.bot_count], [[], 2]);
 });
 
 test('a late viewer of a running match gets the events so far in slices, then the live ones, then VisEnded: all the record keeps', async () => {

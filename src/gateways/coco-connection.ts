@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { MASTER_LIFTS, type LobbyPort, type MatchMember, type MatchWatcher, type PlayerSeat, type Requester } from '../lobby/lobby.js';
-import { isBotName } from '../match/match.js';
+import { joinedPlayers } from '../match/match.js';
 import type { SeatCloseReason } from '../match/seat.js';
 import { encodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
 import { decodeRequest, encodeReply } from '../protocol/coco/json-codec.js';
@@ -397,6 +397,13 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
       }
       case 'LobbyJoinMatch':
         return this.join(request.id, request.name, request.password, request.token ?? null);
+      case 'LobbyDeleteMatch': {
+        // Own means made from this address (Lobby.delete); the master password deletes any.
+        const answer = this.lobby.delete(request.id, request.verification, this.requester());
+        const deleted = answer instanceof Promise ? await answer : answer;
+        if (!deleted.ok) this.log.info(`${this.peer}: LobbyDeleteMatch refused: ${redact(deleted.error, [request.verification])}`);
+        return this.reply({ type: 'LobbyDeletedMatch', id: deleted.ok ? { Ok: deleted.value } : { Err: deleted.error } });
+      }
       case 'SpectateJoin':
         return this.spectate(request.id);
       case 'HistoryMatchList':
@@ -525,7 +532,7 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
               game_name: outline.game,
               args: outline.args,
               // The reference's MatchData lists the joined humans; its bots are only counted.
-              players: outline.players.filter((name) => !isBotName(name)),
+              players: joinedPlayers(outline.players, outline.bots),
               bot_count: outline.bots,
               history: stream,
             },

@@ -349,3 +349,68 @@ test('abort ends a running match now, recorded without scores and with the reaso
   assert.equal(await store.get(waiting.value), null, 'a match that never ran leaves no record');
   assert.equal(lobby.abort('nope', 'gone'), false);
 });
+
+test('delete: the maker (its owner key) removes its waiting match, members and listeners hear LobbyDelete; others, running and unknown ids are refused', async () => {
+  const { lobby } = makeLobby();
+  const ann = { owner: '10.0.0.1' };
+  const mine = lobby.create(request(), 'coco', ann);
+  assert.ok(mine.ok);
+  const log: string[] = [];
+  const deletedIds: string[] = [];
+  lobby.subscribe({ created: () => {}, updated: () => {}, deleted: (id) => void deletedIds.push(id) });
+  await lobby.join(mine.value, 'alice', null, member(log));
+  // Someone else's address, or no address at all (a front door that names none), may not.
+  assert.deepEqual(lobby.delete(mine.value, null, { owner: '10.0.0.2' }), { ok: false, error: `Game "${mine.value}" was made from another address: only its maker or the server's master password may delete it` });
+  assert.equal(lobby.delete(mine.value, null).ok, false);
+  assert.equal(lobby.find(mine.value)?.running, false, 'still waiting');
+  // Any case of the id, as every request takes it.
+  assert.deepEqual(lobby.delete(mine.value.toUpperCase(), null, ann), { ok: true, value: mine.value });
+  assert.equal(lobby.find(mine.value), null);
+  assert.deepEqual(log, [`expired ${mine.value}`]);
+  assert.deepEqual(lobby.waitingOf(ann.owner), 0, 'the quota is free again');
+  assert.deepEqual(lobby.delete(mine.value, null, ann), { ok: false, error: `Game "${mine.value}" does not exists` });
+  assert.deepEqual(lobby.delete('not an id', null, ann).ok, false);
+
+  const running = lobby.create(request({ params: { players: 2, bots: 1, timeout: null }, args: { pace: '10', rounds: '1000' } }), 'coco', ann);
+  assert.ok(running.ok);
+  await lobby.join(running.value, 'bob', null, member());
+  await settle();
+  assert.equal(lobby.find(running.value)?.running, true);
+  assert.deepEqual(lobby.delete(running.value, null, ann), { ok: false, error: `Game "${running.value}" is already running` });
+  assert.deepEqual(lobby.delete(running.value, 'master', ann), { ok: false, error: `Game "${running.value}" is already running` }, 'not even with the master password: stop-tournament and shutdown end running matches');
+  lobby.abort(running.value, 'test over');
+  await lobby.idle();
+  assert.deepEqual(deletedIds.slice(0, 1), [mine.value]);
+});
+
+test('delete with the master password removes anyone\'s waiting match; a wrong one is refused and counts as a failed attempt', () => {
+  const { lobby } = makeLobby();
+  const made = lobby.create(request(), 'coco', { owner: '10.0.0.1' });
+  assert.ok(made.ok);
+  const attempts: string[] = [];
+  const stranger = {
+    owner: '10.0.0.9',
+    passwords: { refusal: () => null, failed: (secret: string) => void attempts.push(`failed ${secret}`), succeeded: (secret: string) => void attempts.push(`ok ${secret}`) },
+  };
+  assert.deepEqual(lobby.delete(made.value, 'guess', stranger), { ok: false, error: '"guess" is the wrong verification password' });
+  assert.deepEqual(lobby.delete(made.value, 'master', stranger), { ok: true, value: made.value });
+  assert.deepEqual(attempts, ['failed master', 'ok master']);
+  assert.equal(lobby.find(made.value), null);
+});
+
+test('a lineup of server bots with names: the seats, the game and the record use them; bad names are refused', async () => {
+  const { lobby, store } = makeLobby();
+  const lineup = (botNames: string[]) =>
+    lobby.create(request({ args: { pace: '0', rounds: '3' }, params: { players: 2, bots: 2, timeout: null }, botLineup: [null, null], botNames }));
+  const refusal = 'The names of a lineup of 2 server bots must be as many valid player names, no two alike';
+  assert.deepEqual(lineup(['ann']), { ok: false, error: refusal });
+  assert.deepEqual(lineup(['ann', 'ann']), { ok: false, error: refusal });
+  assert.deepEqual(lineup(['ann', 'bot$1']), { ok: false, error: refusal });
+  const created = lineup(['ann', 'bob']);
+  assert.ok(created.ok);
+  await settle();
+  await lobby.idle();
+  const record = await store.get(created.value);
+  assert.deepEqual(record?.players, ['ann', 'bob']);
+  assert.doesNotMatch(record?.reason ?? '', /ServerBot/);
+});

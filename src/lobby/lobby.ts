@@ -72,6 +72,12 @@ export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew'
    * `params.bots` must both equal its length; the match starts at once, in this seat order.
    */
   readonly botLineup?: readonly (string | null)[];
+  /**
+   * With `botLineup`: the seats' names in seat order (a server tournament's entrants), which the
+   * game speaks of ("ann wins") and the record keeps, instead of `ServerBot$0`, `ServerBot$1`...
+   * Each a valid player name, no two alike.
+   */
+  readonly botNames?: readonly string[];
 }
 
 /**
@@ -113,6 +119,20 @@ export interface LobbyAdmission {
   matchCount(): number;
   /** Null when the match may be made, else the refusal; `verified` requests are exempt from the per-requester quotas. */
   check(requester: Requester | undefined, verified: boolean): string | null;
+}
+
+/**
+ * Who may delete a waiting match (LobbyDeleteMatch): whoever has the master password, or its
+ * maker, known by its Requester.owner (a front door's peer address). The owner is what the
+ * waiting-match limit counts by, so a client whose matches fill its quota can always free it.
+ */
+export type DeleteRight = { readonly master: true } | { readonly owner: string | null };
+
+export const MASTER_DELETES: DeleteRight = { master: true };
+
+/** The refusal to delete a match someone else made. */
+export function notYours(id: string): string {
+  return `Game "${id}" was made from another address: only its maker or the server's master password may delete it`;
 }
 
 /** The match ended early because the server is stopping (recorded as its reason). */
@@ -178,6 +198,8 @@ export interface LobbyPort {
   create(request: NewMatchRequest, origin?: string, requester?: Requester): Eventually<Result<string>>;
   join(id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>>;
   leave(id: string, member: MatchMember): void;
+  /** LobbyDeleteMatch (Lobby.delete): with nodes, the node that hosts the match removes it. */
+  delete(id: string, verification: string | null, requester?: Requester): Eventually<Result<string>>;
   spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>>;
   unspectate(id: string, watcher: MatchWatcher): void;
   watchVis(id: string, sink: VisSink): Eventually<Result<() => void>>;
@@ -210,6 +232,8 @@ interface LobbyMatch {
   readonly seatOrder: readonly string[] | null;
   /** The named bots of a match of server bots only (NewMatchRequest.botLineup), or null. */
   readonly botLineup: readonly (string | null)[] | null;
+  /** The names of those bots' seats (NewMatchRequest.botNames), or null for `ServerBot$N`. */
+  readonly botNames: readonly string[] | null;
   /** Who made it (Requester.owner), for the waiting-match limit. */
   readonly owner: string | null;
   /** Its maker's network (Requester.network), for the limit per network and to make room fairly. */
@@ -325,17 +349,9 @@ export class Lobby implements LobbyPort {
     }
     if (!isValidMatchName(request.name)) return err(`"${request.name}" is not a valid game name`);
     if (request.password !== null && !isValidPassword(request.password)) return err(`"${request.password}" is not a valid password`);
-    let verified = false;
-    if (request.verification !== null) {
-      const refusal = requester?.passwords?.refusal('master');
-      if (refusal) return err(refusal);
-      if (!secretEquals(request.verification, this.verificationDigest)) {
-        requester?.passwords?.failed('master');
-        return err(`"${request.verification}" is the wrong verification password`);
-      }
-      requester?.passwords?.succeeded('master');
-      verified = true;
-    }
+    const master = this.checkMaster(request.verification, requester);
+    if (!master.ok) return master;
+    const verified = master.value;
     const admitted = this.admission?.check(requester, verified);
     if (admitted) return err(admitted);
     const game = this.games.get(request.game);
@@ -358,6 +374,10 @@ export class Lobby implements LobbyPort {
       const unknown = botLineup.find((bot) => bot !== null && !(game.botChoices ?? []).includes(bot));
       if (unknown !== undefined) return err(`Game ${game.name} has no server bot named "${unknown}"`);
       if (game.botChoices?.length === 0) return err(`Game ${game.name} has no server bots`);
+      const names = request.botNames;
+      if (names && (names.length !== botLineup.length || !names.every(isValidUserName) || new Set(names).size !== names.length)) {
+        return err(`The names of a lineup of ${botLineup.length} server bots must be as many valid player names, no two alike`);
+      }
     } else if (settings.bots >= settings.players) return err(ALL_BOTS);
     if (settings.players > LOBBY_DEFAULTS.maxPlayers) return err(`Too many players: ${settings.players} > ${LOBBY_DEFAULTS.maxPlayers}`);
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
@@ -382,6 +402,7 @@ export class Lobby implements LobbyPort {
       seed: this.options.seeds?.() ?? freshSeed(),
       seatOrder,
       botLineup,
+      botNames: (botLineup && request.botNames) ?? null,
       owner: requester?.owner ?? null,
       network: requester?.network ?? null,
       feed: new SpectatorFeed(),
@@ -430,6 +451,48 @@ export class Lobby implements LobbyPort {
     this.changed(match);
     if (match.members.size + match.settings.bots === match.settings.players) this.later(() => this.start(match));
     return ok(before);
+  }
+
+  /**
+   * The server's master password, when a request carries one (GameNew's `verification`,
+   * LobbyDeleteMatch's): true when given and right, false when none was given, an error (after
+   * the requester's password back-off) when wrong.
+   */
+  checkMaster(verification: string | null, requester?: Requester): Result<boolean> {
+    if (verification === null) return ok(false);
+    const refusal = requester?.passwords?.refusal('master');
+    if (refusal) return err(refusal);
+    if (!secretEquals(verification, this.verificationDigest)) {
+      requester?.passwords?.failed('master');
+      return err(`"${verification}" is the wrong verification password`);
+    }
+    requester?.passwords?.succeeded('master');
+    return ok(true);
+  }
+
+  /**
+   * LobbyDeleteMatch: removes a waiting match made by the requester (the same Requester.owner, the
+   * key its waiting-match limit counts by), or any waiting match with the master password. Its
+   * members and spectators hear it as an expiry (LobbyDelete). On success, the match's id.
+   */
+  delete(id: string, verification: string | null, requester?: Requester): Result<string> {
+    const master = this.checkMaster(verification, requester);
+    if (!master.ok) return master;
+    return this.deleteWaiting(id, master.value ? MASTER_DELETES : { owner: requester?.owner ?? null });
+  }
+
+  /**
+   * The removal itself, once the right to it is known: the master password's, or an owner's (for
+   * a node of a cluster, the asking node checked the password and names the owner).
+   */
+  deleteWaiting(id: string, right: DeleteRight): Result<string> {
+    const found = this.lookup(id);
+    if (!found.ok) return found;
+    const match = found.value;
+    if (match.running) return err(`Game "${id}" is already running`);
+    if (!('master' in right) && (right.owner === null || right.owner !== match.owner)) return err(notYours(id));
+    this.expire(match, `deleted by ${'master' in right ? 'the master password' : 'its maker'}`);
+    return ok(match.id);
   }
 
   /** LobbyLeaveMatch, or the connection of a waiting player closed. */
@@ -625,11 +688,12 @@ export class Lobby implements LobbyPort {
     this.expiries.restart(match);
   }
 
-  private expire(match: LobbyMatch): void {
+  /** Removes a waiting match; `why` is for the log (an expiry, a deletion, room made, shutdown). */
+  private expire(match: LobbyMatch, why = 'expired'): void {
     if (match.running || this.matches.get(match.id) !== match) return;
     this.expiries.remove(match);
     this.matches.delete(match.id);
-    this.options.log?.info(`match ${match.id} expired`);
+    this.options.log?.info(`match ${match.id} ${why}`);
     for (const member of match.members.values()) member.expired(match.id);
     for (const watcher of match.watchers.keys()) watcher.ended();
     for (const sink of match.visWatchers.keys()) sink.end();
@@ -649,7 +713,7 @@ export class Lobby implements LobbyPort {
     const order = match.seatOrder;
     if (match.botLineup) {
       // Seat order is the request's: the tournament that asked alternates it itself.
-      lineup.splice(0, lineup.length, ...match.botLineup.map((bot, i) => ({ name: botName(i), isBot: true, bot })));
+      lineup.splice(0, lineup.length, ...match.botLineup.map((bot, i) => ({ name: match.botNames?.[i] ?? botName(i), isBot: true, bot })));
     } else if (order) {
       const rank = (seat: SeatSpec): number => (order.includes(seat.name) ? order.indexOf(seat.name) : order.length);
       lineup.sort((a, b) => rank(a) - rank(b));

@@ -80,6 +80,15 @@ export function botName(index: number): string {
   return `ServerBot$${index}`;
 }
 
+/**
+ * The joined players among a match's seat names, as the reference's MatchData lists them (its bots
+ * only counted): not the server bots, whether named `ServerBot$N` or, in a match of bots only (a
+ * server tournament's), by their entrants' names.
+ */
+export function joinedPlayers(seatNames: readonly string[], bots: number): string[] {
+  return bots >= seatNames.length ? [] : seatNames.filter((name) => !isBotName(name));
+}
+
 /** Whether a seat name is a server bot's: `$` is reserved for them (names.ts), so no human matches. */
 export function isBotName(name: string): boolean {
   return /^ServerBot\$\d+$/.test(name);

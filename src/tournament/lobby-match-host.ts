@@ -44,6 +44,7 @@ export class LobbyMatchHost implements MatchHost {
         password: null,
         verification: null,
         botLineup: request.lineup,
+        ...(request.names && { botNames: request.names }),
       },
       TOURNAMENT_ORIGIN,
     );

@@ -79,6 +79,8 @@ export interface BotMatchRequest {
   readonly timeout: number | null;
   /** Each seat's bot, seat 0 first. */
   readonly lineup: readonly (string | null)[];
+  /** Each seat's entrant name, seat 0 first: the match and its record name the seats so. */
+  readonly names?: readonly string[];
 }
 
 /** What the tournament reads of a finished match. */
@@ -244,6 +246,7 @@ export class ServerTournament {
       args: spec.args,
       timeout: spec.timeout,
       lineup: seats.map((e) => e.bot),
+      names: players,
     });
     if (!created.ok) {
       // The lobby refused (full, or the game changed): the rest of the schedule would be refused too.

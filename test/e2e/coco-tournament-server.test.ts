@@ -59,10 +59,13 @@ test('the server plays a round robin of its bot programs: a line per match, then
   assert.equal(rows.length, 3);
   for (const row of rows) assert.deepEqual(row.trim().split(/\s+/).slice(5, 10), ['4', '8', '4', '0', '4'], row);
   // Ordinary matches: in the history, named after the tournament.
-  const history = (await (await fetch(`${server.url.replace('ws:', 'http:')}api/history?limit=50`)).json()) as { matches: { name: string; players: string[] }[] };
+  const history = (await (await fetch(`${server.url.replace('ws:', 'http:')}api/history?limit=50`)).json()) as { matches: { name: string; players: string[]; reason: string }[] };
   const ours = history.matches.filter((m) => m.name.startsWith(`tour ${id} #`));
   assert.equal(ours.length, 12);
-  assert.ok(ours.every((m) => m.players.join() === 'ServerBot$0,ServerBot$1'));
+  // Recorded under the entrants' names, in the seats and in the game's own words ("rock wins 3-0"), not ServerBot$0/$1.
+  assert.ok(ours.every((m) => m.players.length === 2 && m.players.every((name) => name in BEATS)), JSON.stringify(ours));
+  assert.ok(ours.every((m) => m.players.some((name) => m.reason.includes(name)) && !m.reason.includes('ServerBot')), JSON.stringify(ours));
+  assert.doesNotMatch(run.stdout, /ServerBot/);
 });
 
 test('refusals come back as coco errors: a wrong password (3), a bot the game lacks (3), a local-only flag (2)', async () => {

@@ -40,6 +40,23 @@ test('players and spectators of one match on different nodes: right result, whol
   assert.equal(recorded.trim().split('\n').length, 3 + 10);
 });
 
+test('coco delete reaches a waiting match on either node: the node that hosts it removes it, and no node lists it', async () => {
+  // Connections go to the nodes in turn: of three matches made one after the other, and deleted
+  // in the same order, each delete reaches the other node than the one that made the match.
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(await newMatch(server.url, ['roshambo']));
+  for (const id of ids) {
+    const done = await coco(server.url, ['delete', id]);
+    assert.equal(done.code, 0, done.stderr);
+    assert.equal(done.stdout, `match ${id} deleted\n`);
+  }
+  assert.match(server.log(), /match \w+ deleted through node node-/, 'a delete was bridged to the match\'s node');
+  for (let i = 0; i < 2; i++) {
+    const lobby = (await coco(server.url, ['lobby'])).stdout;
+    for (const id of ids) assert.ok(!lobby.includes(id), lobby);
+  }
+});
+
 test('a node killed mid-match: its match is recorded as ended by node failure, a player on the other node is told, and a new node takes its place', async () => {
   const id = await newMatch(server.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
   const [, host] = (await server.waitForLog(new RegExp(`(node-\\d+\\.\\d+): match ${id} of roshambo created`))) as RegExpMatchArray;

@@ -64,6 +64,8 @@ test('every request round-trips through the encoder and the strict decoder', () 
     { type: 'LobbyUnsubscribe' },
     { type: 'LobbyJoinMatch', id: 'abc', name: 'bob', password: null },
     { type: 'LobbyLeaveMatch' },
+    { type: 'LobbyDeleteMatch', id: 'abc', verification: null },
+    { type: 'LobbyDeleteMatch', id: 'abc', verification: 'master' },
     { type: 'SpectateJoin', id: 'abc' },
     { type: 'SpectateLeave' },
     { type: 'HistoryMatchList' },
@@ -96,6 +98,8 @@ test('every reply round-trips through the encoder and the client decoder', () =>
     { type: 'LobbyDelete', id: 'abc' },
     { type: 'LobbyUnsubscribed' },
     { type: 'LobbyLeavedMatch' },
+    { type: 'LobbyDeletedMatch', id: { Ok: 'abc' } },
+    { type: 'LobbyDeletedMatch', id: { Err: 'Game "abc" is already running' } },
     { type: 'MatchStarted' },
     { type: 'MatchEnded' },
     { type: 'SpectateJoined', info: { Err: 'nope' } },
@@ -110,6 +114,14 @@ test('every reply round-trips through the encoder and the client decoder', () =>
     { type: 'VisEnded', id: 'abc' },
   ];
   for (const reply of replies) assert.deepEqual(decodeReply(encodeReply(reply, 2)), { ok: true, value: reply });
+});
+
+test('LobbyDeleteMatch and its answer, as docs/protocol.md writes them', () => {
+  assert.equal(encodeRequest({ type: 'LobbyDeleteMatch', id: 'abc', verification: null }), '{"LobbyDeleteMatch":{"id":"abc","verification":null}}');
+  assert.deepEqual(decodeRequest('{"LobbyDeleteMatch":{"id":"abc"}}'), { ok: true, value: { type: 'LobbyDeleteMatch', id: 'abc', verification: null } });
+  assert.equal(decodeRequest('{"LobbyDeleteMatch":{}}').ok, false);
+  assert.equal(encodeReply({ type: 'LobbyDeletedMatch', id: { Ok: 'abc' } }, 2), '{"LobbyDeletedMatch":{"id":{"Ok":"abc"}}}');
+  assert.equal(encodeReply({ type: 'LobbyDeletedMatch', id: { Err: 'no' } }, 1), '{"LobbyDeletedMatch":{"id":{"Err":"no"}}}');
 });
 
 test('malformed requests are refused with a reason', () => {

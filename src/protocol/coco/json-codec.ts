@@ -70,6 +70,7 @@ function replyBody(reply: Reply, version: number): JsonOut {
     case 'GameDescription':
       return { description: reply.description };
     case 'GameNew':
+    case 'LobbyDeletedMatch':
       return { id: outcomeJson(reply.id, (id) => id) };
     case 'LobbyList':
       return { info: reply.info.map(matchInfoJson) };
@@ -224,6 +225,8 @@ function requestFrom(variant: string, fields: Fields): Request {
       return { type: 'NameRotate', name: str(fields, 'name'), token: str(fields, 'token') };
     case 'NameRelease':
       return { type: 'NameRelease', name: str(fields, 'name'), verification: str(fields, 'verification') };
+    case 'LobbyDeleteMatch':
+      return { type: 'LobbyDeleteMatch', id: str(fields, 'id'), verification: optStr(fields, 'verification') };
     case 'SpectateJoin':
       return { type: 'SpectateJoin', id: str(fields, 'id') };
     case 'HistoryMatch':
@@ -351,6 +354,7 @@ export function decodeReply(text: string): Result<Reply> {
       case 'GameDescription':
         return ok({ type, description: optStr(fields, 'description') });
       case 'GameNew':
+      case 'LobbyDeletedMatch':
         return ok({ type, id: toOutcome(fields['id'], (v) => String(v)) });
       case 'LobbyList':
         return ok({ type, info: (Array.isArray(fields['info']) ? fields['info'] : []).map(toInfo) });

@@ -56,6 +56,11 @@ export type Request =
    */
   | { readonly type: 'LobbyJoinMatch'; readonly id: string; readonly name: string; readonly password: string | null; readonly token?: string | null }
   | { readonly type: 'LobbyLeaveMatch' }
+  /**
+   * Extension (docs/protocol.md): removes a waiting match made from the requester's address, or
+   * any waiting match with the server's master password (`verification`).
+   */
+  | { readonly type: 'LobbyDeleteMatch'; readonly id: string; readonly verification: string | null }
   | { readonly type: 'SpectateJoin'; readonly id: string }
   | { readonly type: 'SpectateLeave' }
   | { readonly type: 'HistoryMatchList' }
@@ -102,6 +107,8 @@ export type Reply =
   | { readonly type: 'LobbyDelete'; readonly id: string }
   | { readonly type: 'LobbyUnsubscribed' }
   | { readonly type: 'LobbyLeavedMatch' }
+  /** Extension, the answer to LobbyDeleteMatch: the id of the match removed, or why not. */
+  | { readonly type: 'LobbyDeletedMatch'; readonly id: Outcome<string> }
   | { readonly type: 'MatchStarted' }
   | { readonly type: 'MatchEnded' }
   | { readonly type: 'SpectateJoined'; readonly info: Outcome<MatchInfo> }
