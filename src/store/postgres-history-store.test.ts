@@ -199,10 +199,10 @@ test('servers starting together on an empty database migrate it once (advisory l
   const url = await fresh();
   const opened = await Promise.all(Array.from({ length: 4 }, () => PostgresHistoryDb.open(url)));
   try {
-    assert.deepEqual(opened.map((db) => db.schemaVersion), [3, 3, 3, 3]);
+    assert.deepEqual(opened.map((db) => db.schemaVersion), [4, 4, 4, 4]);
     const rows = await query<{ version: number }>(url, 'SELECT version FROM history_schema ORDER BY version');
-    assert.deepEqual(rows.map((row) => row.version), [1, 2, 3]);
-    assert.equal(POSTGRES_MIGRATIONS.length, 3);
+    assert.deepEqual(rows.map((row) => row.version), [1, 2, 3, 4]);
+    assert.equal(POSTGRES_MIGRATIONS.length, 4);
   } finally {
     for (const db of opened) await db.close();
   }
