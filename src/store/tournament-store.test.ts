@@ -1,6 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPostgres, type PostgresServer } from '../../test/support/services.js';
+import { MessageChannel } from 'node:worker_threads';
+import { ipcChannel, portEnd } from '../cluster/ipc-channel.js';
+import { RemoteTournamentStore, serveTournamentStore, type RemoteTournamentReply, type RemoteTournamentRequest } from '../cluster/remote-tournament-store.js';
 import { PostgresTournamentStore } from './postgres-tournament-store.js';
 import { MemoryTournamentStore, type TournamentStore } from './tournament-store.js';
 
@@ -17,6 +20,22 @@ after(async () => {
 const IMPLEMENTATIONS: readonly { readonly name: string; open(): Promise<TournamentStore> }[] = [
   { name: 'memory', open: async () => new MemoryTournamentStore() },
   { name: 'postgres', open: async () => PostgresTournamentStore.open(await postgres.createDatabase(`tourstore_${++databases}`)) },
+  // A node of `cocod --nodes N` reaching the primary's store over IPC (here a MessageChannel).
+  {
+    name: 'remote (IPC to a memory store)',
+    open: async () => {
+      const pipe = new MessageChannel();
+      serveTournamentStore(new MemoryTournamentStore(), ipcChannel<RemoteTournamentRequest, RemoteTournamentReply>(portEnd(pipe.port1), 'tournaments'));
+      const remote = new RemoteTournamentStore(ipcChannel<RemoteTournamentReply, RemoteTournamentRequest>(portEnd(pipe.port2), 'tournaments'));
+      const stopAsking = remote.close.bind(remote);
+      remote.close = async () => {
+        await stopAsking();
+        pipe.port1.close();
+        pipe.port2.close();
+      };
+      return remote;
+    },
+  },
 ];
 
 const entry = (id: string, createdAt = 1000) => ({ id, createdAt, body: `{"of":"${id}"}` });
