@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { coco, startServer, type ServerProcess } from '../support/processes.js';
-import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
+import { freePort, startHaproxy, startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
 
 // Server tournaments on a cluster: real cocod processes, nodes of one cluster through a real
 // redis-server, sharing one real PostgreSQL, each on its own port as on separate machines. Short
@@ -99,3 +99,35 @@ test('the node running a tournament is killed (kill -9): another node takes it o
   await two.waitForLog(new RegExp(`tournament ${created.id} taken over from node \\S+ \\(epoch 2\\): \\d+ matches recorded`));
   assert.deepEqual(end.results.slice(0, before.results.length), before.results, 'the results recorded before the kill are kept as they were');
 });
+
+test('coco tournament --on-server through a balancer that sends each request to the next node: created, followed to its end, exit 0', async () => {
+  const [two, three] = [nodes[0]!, await startNode()];
+  const port = await freePort();
+  // Round robin per request (the server side of each connection closed after its answer): the
+  // creation and each long poll of coco's one connection reach the nodes in turn.
+  const haproxy = await startHaproxy(`
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 1m
+    timeout server 1m
+    option http-server-close
+frontend coco_web
+    bind 127.0.0.1:${port}
+    default_backend coco_nodes
+backend coco_nodes
+    balance roundrobin
+    server two 127.0.0.1:${two.port}
+    server three 127.0.0.1:${three.port}
+`);
+  try {
+    const run = await coco(`ws://127.0.0.1:${port}/`, ['tournament', 'roshambo', '--on-server', '-v', 'master', '--bot', 'ann', '--bot', 'bob', '--bot', 'cid', '-a', 'rounds=3', '-a', 'pace=0.02']);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.equal(run.stdout.split('\n').filter((line) => /^Finished game \d+ /.test(line)).length, 6, run.stdout);
+    const id = /^tournament ([0-9a-f]+) on the server/m.exec(run.stdout)?.[1];
+    for (const node of [two, three]) assert.equal((await get(node, `/api/tournaments/${id}`)).body.state, 'finished');
+  } finally {
+    await haproxy.stop();
+  }
+});
+
