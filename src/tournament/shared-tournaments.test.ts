@@ -53,7 +53,7 @@ const settle = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
-function node(name: string, store: TournamentStore, start = 0) {
+function node(name: string, store: TournamentStore, start = 0, kept: number = DEFAULT_LIMITS['tournaments-kept']) {
   const clock = new ManualClock(start);
   const host = new FakeHost(name);
   const lines: string[] = [];
@@ -62,7 +62,7 @@ function node(name: string, store: TournamentStore, start = 0) {
     node: name,
     host,
     games: () => [roshambo],
-    limits: { running: 4, kept: DEFAULT_LIMITS['tournaments-kept'], entrants: 32, matches: 100, concurrency: 4 },
+    limits: { running: 4, kept, entrants: 32, matches: 100, concurrency: 4 },
     clock,
     log: lineLog((line) => lines.push(line)),
     leaseMs: LEASE_MS,
@@ -207,3 +207,42 @@ test('a node that stops hands its running tournaments over at once: another node
   for (const match of b.host.open()) b.host.finish(match, 'server shutdown');
   await over;
 });
+
+test('tournaments-kept counts in the shared store: past it, the oldest that is over is forgotten; running ones never are', async () => {
+  const store = new MemoryTournamentStore();
+  const a = node('a', store, 0, 1);
+  const first = await created(a);
+  const second = await created(a);
+  const third = await created(a);
+  const finish = async (id: string): Promise<void> => {
+    for (let round = 0; round < 6; round++) {
+      for (const match of a.host.open()) if (a.host.started.find((s) => s.id === match)!.request.name.startsWith(`tour ${id} `)) a.host.finish(match);
+      await settle();
+    }
+  };
+  await finish(first);
+  await finish(second);
+  assert.deepEqual((await store.list()).map((t) => [t.id, JSON.parse(t.body).state]), [
+    [third, 'running'],
+    [second, 'finished'],
+  ]);
+  const over = a.tournaments.shutdown('test over');
+  await settle();
+  for (const match of a.host.open()) a.host.finish(match, 'server shutdown');
+  await over;
+});
+
+test('a store that refuses the creation: 503 tournament/unavailable, and the tournament does not run', async () => {
+  const store = new MemoryTournamentStore();
+  store.create = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+  const a = node('a', store);
+  const answer = await a.tournaments.create(SPEC);
+  assert.ok(!answer.ok);
+  assert.equal(answer.error.code, 'tournament/unavailable');
+  assert.match(answer.error.error, /ECONNREFUSED/);
+  await settle();
+  assert.deepEqual(a.host.open(), [], 'its first match was ended');
+  assert.deepEqual(await a.tournaments.list(), []);
+  await a.tournaments.shutdown('test over');
+});
+
