@@ -73,11 +73,11 @@ export class PostgresTournamentStore implements TournamentStore {
       await client.query('BEGIN');
       // The row lock holds off a takeover until this write is in or refused.
       const { rowCount } = await client.query(
-        `UPDATE tournaments SET version = version + 1,
+        `UPDATE tournaments SET version = version + CASE WHEN $6::boolean THEN 1 ELSE 0 END,
            body = coalesce($3, body),
            lease_until = CASE WHEN $4::boolean THEN $5::bigint ELSE lease_until END
          WHERE id = $1 AND lease_epoch = $2`,
-        [id, epoch, change.body ?? null, change.until !== undefined, change.until ?? null],
+        [id, epoch, change.body ?? null, change.until !== undefined, change.until ?? null, change.body !== undefined || change.results !== undefined],
       );
       if (rowCount !== 1) {
         await client.query('ROLLBACK');

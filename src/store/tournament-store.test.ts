@@ -63,7 +63,7 @@ for (const implementation of IMPLEMENTATIONS) {
       assert.equal((await store.get('t1'))?.lease.node, 'node-a');
     }));
 
-    test('a write under the lease changes the body, adds results by index, moves the lease and counts a version each time', withStore(async (store) => {
+    test('a write under the lease changes the body, adds results by index, moves the lease, and counts a version when a follower sees a change', withStore(async (store) => {
       await store.create(entry('t1'), 'node-a', 5000);
       assert.equal(await store.write('t1', 1, { body: '{"b":2}', results: { from: 0, lines: ['r0', 'r1'] } }), true);
       assert.equal(await store.write('t1', 1, { results: { from: 1, lines: ['r1bis', 'r2'] }, until: 9000 }), true);
@@ -72,6 +72,8 @@ for (const implementation of IMPLEMENTATIONS) {
       assert.deepEqual(got?.results, ['r0', 'r1bis', 'r2']);
       assert.equal(got?.version, 3);
       assert.deepEqual(got?.lease, { node: 'node-a', epoch: 1, until: 9000 });
+      assert.equal(await store.write('t1', 1, { until: 12000 }), true);
+      assert.equal((await store.get('t1'))?.version, 3, 'a renewal alone wakes no follower');
       assert.equal(await store.write('t1', 1, { until: null }), true);
       assert.equal((await store.get('t1'))?.lease.until, null, 'over: nobody needs to run it');
     }));

@@ -24,7 +24,7 @@ export interface TournamentLease {
 export interface SharedTournament extends TournamentEntry {
   /** Its results, one JSON text each, by index. */
   readonly results: readonly string[];
-  /** One more at every write: what a long poll on any node waits to see pass. */
+  /** One more at every write of its body or results (not at a lease's renewal): what a long poll on any node waits to see pass. */
   readonly version: number;
   readonly lease: TournamentLease;
   /** A node other than its runner was asked to stop it: the runner stops it at its next renewal. */
@@ -47,7 +47,7 @@ export interface TournamentStore {
   /** Every tournament, newest first (by createdAt; of equal times, the one created last). */
   list(): Promise<SharedTournament[]>;
   /**
-   * Writes `change` (and counts a version) only if the tournament's lease is still `epoch`:
+   * Writes `change` (counting a version when it writes the body or results) only if the tournament's lease is still `epoch`:
    * false, writing nothing, once another node took it over (or it is gone).
    */
   write(id: string, epoch: number, change: TournamentWrite): Promise<boolean>;
@@ -101,7 +101,7 @@ export class MemoryTournamentStore implements TournamentStore {
     if (change.body !== undefined) (kept as { entry: TournamentEntry }).entry = { ...kept.entry, body: change.body };
     if (change.results) for (const [i, line] of change.results.lines.entries()) kept.results[change.results.from + i] = line;
     if (change.until !== undefined) kept.lease = { ...kept.lease, until: change.until };
-    kept.version++;
+    if (change.body !== undefined || change.results) kept.version++;
     return true;
   }
 
