@@ -246,3 +246,21 @@ test('a store that refuses the creation: 503 tournament/unavailable, and the tou
   await a.tournaments.shutdown('test over');
 });
 
+
+test('a stop asked while the running node is dead: the node that takes the tournament over stops it at once, ending the match it had begun', async () => {
+  const store = new MemoryTournamentStore();
+  const a = node('a', store);
+  const b = node('b', store);
+  const id = await created(a);
+  // Node a is gone (its clock stands still); the stop is asked through node b.
+  const stopping = b.tournaments.stop(id);
+  await settle();
+  await b.clock.advance(LEASE_MS + REFRESH_MS);
+  const stopped = await stopping;
+  assert.ok(stopped.ok, JSON.stringify(stopped));
+  assert.equal(stopped.value.view.state, 'stopped');
+  assert.match(b.lines.join('\n'), new RegExp(`tournament ${id} taken over from node a`));
+  assert.deepEqual(b.host.open(), [], 'the match it started at the takeover was ended');
+  assert.deepEqual(b.host.aborted, b.host.started.map((s) => s.id));
+  await b.tournaments.shutdown('test over');
+});
