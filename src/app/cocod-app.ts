@@ -19,6 +19,9 @@ import { LobbyMatchHost } from '../tournament/lobby-match-host.js';
 import { TournamentDirectory } from '../tournament/server-tournaments.js';
 import { TournamentArchive } from '../tournament/tournament-archive.js';
 import { TournamentsApi } from '../gateways/tournaments-api.js';
+import { SharedTournaments } from '../tournament/shared-tournaments.js';
+import { LocalTournaments, type TournamentService } from '../tournament/tournament-service.js';
+import type { TournamentStore } from '../store/tournament-store.js';
 import { WorkerCompute, type Compute } from '../match/compute.js';
 import type { GameDefinition } from '../match/game.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -71,7 +74,7 @@ export interface CocodOptions {
    * (else through `redis` when given) and records into `store` (the primary's) instead of opening
    * `database` itself.
    */
-  readonly cluster?: { readonly link?: ClusterLink; readonly store?: HistoryStore };
+  readonly cluster?: { readonly link?: ClusterLink; readonly store?: HistoryStore; readonly tournaments?: TournamentStore };
   /** Redis URL of a cluster of nodes on several machines (docs/deployment.md): this server is one node. */
   readonly redis?: string;
   /** This node's name in the Redis cluster; made unique from the host, the pid and a random part by default. */
@@ -210,37 +213,59 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   // The server's tournaments play on this node's lobby: a tournament and its matches stay together.
   const matchHost = new LobbyMatchHost(lobby, store);
-  const tournaments = new TournamentDirectory({
-    host: matchHost,
-    games: () => games,
-    limits: {
-      running: limits['tournaments-running'],
-      kept: limits['tournaments-kept'],
-      entrants: limits['tournament-entrants'],
-      matches: limits['tournament-matches'],
-      concurrency: limits['tournament-concurrency'],
-    },
-    clock,
-    changed: (id) => tournamentsApi.changed(id),
-    // Kept in the history across restarts, by a server that is the only one running tournaments
-    // on it. Not with Redis: the nodes on other machines share the history but each runs its own
-    // tournaments, and would take each other's running ones for interrupted ones (and with
-    // --nodes the tournaments are off, see below).
-    ...(!options.cluster && options.redis === undefined && { archive: new TournamentArchive(store, log) }),
-  });
-  // A history that cannot be read now costs the old tournaments, not the server.
-  await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
+  const tournamentLimits = {
+    running: limits['tournaments-running'],
+    kept: limits['tournaments-kept'],
+    entrants: limits['tournament-entrants'],
+    matches: limits['tournament-matches'],
+    concurrency: limits['tournament-concurrency'],
+  };
+  // The nodes of a cluster share their tournaments through a store every node reads: the
+  // primary's with --nodes, PostgreSQL with --redis (which needs --postgres).
+  const ownTournamentStore = !options.cluster?.tournaments && options.redis !== undefined && options.postgres !== undefined ? await openTournamentStore(options.postgres, log) : null;
+  const tournamentStore = options.cluster?.tournaments ?? ownTournamentStore;
+  let tournamentService: TournamentService;
+  let stopTournaments: (reason: string) => Promise<void>;
+  if (tournamentStore && link) {
+    const shared = new SharedTournaments({
+      store: tournamentStore,
+      node: link.bus.node,
+      host: matchHost,
+      games: () => games,
+      limits: tournamentLimits,
+      clock,
+      log,
+      leaseMs: limits['tournament-lease-seconds'] * 1000,
+      refreshMs: limits['tournament-lease-refresh-seconds'] * 1000,
+    });
+    shared.start();
+    tournamentService = shared;
+    stopTournaments = (reason) => shared.shutdown(reason);
+  } else {
+    const tournaments: TournamentDirectory = new TournamentDirectory({
+      host: matchHost,
+      games: () => games,
+      limits: tournamentLimits,
+      clock,
+      changed: (id) => local.changed(id),
+      // Kept in the history across restarts by a server that is the only one running tournaments on it.
+      ...(!options.cluster && options.redis === undefined && { archive: new TournamentArchive(store, log) }),
+    });
+    const local = new LocalTournaments(tournaments, clock, 2 * limits['tournaments-kept'] + limits['tournaments-running']);
+    // A history that cannot be read now costs the old tournaments, not the server.
+    await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
+    tournamentService = local;
+    stopTournaments = (reason) => tournaments.shutdown(reason);
+  }
   // One reader of request bodies for the replay import and the tournaments: an address's count is one.
   const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
   // Claimed names live in the history's database, beside the ratings they protect (with nodes, the primary's).
   // The arena asks `claims` too: one NameClaims for every door that seats a player by name.
   const claims: NameClaims = new StoredNameClaims(store);
   const names = nameDesk(claims, limits, clock, verificationPassword);
-  const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
+  const tournamentsApi = new TournamentsApi({ tournaments: tournamentService, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
   const server: CocoServer = new CocoServer({
-    // A tournament lives in one node's memory while the nodes share the HTTP port: with several
-    // nodes, the next request could reach another node, so tournaments are a single node's feature.
-    ...(!options.cluster && { tournaments: tournamentsApi }),
+    tournaments: tournamentsApi,
     lobby: shared,
     store,
     metrics,
@@ -298,7 +323,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       clobber?.stopAccepting();
       socha?.stopAccepting();
       // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
-      const tournamentsDone = tournaments.shutdown(SHUTDOWN_REASON);
+      const tournamentsDone = stopTournaments(SHUTDOWN_REASON);
       await shared.shutdown();
       await tournamentsDone;
       matchHost.close();
@@ -308,7 +333,14 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       await socha?.close();
       stopSweeping();
       await compute.close();
+      await ownTournamentStore?.close();
       await store.close();
     },
   };
+}
+
+/** The tournament store of a node of several machines: PostgreSQL, loaded only here (as the Redis client is). */
+async function openTournamentStore(url: string, log: Log): Promise<TournamentStore> {
+  const { PostgresTournamentStore } = await import('../store/postgres-tournament-store.js');
+  return PostgresTournamentStore.open(url, (error) => log.warn(`a connection of the tournament store was lost while idle: ${error.message}`));
 }

@@ -7,6 +7,7 @@ import { HubLink, type HubEvent, type HubRequest } from '../cluster/hub.js';
 import { ipcChannel, type IpcEnd } from '../cluster/ipc-channel.js';
 import { NODE_CONFIG_ENV, type NodeConfig, type NodeReady } from './primary.js';
 import { RemoteHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
+import { RemoteTournamentStore, type RemoteTournamentReply, type RemoteTournamentRequest } from '../cluster/remote-tournament-store.js';
 
 const config = JSON.parse(process.env[NODE_CONFIG_ENV] ?? 'null') as NodeConfig | null;
 if (!config || !process.send) {
@@ -19,13 +20,15 @@ const log = prefixedLog(pinoLog(), `${config.node}: `);
 // only supervises and serves the history file.
 const link = config.options.redis === undefined ? new HubLink(config.node, ipcChannel<HubEvent, HubRequest>(toPrimary, 'hub')) : undefined;
 const store = new RemoteHistoryStore(ipcChannel<RemoteStoreReply, RemoteStoreRequest>(toPrimary, 'store'));
+// The server tournaments every node shares (src/tournament/shared-tournaments.ts), kept by the primary.
+const tournaments = new RemoteTournamentStore(ipcChannel<RemoteTournamentReply, RemoteTournamentRequest>(toPrimary, 'tournaments'));
 const { clobberPort, sochaPort, ...shared } = config.options;
 const server = await startCocod({
   ...shared,
   ...(config.tcpPorts && clobberPort !== undefined && { clobberPort }),
   ...(config.tcpPorts && sochaPort !== undefined && { sochaPort }),
   log,
-  cluster: { ...(link && { link }), store },
+  cluster: { ...(link && { link }), store, tournaments },
   onEvicted: () => stop('declared dead by the cluster'),
 });
 const ready: NodeReady = { url: server.url, port: server.port, clobberPort: server.clobberPort, sochaPort: server.sochaPort };
@@ -51,5 +54,6 @@ process.on('SIGINT', () => {});
 // The primary is gone: nothing can be recorded any more, and the ports are its.
 process.on('disconnect', () => {
   store.fail('the primary process is gone');
+  tournaments.fail('the primary process is gone');
   stop('primary gone');
 });

@@ -10,6 +10,8 @@ import type { Log } from '../util/log.js';
 import { ClusterHub, type HubEvent, type HubRequest } from '../cluster/hub.js';
 import { ipcChannel } from '../cluster/ipc-channel.js';
 import { serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
+import { serveTournamentStore, type RemoteTournamentReply, type RemoteTournamentRequest } from '../cluster/remote-tournament-store.js';
+import { MemoryTournamentStore, type TournamentStore } from '../store/tournament-store.js';
 import { recordLost } from '../cluster/node-failure.js';
 
 export { NODE_FAILURE_REASON } from '../cluster/node-failure.js';
@@ -66,6 +68,12 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     clock: options.clock ?? systemClock,
     log,
   });
+  // The nodes' server tournaments (src/tournament/shared-tournaments.ts): in PostgreSQL when the
+  // history is, so that nodes of other machines share them too; else in this process's memory.
+  const tournaments: TournamentStore =
+    options.postgres !== undefined
+      ? await (await import('../store/postgres-tournament-store.js')).PostgresTournamentStore.open(options.postgres, (error) => log.warn(`a connection of the tournament store was lost while idle: ${error.message}`))
+      : new MemoryTournamentStore();
   const hub = new ClusterHub(options.clock ?? systemClock);
   const { extraGames: _extra, clock: _clock, postgres: _postgres, ...plain } = options as CocodOptions;
   // The nodes record through this process and never open the history: they get its name to log,
@@ -93,6 +101,7 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
       }),
     );
     serveHistoryStore(store, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(worker, 'store'));
+    serveTournamentStore(tournaments, ipcChannel<RemoteTournamentRequest, RemoteTournamentReply>(worker, 'tournaments'));
     const ready = new Promise<NodeReady>((resolve, reject) => {
       readyOnce.set(worker.id, resolve);
       worker.once('exit', (code, signal) => reject(new Error(`node ${name} exited (${signal ?? code}) before it listened`)));
@@ -148,6 +157,7 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
         });
       });
       await Promise.all(exits);
+      await tournaments.close();
       await store.close();
     },
   };

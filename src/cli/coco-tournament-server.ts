@@ -141,7 +141,7 @@ export async function stopServerTournament(wsUrl: string, id: string, verificati
   });
   if (answer.status !== 200) {
     const error = (answer.body as { error?: unknown } | null)?.error;
-    // A server without tournaments (an older one, or a node of several) answers its generic 404 or 405.
+    // A server without tournaments (an older one) answers its generic 404 or 405.
     const known = typeof error === 'string' && (answer.status === 403 || answer.status === 409 || answer.status === 429 || (answer.status === 404 && !error.startsWith('no such page')));
     throw new CliError(`the server did not stop the tournament: ${typeof error === 'string' ? error : `HTTP ${answer.status}`}`, known ? EXIT.refused : EXIT.error);
   }

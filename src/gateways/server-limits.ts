@@ -58,6 +58,8 @@ export const LIMIT_SPECS = {
   'tracked-addresses': { default: 100_000, min: 100, doc: 'addresses remembered for the per-address limits, and as many networks and addresses with wrong passwords; the idlest are forgotten first (of those with wrong passwords, one not held back now)' },
   'redis-lease-seconds': { default: 10, min: 1, doc: 'with --redis: a node that has not refreshed its lease in Redis for this long is dead; another node records its running matches as ended by node failure' },
   'redis-lease-refresh-seconds': { default: 2, min: 0.1, doc: 'with --redis: how often a node refreshes its lease and looks for dead nodes (less than redis-lease-seconds)' },
+  'tournament-lease-seconds': { default: 10, min: 1, doc: 'with --redis or --nodes: a node that has not renewed its lease on a server tournament it runs for this long is gone; another node takes the tournament over and plays the rest of it' },
+  'tournament-lease-refresh-seconds': { default: 2, min: 0.1, doc: 'with --redis or --nodes: how often a node renews the leases of its tournaments and looks for tournaments to take over (less than tournament-lease-seconds)' },
   'redis-offline-buffer-bytes': { default: 4 << 20, min: 0, doc: 'with --redis: bytes of messages between nodes held while Redis is unreachable, sent when it is back; past it they are dropped' },
 } as const satisfies Record<string, { readonly default: number; readonly min: number; readonly max?: number; readonly doc: string }>;
 

@@ -12,8 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GameDefinition } from '../match/game.js';
-import type { TournamentDirectory } from '../tournament/server-tournaments.js';
-import type { TournamentView } from '../tournament/server-tournament.js';
+import type { FollowedTournament, TournamentService } from '../tournament/tournament-service.js';
 import { parseStopRequest, parseTournamentRequest, type TournamentRefusal } from '../tournament/tournament-request.js';
 import type { Clock } from '../util/clock.js';
 import { addressKey, type AddressLimits } from './address-limits.js';
@@ -21,6 +20,7 @@ import type { PeerAddresses } from './peer-addresses.js';
 import { readBodyWithin, type RequestBodies } from './request-body.js';
 import type { ServerLimits } from './server-limits.js';
 import { secretDigest, secretEquals } from '../util/secret.js';
+import { err } from '../util/result.js';
 
 /** Longest a long poll waits for a change before answering with the tournament as it is. */
 export const TOURNAMENT_POLL_SECONDS = 25;
@@ -44,10 +44,12 @@ const STATUS: Readonly<Record<TournamentRefusal['code'], number>> = {
   'tournament/body-too-many': 429,
   'tournament/not-found': 404,
   'tournament/not-running': 409,
+  'tournament/unavailable': 503,
 };
 
 export interface TournamentsApiOptions {
-  readonly directory: TournamentDirectory;
+  /** The server's tournaments: its own (LocalTournaments), or a cluster's (SharedTournaments). */
+  readonly tournaments: TournamentService;
   readonly games: () => readonly GameDefinition<any>[];
   readonly verificationPassword: string;
   readonly addresses: AddressLimits;
@@ -63,31 +65,16 @@ type Send = (status: number, body: unknown, headers?: Record<string, string>) =>
 
 export class TournamentsApi {
   private readonly digest: Buffer;
-  /** Each tournament's change count, and the long polls waiting for the next change. */
-  private readonly versions = new Map<string, number>();
-  private readonly polls = new Map<string, Set<() => void>>();
 
   constructor(private readonly options: TournamentsApiOptions) {
     this.digest = secretDigest(options.verificationPassword);
-  }
-
-  /** Tell this after each change of tournament `id` (TournamentDirectory's `changed`). */
-  changed(id: string): void {
-    this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
-    // Forgotten tournaments' counts go too, now and then (the directory keeps a bounded number).
-    if (this.versions.size > 2 * this.options.limits['tournaments-kept'] + this.options.limits['tournaments-running']) {
-      for (const known of this.versions.keys()) if (known !== id && !this.options.directory.get(known)) this.versions.delete(known);
-    }
-    const waiting = this.polls.get(id);
-    this.polls.delete(id);
-    for (const wake of waiting ?? []) wake();
   }
 
   /** Handles a request below /api/tournaments; false when the path is not one of ours. */
   async handle(url: URL, request: IncomingMessage, response: ServerResponse, send: Send): Promise<boolean> {
     if (url.pathname === '/api/tournaments') {
       if (request.method === 'POST') await this.create(request, response, send);
-      else if (request.method === 'GET' || request.method === 'HEAD') await send(200, this.listJson());
+      else if (request.method === 'GET' || request.method === 'HEAD') await this.listJson().then((list) => send(200, list), (error: unknown) => this.unavailable(error, send));
       else await send(405, { error: 'GET the tournaments or POST one' });
       return true;
     }
@@ -105,10 +92,14 @@ export class TournamentsApi {
     }
     const id = one[1]!;
     const after = url.searchParams.get('after');
-    if (after !== null && /^\d+$/.test(after) && this.options.directory.get(id)) await this.nextChange(id, Number(after), response);
-    const tournament = this.options.directory.get(id);
-    if (!tournament) await send(404, { code: 'tournament/not-found', error: `no tournament "${id}"` });
-    else await send(200, this.viewJson(tournament.view()));
+    try {
+      if (after !== null && /^\d+$/.test(after)) await this.nextChange(id, Number(after), response);
+      const tournament = await this.options.tournaments.find(id);
+      if (!tournament) await send(404, { code: 'tournament/not-found', error: `no tournament "${id}"` });
+      else await send(200, this.viewJson(tournament));
+    } catch (error) {
+      await this.unavailable(error, send);
+    }
     return true;
   }
 
@@ -120,9 +111,9 @@ export class TournamentsApi {
     if (!parsed.ok) return refuse(parsed.error);
     const denied = this.checkPassword(request, parsed.value.password, 'creating');
     if (denied) return refuse(denied.refusal, denied.headers);
-    const created = this.options.directory.create(parsed.value.spec);
+    const created = await this.options.tournaments.create(parsed.value.spec).catch((error: unknown) => err(unavailableRefusal(error)));
     if (!created.ok) return refuse(created.error);
-    return send(201, this.viewJson(created.value.view()));
+    return send(201, this.viewJson(created.value));
   }
 
   private async stop(id: string, request: IncomingMessage, response: ServerResponse, send: Send): Promise<void> {
@@ -132,12 +123,14 @@ export class TournamentsApi {
     const parsed = parseStopRequest(text);
     if (!parsed.ok) return refuse(parsed.error);
     // The list is public: saying that an id is unknown before the password tells nobody anything.
-    if (!this.options.directory.get(id)) return refuse({ code: 'tournament/not-found', error: `no tournament "${id}"` });
+    const known = await this.options.tournaments.find(id).catch((error: unknown) => unavailableRefusal(error));
+    if (known !== null && 'code' in known) return refuse(known);
+    if (!known) return refuse({ code: 'tournament/not-found', error: `no tournament "${id}"` });
     const denied = this.checkPassword(request, parsed.value.password, 'stopping');
     if (denied) return refuse(denied.refusal, denied.headers);
-    const stopped = this.options.directory.stop(id);
+    const stopped = await this.options.tournaments.stop(id).catch((error: unknown) => err(unavailableRefusal(error)));
     if (!stopped.ok) return refuse(stopped.error);
-    return send(200, this.viewJson(stopped.value.view()));
+    return send(200, this.viewJson(stopped.value));
   }
 
   /** The request's body as text within tournament-request-bytes, or null once refused (or the client left). */
@@ -174,34 +167,25 @@ export class TournamentsApi {
     return null;
   }
 
-  /**
-   * Resolves at the next change of `id` after version `after`, or after TOURNAMENT_POLL_SECONDS,
-   * or when the client leaves; at once when nothing will change any more: the tournament is over
-   * and no match of it runs (a stopped one's matches take a moment to end).
-   */
+  /** Resolves at the next change of `id` after version `after`, within TOURNAMENT_POLL_SECONDS, or when the client leaves. */
   private nextChange(id: string, after: number, response: ServerResponse): Promise<void> {
-    const tournament = this.options.directory.get(id);
-    const settled = !tournament || (tournament.current !== 'running' && tournament.view().running.length === 0);
-    if ((this.versions.get(id) ?? 0) > after || settled) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiting = this.polls.get(id) ?? new Set();
-      this.polls.set(id, waiting);
-      const done = (): void => {
-        cancel();
-        waiting.delete(done);
-        response.off('close', done);
-        resolve();
-      };
-      const cancel = this.options.clock.setTimer(TOURNAMENT_POLL_SECONDS * 1000, done, { weak: true });
-      waiting.add(done);
-      response.once('close', done);
-    });
+    const gone = new AbortController();
+    const leave = (): void => gone.abort();
+    response.once('close', leave);
+    return this.options.tournaments.nextChange(id, after, TOURNAMENT_POLL_SECONDS * 1000, gone.signal).finally(() => response.off('close', leave));
   }
 
-  private listJson(): unknown {
+  /** The store of a cluster's tournaments failed (a database outage): said, not a crash. */
+  private unavailable(error: unknown, send: Send): Promise<void> {
+    const refusal = unavailableRefusal(error);
+    return send(STATUS[refusal.code], refusal);
+  }
+
+  private async listJson(): Promise<unknown> {
     const { limits } = this.options;
+    const tournaments = await this.options.tournaments.list();
     return {
-      tournaments: this.options.directory.list().map((t) => ({ id: t.id, game: t.game, format: t.format, state: t.state, entrants: t.entrants, total: t.total, finished: t.finished, running: t.running, created_at: t.createdAt })),
+      tournaments: tournaments.map((t) => ({ id: t.id, game: t.game, format: t.format, state: t.state, entrants: t.entrants, total: t.total, finished: t.finished, running: t.running, created_at: t.createdAt })),
       // What the form offers: each game's named bots, or null where the game has its one bot.
       games: this.options.games().map((g) => ({ name: g.name, bots: g.botChoices ?? null })),
       limits: {
@@ -213,10 +197,10 @@ export class TournamentsApi {
     };
   }
 
-  private viewJson(view: TournamentView): unknown {
+  private viewJson({ view, version }: FollowedTournament): unknown {
     return {
       id: view.id,
-      version: this.versions.get(view.id) ?? 0,
+      version,
       game: view.game,
       format: view.format,
       rounds: view.rounds,
@@ -243,3 +227,6 @@ export class TournamentsApi {
   }
 }
 
+function unavailableRefusal(error: unknown): TournamentRefusal {
+  return { code: 'tournament/unavailable', error: `the tournaments cannot be reached now: ${error instanceof Error ? error.message : String(error)}` };
+}

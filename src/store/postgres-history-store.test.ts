@@ -199,10 +199,10 @@ test('servers starting together on an empty database migrate it once (advisory l
   const url = await fresh();
   const opened = await Promise.all(Array.from({ length: 4 }, () => PostgresHistoryDb.open(url)));
   try {
-    assert.deepEqual(opened.map((db) => db.schemaVersion), [3, 3, 3, 3]);
+    assert.deepEqual(opened.map((db) => db.schemaVersion), [5, 5, 5, 5]);
     const rows = await query<{ version: number }>(url, 'SELECT version FROM history_schema ORDER BY version');
-    assert.deepEqual(rows.map((row) => row.version), [1, 2, 3]);
-    assert.equal(POSTGRES_MIGRATIONS.length, 3);
+    assert.deepEqual(rows.map((row) => row.version), [1, 2, 3, 4, 5]);
+    assert.equal(POSTGRES_MIGRATIONS.length, 5);
   } finally {
     for (const db of opened) await db.close();
   }
@@ -232,7 +232,7 @@ test('a database whose schema is newer than the server knows is refused and not 
   const url = await fresh();
   await (await PostgresHistoryDb.open(url)).close();
   await query(url, 'INSERT INTO history_schema (version) VALUES (99)');
-  await assert.rejects(PostgresHistoryStore.open(url), /history database postgres:\/\/.*: the history database has schema version 99, newer than this server knows \(3\)/);
+  await assert.rejects(PostgresHistoryStore.open(url), /history database postgres:\/\/.*: the history database has schema version 99, newer than this server knows \(4\)/);
   assert.deepEqual((await query<{ version: number }>(url, 'SELECT max(version) AS version FROM history_schema'))[0], { version: 99 });
 });
 

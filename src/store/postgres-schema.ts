@@ -96,6 +96,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      name TEXT PRIMARY KEY,
      digest TEXT NOT NULL
    );`,
+  // Tournaments shared by the nodes of a cluster (src/tournament/tournament-store.ts): the lease
+  // of the node that runs one (its epoch fences every write), a version that every write counts,
+  // and a stop asked through another node. A tournament the single-node archive kept has epoch 0
+  // and no lease: nobody runs it.
+  `ALTER TABLE tournaments
+     ADD COLUMN version BIGINT NOT NULL DEFAULT 0,
+     ADD COLUMN lease_node TEXT,
+     ADD COLUMN lease_epoch BIGINT NOT NULL DEFAULT 0,
+     ADD COLUMN lease_until BIGINT,
+     ADD COLUMN stop_asked BOOLEAN NOT NULL DEFAULT false;
+   CREATE INDEX tournaments_by_lease ON tournaments (lease_until) WHERE lease_until IS NOT NULL;`,
 ];
 
 /**

@@ -172,8 +172,14 @@ export class ServerTournament {
     private readonly clock: Clock,
     /** Told after every change (a match started or finished, the end), for live followers. */
     private readonly changed: () => void = () => {},
+    /**
+     * A tournament taken over from a node that died (shared-tournaments.ts): its creation time and
+     * the results it had; their pairings are not played again, those it was playing are.
+     */
+    resume?: { readonly createdAt: number; readonly results: readonly ResultLine[] },
   ) {
-    this.createdAt = clock.now();
+    this.createdAt = resume?.createdAt ?? clock.now();
+    this.results.push(...(resume?.results ?? []));
     this.names = spec.entrants.map((e) => e.name);
     this.done = this.run();
   }
@@ -218,7 +224,7 @@ export class ServerTournament {
     try {
       await runSchedule(
         { format: spec.format, rounds: spec.rounds, names: this.names, seatsPerMatch: seatsPerMatch(spec), seed: spec.seed, concurrency: spec.concurrency },
-        { results: this.results, done: new Set(), more: () => this.state === 'running', play: (pairing) => this.play(pairing) },
+        { results: this.results, done: new Set(this.results.map((r) => r.pairing)), more: () => this.state === 'running', play: (pairing) => this.play(pairing) },
       );
     } catch (error) {
       this.fail(error instanceof Error ? error.message : String(error));

@@ -9,7 +9,7 @@ import type { GameDefinition } from '../match/game.js';
 import type { Clock } from '../util/clock.js';
 import { err, ok, type Result } from '../util/result.js';
 import { scheduleSize } from './schedule.js';
-import { ServerTournament, type MatchHost, type TournamentSpec, type TournamentState } from './server-tournament.js';
+import { ServerTournament, type MatchHost, type TournamentSnapshot, type TournamentSpec, type TournamentState } from './server-tournament.js';
 import type { TournamentArchive } from './tournament-archive.js';
 import { ArchivedTournament } from './tournament-record.js';
 import type { TournamentRefusal } from './tournament-request.js';
@@ -70,7 +70,7 @@ export class TournamentDirectory {
   /** Checks `spec` and starts it; the refusal names the limit or the field at fault. */
   create(spec: TournamentSpec): Result<ServerTournament, TournamentRefusal> {
     const { limits } = this.options;
-    const running = [...this.tournaments.values()].filter((t) => t.current === 'running').length;
+    const running = this.runningCount();
     if (running >= limits.running) return err({ code: 'tournament/too-many-running', error: `${running} tournaments are running, the most this server runs at once (limit tournaments-running)` });
     if (spec.entrants.length > limits.entrants) return err({ code: 'tournament/too-many-entrants', error: `${spec.entrants.length} entrants: at most ${limits.entrants} (limit tournament-entrants)` });
     if (spec.concurrency > limits.concurrency) return err({ code: 'tournament/too-much-concurrency', error: `concurrency ${spec.concurrency}: at most ${limits.concurrency} (limit tournament-concurrency)` });
@@ -103,6 +103,24 @@ export class TournamentDirectory {
     // Kept to the limit when one ends (only an ended one is ever forgotten).
     void tournament.done.then(() => this.forgetOld());
     return ok(tournament);
+  }
+
+  /**
+   * Runs a tournament another node started and can no longer run (shared-tournaments.ts), from
+   * its results so far: checked when it was created, it is not checked against the limits again.
+   */
+  adopt(snapshot: TournamentSnapshot): ServerTournament {
+    const { id } = snapshot;
+    this.tournaments.delete(id);
+    const tournament = new ServerTournament(id, snapshot.spec, this.options.host, this.options.clock, () => this.changed(id), { createdAt: snapshot.createdAt, results: snapshot.results });
+    this.tournaments.set(id, tournament);
+    void tournament.done.then(() => this.forgetOld());
+    return tournament;
+  }
+
+  /** Tournaments running here now. */
+  runningCount(): number {
+    return [...this.tournaments.values()].filter((t) => t.current === 'running').length;
   }
 
   /**

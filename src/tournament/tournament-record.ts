@@ -7,7 +7,7 @@
 import type { StoredTournament, TournamentEntry } from '../store/history-store.js';
 import { err, ok, type Result } from '../util/result.js';
 import { parseLine, type ResultLine } from './results-file.js';
-import { tournamentView, TOURNAMENT_STATES, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
+import { tournamentView, TOURNAMENT_STATES, type RunningPairing, type TournamentSnapshot, type TournamentState, type TournamentView } from './server-tournament.js';
 import { parseTournamentRequest } from './tournament-request.js';
 
 /** The body's shape; a change of meaning takes a new number, and the reader keeps reading the old ones. */
@@ -27,8 +27,38 @@ export function resultText(result: ResultLine): string {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The entry a cluster's store keeps (shared-tournaments.ts): the same body with the matches being
+ * played, which the other nodes show (a reader of the archive's body ignores the field).
+ */
+export function sharedEntry(snapshot: TournamentSnapshot, running: readonly RunningPairing[]): TournamentEntry {
+  const entry = tournamentEntry(snapshot);
+  return { ...entry, body: JSON.stringify({ ...(JSON.parse(entry.body) as object), running }) };
+}
+
+/** A shared tournament as it stands (one running stays running), with the matches its node plays. */
+export function readShared(stored: StoredTournament): Result<{ readonly snapshot: TournamentSnapshot; readonly running: RunningPairing[] }> {
+  const snapshot = readTournament(stored, false);
+  if (!snapshot.ok) return snapshot;
+  let running: unknown;
+  try {
+    running = (JSON.parse(stored.body) as { running?: unknown }).running ?? [];
+  } catch {
+    running = null;
+  }
+  const isRunning = (r: unknown): r is RunningPairing =>
+    isObject(r) && Number.isSafeInteger(r['pairing']) && typeof r['match'] === 'string' && Array.isArray(r['players']) && r['players'].every((p) => typeof p === 'string');
+  if (!Array.isArray(running) || !running.every(isRunning)) return err('its running matches are not a list of them');
+  return ok({ snapshot: snapshot.value, running });
+}
+
 /** The tournament in a stored entry, or why it cannot be read. */
 export function restoreTournament(stored: StoredTournament): Result<TournamentSnapshot> {
+  return readTournament(stored, true);
+}
+
+/** `stopped`: the server that ran it is gone (a restart), so one that was running is `interrupted`. */
+function readTournament(stored: StoredTournament, stopped: boolean): Result<TournamentSnapshot> {
   let body: unknown;
   try {
     body = JSON.parse(stored.body);
@@ -50,7 +80,7 @@ export function restoreTournament(stored: StoredTournament): Result<TournamentSn
     if (line === null) return err(`result ${results.length} is not a result line`);
     results.push(line);
   }
-  const wasRunning = stateText === 'running';
+  const wasRunning = stopped && stateText === 'running';
   return ok({
     id: stored.id,
     spec: spec.value.spec,

@@ -32,6 +32,7 @@ export const TOURNAMENT_ERROR_CODES = [
   'tournament/body-too-many',
   'tournament/not-found',
   'tournament/not-running',
+  'tournament/unavailable',
 ] as const;
 export type TournamentErrorCode = (typeof TOURNAMENT_ERROR_CODES)[number];
 

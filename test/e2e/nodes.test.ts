@@ -83,3 +83,22 @@ test('a node killed mid-match: its match is recorded as ended by node failure, a
   assert.match(second.stdout, /> match ended: you lost 0-2 /);
   assert.equal((await first.done).code, 0);
 });
+
+test('a server tournament on --nodes 2: coco creates and follows it to its end, and each node answers for it', async () => {
+  const run = await coco(server.url, ['tournament', 'roshambo', '--on-server', '-v', 'master', '--bot', 'ann', '--bot', 'bob', '--bot', 'cid', '-a', 'rounds=3', '-a', 'pace=0']);
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  const id = /^tournament ([0-9a-f]+) on the server/m.exec(run.stdout)?.[1];
+  assert.ok(id, run.stdout);
+  assert.equal(run.stdout.split('\n').filter((line) => /^Finished game \d+ /.test(line)).length, 6, run.stdout);
+  // A new connection each: the nodes take them in turn, and every one knows the tournament.
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      const response = await fetch(`http://127.0.0.1:${server.port}/api/tournaments/${id}`, { headers: { connection: 'close' } });
+      return { status: response.status, body: await response.text() };
+    }),
+  );
+  assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
+  assert.equal(new Set(answers.map((a) => a.body)).size, 1, 'the same tournament from every node');
+  assert.equal(JSON.parse(answers[0]!.body).state, 'finished');
+});
+

@@ -16,6 +16,7 @@ import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { LobbyMatchHost } from '../../src/tournament/lobby-match-host.js';
 import type { MatchHost } from '../../src/tournament/server-tournament.js';
 import { TournamentDirectory } from '../../src/tournament/server-tournaments.js';
+import { LocalTournaments } from '../../src/tournament/tournament-service.js';
 import { ManualClock, systemClock, type Clock } from '../../src/util/clock.js';
 import { ok } from '../../src/util/result.js';
 
@@ -45,13 +46,14 @@ async function serve(limits: Partial<ServerLimits> = {}, makeHost?: () => MatchH
     games: () => games,
     limits: { running: all['tournaments-running'], kept: all['tournaments-kept'], entrants: all['tournament-entrants'], matches: all['tournament-matches'], concurrency: all['tournament-concurrency'] },
     clock,
-    changed: (id) => api.changed(id),
+    changed: (id) => local.changed(id),
     ids: (() => {
       let n = 0;
       return () => `t${n++}`;
     })(),
   });
-  const api: TournamentsApi = new TournamentsApi({ directory, games: () => games, verificationPassword: PASSWORD, addresses: new AddressLimits(all, clock), peers: PeerAddresses.direct(), limits: all, clock });
+  const local: LocalTournaments = new LocalTournaments(directory, clock, 2 * all['tournaments-kept'] + all['tournaments-running']);
+  const api = new TournamentsApi({ tournaments: local, games: () => games, verificationPassword: PASSWORD, addresses: new AddressLimits(all, clock), peers: PeerAddresses.direct(), limits: all, clock });
   const routes = new HttpRoutes(store, WEB_ROOT, { tournaments: api });
   const http: Server = createServer((request, response) => void routes.handle(request, response).catch(() => response.destroy()));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
