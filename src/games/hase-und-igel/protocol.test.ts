@@ -20,6 +20,7 @@ import {
   type PlayerScore,
 } from './messages.js';
 import { RoomDirectory } from './room-control.js';
+import { MAX_IGNORED_ADMIN_REQUESTS } from './room.js';
 import { legalMoves } from './moves.js';
 import { playing, scriptedClient, type Responder } from './protocol-kit.js';
 import { END_MESSAGES, winCondition } from './game-end.js';
@@ -232,16 +233,13 @@ test('a move that breaks a rule after valid first actions: those actions stay ap
 test("a broken move whose valid first actions reached the goal: the result names the offender as winner and the other's reason is the goal's, as on 18.2.6; the points still go to the other player", async () => {
   // RED plays the server bot's search until it can reach the goal, then adds a card it may not
   // play there (cards only on hare fields).
-  let last: GameState | null = null;
   const red = scriptedClient((state) => {
-    last = state;
     const goal = legalMoves(state).find((m) => m.actions[0]!.type === 'advance' && state.players[0].index + m.actions[0].distance === GOAL_INDEX && m.actions.length === 1);
     const chosen = goal ? move(goal.actions[0]!, card('EAT_SALAD', 1)) : chooseMove(state, { maxDepth: 3, maxNodes: 20000 });
     return renderClientMove(ROOM, chosen);
   });
   const record = await play([red, firstLegalPlayer]);
   const result = record.received[1]!;
-  assert.ok(last !== null);
   assert.match(record.outcome.result!.reason, /RED \(alice\) broke a rule: Das Ausspielen der EAT_SALAD Karte/, 'RED reached the goal with a broken move');
   assert.match(result, /<score cause="RULE_VIOLATION" reason="Das Ausspielen der EAT_SALAD Karte ist nicht möglich\.">\s*<part>0<\/part>\s*<part>64<\/part>/);
   assert.match(result, /<score cause="REGULAR" reason="Das Spiel ist beendet\.&#xa;Ein Spieler ist im Ziel">\s*<part>2<\/part>/);
@@ -260,7 +258,17 @@ test('join elements after the opening are tolerated, a flood of them is not', as
   const tolerated = await play([scriptedClient(playing(firstLegal), { greeting: joins(3) }), firstLegalPlayer]);
   assert.ok(tolerated.outcome.result!.reason.includes('wins: reached') || tolerated.outcome.result!.reason.includes('round limit'));
   const flood = await play([scriptedClient(playing(firstLegal), { greeting: joins(5) }), firstLegalPlayer]);
-  assert.match(flood.outcome.result!.reason, /too many join messages/);
+  assert.match(flood.outcome.result!.reason, /too many join or administrator messages/);
+});
+
+test(`administrator requests from a player are ignored, as by the real server, up to ${MAX_IGNORED_ADMIN_REQUESTS} (MAX_IGNORED_ADMIN_REQUESTS); more are a flood`, async () => {
+  const requests = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? '<testMode testMode="true"/>\n' : '<cancel roomId="r1"/>\n')).join('');
+  const greeting = (n: number) => `${requests(n)}  <join gameType="${GAME_TYPE}"/>\n`;
+  const tolerated = await play([scriptedClient(playing(firstLegal), { greeting: greeting(MAX_IGNORED_ADMIN_REQUESTS) }), firstLegalPlayer]);
+  assert.match(tolerated.outcome.result!.reason, /reached the goal|round limit/);
+  assert.ok(tolerated.received[0]!.startsWith(opening('RED')), 'the game began as usual: the requests before the join are no join');
+  const flood = await play([scriptedClient(playing(firstLegal), { greeting: greeting(MAX_IGNORED_ADMIN_REQUESTS + 1) }), firstLegalPlayer]);
+  assert.match(flood.outcome.result!.reason, /RED \(alice\) sent too many join or administrator messages/);
 });
 
 // The time limits are judged on the match's clock; these tests move it by hand (ManualClock), so
