@@ -9,7 +9,7 @@ import { CliError, EXIT } from './exit-status.js';
 import { awaitMatch, fetchArtifact, type MatchSummary } from './match-record.js';
 import { describeResult } from './match-result.js';
 import { refused } from './refusals.js';
-import { seatClosure } from './seat-closure.js';
+import { closureReason, seatClosure } from './seat-closure.js';
 
 export interface ConnectOptions {
   readonly url: string;
@@ -39,7 +39,8 @@ const EXIT_GRACE_MS = 10_000;
  * How long coco waits for the end of the match after the program exited with code 0 while
  * playing: a bot usually exits right after its last move or the last bytes it reads, and the
  * server announces the end a moment later (the reference server 0.25 s after the last bytes,
- * ours once the record is kept).
+ * ours once the record is kept). Past it the program counts as gone early, and coco stays connected
+ * until the server ends the match all the same (see `orphanSeat` in the session).
  */
 const END_GRACE_MS = 5_000;
 /**
@@ -176,11 +177,12 @@ function left(options: ConnectOptions, code: number | null): string {
 }
 
 /** Why the server closed this seat early, from its transcript; null for a spectator or when it was not. */
-async function closureOf(options: ConnectOptions, match: MatchSummary, seat: string | null): Promise<string | null> {
+async function closureOf(options: ConnectOptions, match: MatchSummary, seat: string | null): Promise<{ readonly phrase: string; readonly reason: string } | null> {
   const index = seat === null ? -1 : match.players.indexOf(seat);
   if (index === -1) return null;
   const transcript = await fetchArtifact(options.url, options.id, `transcript-${index}.txt`);
-  return transcript === null ? null : seatClosure(transcript);
+  const phrase = transcript === null ? null : seatClosure(transcript);
+  return phrase === null ? null : { phrase, reason: closureReason(transcript!) ?? '' };
 }
 
 type SessionEvent = { readonly kind: 'server'; readonly item: Incoming | null } | { readonly kind: 'exit'; readonly code: number | null } | { readonly kind: 'unstartable'; readonly error: unknown } | { readonly kind: 'end-grace' };
@@ -217,12 +219,22 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
   let endGrace: Promise<SessionEvent> | null = null;
   let endTimer: NodeJS.Timeout | undefined;
   let programExit: number | null | undefined;
+  /**
+   * The program left a match it was playing: coco stays connected, as the reference client does,
+   * so the server scores the seat as the game scores a silent player (it times out) and the others
+   * play on; the status will say that the program ended early.
+   */
+  let seatOrphaned = false;
+  const orphanSeat = (code: number | null): void => {
+    seatOrphaned = true;
+    status(`${left(options, code)} before the match ended; staying connected until the server ends the match`);
+  };
 
   /**
    * Ends the program (given EXIT_GRACE_MS after a match that ended) and returns `code`. What the
    * program does after the end of the match does not change the status: the match was played.
    */
-  const finish = async (code: number, ended?: Promise<void>): Promise<number> => {
+  const finish = async (code: number, ended?: Promise<unknown>): Promise<number> => {
     clearTimeout(endTimer);
     if (programExit !== undefined) {
       await Promise.all([link.stop(), ended]);
@@ -241,18 +253,26 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     clearTimeout(endTimer);
     status(`${client.closedBecause || 'connection to the server lost'}; the match was not over`);
     await link.stop();
-    return EXIT.connection;
+    // A program that had already left is the first cause, and the status says so.
+    return seatOrphaned ? EXIT.programEnded : EXIT.connection;
   };
-  /** `> match ended`, with the result when this server's history has it. */
-  const ended = async (seat: string | null): Promise<void> => {
+  /**
+   * `> match ended`, with the result when this server's history has it. Resolves with the reason
+   * the server closed this seat early (`timeout`), when it says so.
+   */
+  const ended = async (seat: string | null): Promise<string | null> => {
     const found = await awaitMatch(options.url, options.id, RESULT_WAIT);
-    if (found.kind === 'found') status(`match ended: ${describeResult(found.value, seat, await closureOf(options, found.value, seat))}`);
-    else if (found.kind === 'missing' && seat !== null) status(`match ended for you; the match goes on (its result: coco history once it ends)`);
+    if (found.kind === 'found') {
+      const closure = await closureOf(options, found.value, seat);
+      status(`match ended: ${describeResult(found.value, seat, closure?.phrase ?? null)}`);
+      return closure?.reason ?? null;
+    } else if (found.kind === 'missing' && seat !== null) status(`match ended for you; the match goes on (its result: coco history once it ends)`);
     else {
       // No history to read: a server that went away says why in its close frame.
       const close = found.kind === 'no-api' ? await client.closeFrameWithin(GOING_AWAY_WAIT_MS) : null;
       status(close?.code === GOING_AWAY ? `match ended: no result (${close.reason || 'server shutdown'})` : 'match ended');
     }
+    return null;
   };
 
   try {
@@ -273,10 +293,19 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
           endGrace = new Promise((resolve) => (endTimer = setTimeout(() => resolve({ kind: 'end-grace' }), END_GRACE_MS)));
           continue;
         }
+        if (playing) {
+          orphanSeat(event.code);
+          continue;
+        }
         status(`${left(options, event.code)} before the match ended`);
         return finish(EXIT.programEnded);
       }
       if (event.kind === 'end-grace') {
+        endGrace = null;
+        if (playing) {
+          orphanSeat(0);
+          continue;
+        }
         status(`${left(options, 0)} before the match ended`);
         return finish(EXIT.programEnded);
       }
@@ -284,7 +313,8 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
       const item = event.item;
       if (item === null) return await lost();
       if (item.kind === 'data') {
-        link.write(item.bytes);
+        // Nobody reads what comes for a seat whose program has left.
+        if (!seatOrphaned) link.write(item.bytes);
         continue;
       }
       const reply = item.reply;
@@ -301,8 +331,13 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
           started = true;
           for (const chunk of early.take()) client.sendBytes(chunk);
           break;
-        case 'MatchEnded':
-          return finish(EXIT.ok, ended(options.name));
+        case 'MatchEnded': {
+          const closure = ended(options.name);
+          const code = await finish(seatOrphaned ? EXIT.programEnded : EXIT.ok, closure);
+          // A program that exited with code 0 in the grace, and whose seat then timed out, had not
+          // finished its match: the server said so before the grace ran out.
+          return programExit === 0 && (await closure) === 'timeout' ? EXIT.programEnded : code;
+        }
         case 'SpectateStarted':
           status('match started');
           started = true;

@@ -7,7 +7,7 @@ import {
   renderTesting,
   type ClientRequest,
 } from '../games/hase-und-igel/front-door.js';
-import { GAME_TYPE, renderCloseConnection, renderObserved } from '../games/hase-und-igel/messages.js';
+import { EMPTY_STREAM, GAME_TYPE, renderCloseConnection, renderObserved } from '../games/hase-und-igel/messages.js';
 import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
 import { STREAM_CLOSING, STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
@@ -62,13 +62,15 @@ class RoomObserver implements MatchWatcher {
  * An authenticated administrator's connection: `prepare` makes a room with reserved seats,
  * `observe` streams a room, `pause`, `step` and `cancel` act on the room's gate (room-control.ts),
  * `testMode` and `scoreForPlayer` keep and report the scores of a series of test games, and
- * `freeReservation` voids a code. Requests are read on with the connection's XML reader;
+ * `freeReservation` voids a code (the connection stays open). Requests are read on with the connection's XML reader;
  * unreadable XML ends the connection.
  */
 export class SochaAdminSession {
   private readonly observing = new Map<RoomObserver, string>();
   private open = true;
   private released = false;
+  /** Whether `<protocol>` went out: the real server writes it with its first message. */
+  private opened = false;
 
   constructor(
     private readonly socket: Socket,
@@ -82,7 +84,6 @@ export class SochaAdminSession {
 
   /** Takes the connection over: `rest` are the requests that came with the authentication. */
   start(rest: readonly XmlEvent[]): void {
-    this.write(STREAM_OPENING);
     this.socket.on('data', (chunk: Buffer) => {
       if (!this.open) return;
       const text = this.opening.text(chunk);
@@ -106,6 +107,8 @@ export class SochaAdminSession {
         case 'message': {
           const request = parseClientRequest(event.element);
           if (request.ok) this.request(request.value);
+          // The real server fails on a prepare it cannot read (a third slot) and drops the connection.
+          else if (event.element.name === 'prepare') this.end(`unreadable prepare (${request.error})`, true);
           else this.deps.log.info(`socha port ${this.peer}: admin request <${event.element.name}> ignored (${request.error})`);
           break;
         }
@@ -124,7 +127,8 @@ export class SochaAdminSession {
     const { book, rooms, log } = this.deps;
     switch (request.kind) {
       case 'prepare': {
-        if (request.gameType !== GAME_TYPE) return log.info(`socha port ${this.peer}: cannot prepare unknown game type "${request.gameType}"`);
+        // The real server fails on an unknown game type and drops the connection.
+        if (request.gameType !== GAME_TYPE) return this.end(`cannot prepare unknown game type "${request.gameType}"`, true);
         const prepared = book.prepare(request.slots);
         if (!prepared.ok) return log.info(`socha port ${this.peer}: cannot prepare a room: ${prepared.error}`);
         log.info(`socha port ${this.peer}: prepared room ${prepared.value.roomId}`);
@@ -142,7 +146,8 @@ export class SochaAdminSession {
       case 'step': {
         const gate = rooms.get(request.roomId);
         if (gate) return gate.step();
-        return log.info(`socha port ${this.peer}: step in unknown or waiting room ${request.roomId} ignored`);
+        if (book.matchOf(request.roomId) === null) return this.end(`step in unknown room ${request.roomId}`, true);
+        return log.info(`socha port ${this.peer}: step in waiting room ${request.roomId} ignored`);
       }
       case 'cancel': {
         const gate = rooms.get(request.roomId);
@@ -150,6 +155,8 @@ export class SochaAdminSession {
           log.info(`socha port ${this.peer}: cancelled room ${request.roomId}`);
           return gate.cancel();
         }
+        // The real server fails on a room it does not know and drops the connection.
+        if (book.matchOf(request.roomId) === null) return this.end(`cancel of unknown room ${request.roomId}`, true);
         // As in the real server, a room that has not begun stays playable: its codes still seat
         // their players. Unlike it, the administrator's connection stays open (it failed there).
         return log.info(`socha port ${this.peer}: cancel of room ${request.roomId} that has not begun ignored`);
@@ -162,9 +169,8 @@ export class SochaAdminSession {
         return this.write(renderPlayerScore(rooms.testScores.scoreOf(request.displayName)));
       case 'freeReservation': {
         const voided = book.void(request.reservation);
-        log.info(`socha port ${this.peer}: reservation ${voided ? 'voided' : 'to free was unknown or used'}`);
-        // The real server closes the administrator's connection after this request.
-        return this.end(null, true);
+        // The connection stays open for later requests, as on the real server (Lobby.java).
+        return log.info(`socha port ${this.peer}: reservation ${voided ? 'voided' : 'to free was unknown or used'}`);
       }
       case 'close':
         return this.end(null);
@@ -198,6 +204,10 @@ export class SochaAdminSession {
 
   private write(data: string | Uint8Array): void {
     if (!this.open) return;
+    if (!this.opened) {
+      this.opened = true;
+      this.socket.write(STREAM_OPENING);
+    }
     this.socket.write(data);
     // An administrator that does not read its observed rooms is dropped, not buffered for.
     this.memory.charge();
@@ -207,7 +217,9 @@ export class SochaAdminSession {
   private end(why: string | null, refuse = false): void {
     if (!this.open) return;
     if (why) this.deps.log.info(`socha port ${this.peer}: admin connection ended: ${why}`);
-    this.write((refuse ? renderCloseConnection() : '') + STREAM_CLOSING);
+    // A stream that never opened closes as the real server closes it: `<protocol/>`.
+    if (!refuse && !this.opened) this.socket.write(EMPTY_STREAM);
+    else this.write((refuse ? renderCloseConnection() : '') + STREAM_CLOSING);
     this.socket.end();
     this.closed();
   }

@@ -23,7 +23,14 @@ export class SochaOpening {
   private readonly chunks: Buffer[] = [];
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  /**
+   * `ignored`: a request that is no first request and is passed over, as the real server ignores
+   * an administrator's request from a client that has not authenticated (it stays in `received()`).
+   */
+  constructor(
+    private readonly maxBytes: number,
+    private readonly ignored: (element: XmlElement) => boolean = () => false,
+  ) {}
 
   /** Every byte received so far, in order. */
   received(): Buffer {
@@ -56,6 +63,7 @@ export class SochaOpening {
         case 'end':
           return { kind: 'refused', why: 'the stream ended before a request' };
         case 'message':
+          if (this.ignored(event.element)) break;
           return { kind: 'request', element: event.element, rest: events.slice(i + 1) };
         default:
           break;

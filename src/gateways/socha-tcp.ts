@@ -1,8 +1,9 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { parseClientRequest } from '../games/hase-und-igel/front-door.js';
 import { EMPTY_STREAM, GAME_TYPE, REFUSAL_STREAM, renderJoined } from '../games/hase-und-igel/messages.js';
-import { STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
+import { STREAM_CLOSING, STREAM_OPENING } from '../games/hase-und-igel/xml/xml-writer.js';
 import type { RoomDirectory } from '../games/hase-und-igel/room-control.js';
+import { ADMIN_REQUESTS } from '../games/hase-und-igel/room.js';
 import type { XmlElement } from '../games/hase-und-igel/xml/xml-element.js';
 import type { XmlEvent } from '../games/hase-und-igel/xml/xml-reader.js';
 import type { Lobby } from '../lobby/lobby.js';
@@ -12,7 +13,7 @@ import { SochaOpening } from './socha-opening.js';
 import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-rooms.js';
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
-import { SocketMember } from './socket-member.js';
+import { SocketMember, type HeldStreamEnd } from './socket-member.js';
 import { SocketMemory } from './socket-memory.js';
 import { memoryCutRefusal } from './client-memory.js';
 import { peerLabel, type ClientAddress } from './peer-addresses.js';
@@ -25,6 +26,12 @@ export const SOCHA_TCP_LIMITS = {
   firstRequestBytes: 64 * 1024,
   /** After the server ends a connection, the peer has this long to close its side. */
   closeGraceSeconds: 5,
+  /**
+   * After its game, a player that stays connected is left open this long (the real server: for
+   * ever), and gets `</protocol>` and the close when it closes its side, at once; then the stream
+   * ends all the same.
+   */
+  lingerSeconds: 60,
 } as const;
 
 export type SochaTcpLimits = { readonly [K in keyof typeof SOCHA_TCP_LIMITS]: number };
@@ -110,6 +117,11 @@ export class SochaTcpGateway {
     if (wasListening) await closed;
   }
 
+  /** A player's `</protocol>` waits for the client to close after the game (socket-member.ts). */
+  private heldEnd(): HeldStreamEnd {
+    return { text: STREAM_CLOSING, lingerMs: this.limits.lingerSeconds * 1000, clock: this.clock };
+  }
+
   private log(peer: string, line: string): void {
     this.options.log.info(`socha port ${peer}: ${line}`);
   }
@@ -130,7 +142,11 @@ export class SochaTcpGateway {
       const cancel = this.clock.setTimer(this.limits.closeGraceSeconds * 1000, () => socket.destroy(), { weak: true });
       socket.once('close', cancel);
     });
-    const opening = new SochaOpening(this.limits.firstRequestBytes);
+    const opening = new SochaOpening(this.limits.firstRequestBytes, (element) => {
+      if (!ADMIN_REQUESTS.has(element.name)) return false;
+      this.log(peer, `admin request <${element.name}> before authenticate ignored`);
+      return true;
+    });
     const stop = (): void => {
       cancelTimer();
       socket.off('data', onData);
@@ -211,7 +227,7 @@ export class SochaTcpGateway {
     // The real server says `joined` at once, not when the game begins; the room's own opening is
     // then dropped from this seat's output, so the client sees it once.
     const opening = STREAM_OPENING + renderJoined(roomId);
-    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member), memory, opening);
+    const member: SocketMember = new SocketMember(socket, received, () => this.options.lobby.leave(matchId, member), memory, opening, this.heldEnd());
     const joined = this.options.lobby.join(matchId, name, null, member);
     if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${matchId}: ${joined.error}`);
     socket.write(opening);
@@ -223,10 +239,17 @@ export class SochaTcpGateway {
     const reservation: Reservation | null = this.book.claim(code);
     if (!reservation) return this.dismiss(socket, peer, 'unknown reservation code');
     const { lobby } = this.options;
-    const member: SocketMember = new SocketMember(socket, received, () => {
-      lobby.leave(reservation.matchId, member);
-      this.book.release(code, reservation);
-    }, memory);
+    const member: SocketMember = new SocketMember(
+      socket,
+      received,
+      () => {
+        lobby.leave(reservation.matchId, member);
+        this.book.release(code, reservation);
+      },
+      memory,
+      '',
+      this.heldEnd(),
+    );
     const joined = lobby.join(reservation.matchId, reservation.name, reservation.password, member);
     if (!joined.ok) return this.dismiss(socket, peer, `cannot join match ${reservation.matchId}: ${joined.error}`);
     this.log(peer, `${reservation.name} took a reserved seat in room ${reservation.roomId} (match ${reservation.matchId})`);

@@ -76,14 +76,28 @@ for (const mode of ['before-last', 'after-last'] as const) {
   });
 }
 
-test('a program that exits with code 0 while the server never ends the match is reported after the grace, with status 6', async () => {
+test('a program that exits with code 0 while the server does not end the match is reported after the grace; coco stays connected until the end, with status 6', async () => {
   const coco = startCoco(fake.url, ['connect', 'm2', '-n', 'parting', '--', 'python3', PARTING, 'before-last']);
   const peer = await acceptJoin(fake, 'm2');
   peer.sendBytes('go\n');
+  await coco.waitForOutput(/> program exited with code 0 before the match ended; staying connected until the server ends the match\n/);
+  // What the server still sends for the seat is not news for a program that has gone.
+  peer.sendBytes('last\n');
+  peer.reply({ type: 'MatchEnded' });
   const done = await coco.done;
-  assert.equal(done.code, 6);
-  assert.match(done.stdout, /> program exited with code 0 before the match ended\n$/);
+  assert.equal(done.code, 6, done.stdout + done.stderr);
+  assert.match(done.stdout, /staying connected until the server ends the match\n> match ended\n$/);
   await peer.closed;
+});
+
+test('a program that crashes mid-game leaves coco connected; when the server hangs up then, the status is still 6 (the program went first)', async () => {
+  const coco = startCoco(fake.url, ['connect', 'm2b', '-n', 'crasher', '--', 'sh', '-c', 'read line; exit 3']);
+  const peer = await acceptJoin(fake, 'm2b');
+  peer.sendBytes('go\n');
+  await coco.waitForOutput(/> program exited with code 3 before the match ended; staying connected until the server ends the match\n/);
+  peer.close();
+  const done = await coco.done;
+  assert.equal(done.code, 6, done.stdout + done.stderr);
 });
 
 test('when the server closes the connection before answering the join, coco says so, ends its program and exits with status 4 (connection)', async () => {

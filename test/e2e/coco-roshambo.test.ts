@@ -54,16 +54,45 @@ test('two programs play roshambo through coco connect while a spectator watches;
   assert.match((await coco(server.url, ['history'])).stdout, new RegExp(id));
 });
 
-test('a player who disconnects mid-game has retired: the opponent receives RETIRE', async () => {
-  const id = await newMatch(server.url, ['roshambo', '-a', 'rounds=5', '-a', 'pace=0']);
+/**
+ * A roshambo player in sh, which starts at once even on a busy machine (a python one may take
+ * longer than the short timeouts below): ROCK each round until the opponent retires.
+ */
+const ROCK_UNTIL_RETIRE = 'read me; read other; read rounds; while echo ROCK; read answer && [ "$answer" != RETIRE ]; do :; done';
+
+test('a player whose program leaves mid-game has retired: the opponent receives RETIRE, and coco says the program left early (status 6)', async () => {
+  // coco stays connected (as the reference client does): the seat retires when its timeout passes.
+  const id = await newMatch(server.url, ['roshambo', '-a', 'rounds=5', '-a', 'pace=0', '-t', '2']);
   const quitter = startCoco(server.url, ['connect', id, '-n', 'quitter', '--', 'python3', BOT, 'ROCK', '--quit-after', '1']);
   await quitter.waitForOutput(/> joined/);
-  const stayer = await coco(server.url, ['connect', id, '-n', 'stayer', '--', 'python3', BOT, 'ROCK']);
-  assert.equal(stayer.code, 0);
-  await quitter.done;
+  const stayer = await coco(server.url, ['connect', id, '-n', 'stayer', '--', 'sh', '-c', ROCK_UNTIL_RETIRE]);
+  assert.equal(stayer.code, 0, stayer.stdout + stayer.stderr);
+  const quit = await quitter.done;
+  // It exited with code 0, and its seat then timed out: the program had not finished its match.
+  assert.equal(quit.code, 6, quit.stdout + quit.stderr);
+  assert.match(quit.stdout, /> match ended: you lost 0-1 \(quitter retired in round 2; you did not answer in time\)\n$/);
   await server.recorded(id);
   const history = await coco(server.url, ['history', id]);
   assert.match(history.stdout, /\n5\nROCK\nROCK\n(RETIRE\nROCK|ROCK\nRETIRE)\n$/);
+});
+
+test('a program that crashes mid-game leaves coco connected, as the reference client does: the server scores the silent seat, coco prints the result and exits with status 6', async () => {
+  const id = await newMatch(server.url, ['roshambo', '-a', 'rounds=5', '-a', 'pace=0', '-t', '2']);
+  const crasher = startCoco(server.url, ['connect', id, '-n', 'crasher', '--', 'sh', '-c', 'read me; read other; read rounds; echo PAPER; read answer; exit 3']);
+  await crasher.waitForOutput(/> joined/);
+  const stayer = await coco(server.url, ['connect', id, '-n', 'stayer', '--', 'sh', '-c', ROCK_UNTIL_RETIRE]);
+  assert.equal(stayer.code, 0, stayer.stdout + stayer.stderr);
+  // The opponent plays on until the seat's timeout, then wins by it (not by a disconnection).
+  assert.match(stayer.stdout, /> match ended: you won 1-0 \(crasher retired in round 2\)\n$/);
+  const crashed = await crasher.done;
+  assert.equal(crashed.code, 6, crashed.stdout + crashed.stderr);
+  assert.match(
+    crashed.stdout,
+    /> match started\n> program exited with code 3 before the match ended; staying connected until the server ends the match\n> match ended: you lost 0-1 \(crasher retired in round 2; you did not answer in time\)\n$/,
+  );
+  await server.recorded(id);
+  const transcript = await coco(server.url, ['history', id]);
+  assert.match(transcript.stdout, /\n5\n(PAPER\nROCK|ROCK\nPAPER)\n(RETIRE\nROCK|ROCK\nRETIRE)\n$/);
 });
 
 test('a password protects joining but not spectating', async () => {

@@ -18,7 +18,7 @@ import { ManualClock, systemClock } from '../../src/util/clock.js';
 const rooms = new RoomDirectory();
 const store = new MemoryHistoryStore();
 const lobby = new Lobby({
-  games: [createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.2 })],
+  games: [createHaseUndIgelGame({ rooms })],
   store,
   compute: new InlineCompute(),
   verificationPassword: 'master',

@@ -12,7 +12,7 @@ import { initialState, performMove, type GameState } from './rules.js';
 import { evaluate, movesToFinish, searchMove } from './search.js';
 import { TEST_BOARD, TEST_BOARD_CODE, stateOf } from './test-kit.js';
 
-const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+const game = createHaseUndIgelGame();
 /**
  * The bots search in this thread, on real time: wide time limits keep a busy machine from turning
  * a slow search into a lost game, which these tests of the bot's play are not about.

@@ -33,7 +33,7 @@ function pythonPlayer(seed: string): LocalPlayer {
     });
 }
 
-const game = createHaseUndIgelGame({ closeGraceSeconds: 1 });
+const game = createHaseUndIgelGame();
 /**
  * These tests are about the protocol, not the time limits: a Python interpreter starting on a busy
  * machine can take longer than the 2 s soft limit before its first move, so the limits are wide.

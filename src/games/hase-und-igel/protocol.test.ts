@@ -20,19 +20,21 @@ import {
   type PlayerScore,
 } from './messages.js';
 import { RoomDirectory } from './room-control.js';
+import { MAX_IGNORED_ADMIN_REQUESTS } from './room.js';
 import { legalMoves } from './moves.js';
 import { playing, scriptedClient, type Responder } from './protocol-kit.js';
 import { END_MESSAGES, winCondition } from './game-end.js';
 import { initialState, performMove, type GameState, type Move } from './rules.js';
-import { TEST_BOARD, TEST_BOARD_CODE, advance, move } from './test-kit.js';
+import { TEST_BOARD, TEST_BOARD_CODE, advance, card, move } from './test-kit.js';
+import { chooseMove } from './search.js';
+import { GOAL_INDEX } from './board.js';
 import { renderElement, STREAM_CLOSING } from './xml/xml-writer.js';
 import { GAME_TYPE, moveMessageElement } from './messages.js';
 
 const ROOM = 'r1';
 const ARGS = { room: ROOM, board: TEST_BOARD_CODE };
 const NAMES = ['alice', 'bob'] as const;
-/** Players in these tests close at once; a short grace keeps the silent ones from slowing the tests. */
-const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+const game = createHaseUndIgelGame();
 
 function play(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, g = game, clock?: ManualClock) {
   return playLocalMatch({
@@ -195,12 +197,54 @@ test('an element left unterminated when the player disconnects ends the game wit
   assert.match(record.outcome.result!.reason, /xml\/unterminated/);
 });
 
-test('closing the stream or sending close during the game is leaving it', async () => {
+test('closing the stream or sending close during the game is leaving it; the leaver gets the end of the stream first, as from the real server', async () => {
   for (const text of ['</protocol>\n', '<close/>\n', '<sc.protocol.responses.CloseConnection/>\n']) {
     const record = await play([firstLegalPlayer, sending(text)]);
     assert.deepEqual(record.outcome.result?.scores, [2, 0], text);
     assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + earlyEnd(1, 'LEFT', LEFT) + STREAM_CLOSING);
+    assert.equal(record.received[1], opening('BLUE') + STREAM_CLOSING, text);
   }
+});
+
+test('a move for a room the player is not in: the player has left (LEFT), its stream ends, and the move is not played anywhere', async () => {
+  const elsewhere = renderClientMove('another-room', move(advance(1)));
+  const record = await play([scriptedClient(() => elsewhere), firstLegalPlayer]);
+  assert.equal(record.received[0], opening('RED') + renderMoveRequest(ROOM) + STREAM_CLOSING);
+  assert.equal(record.received[1], opening('BLUE') + earlyEnd(0, 'LEFT', LEFT) + STREAM_CLOSING, 'the board as it was: the move was not played');
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+  assert.match(record.outcome.result!.reason, /sent a message for a room it is not in/);
+});
+
+test('a move that breaks a rule after valid first actions: those actions stay applied, and the scores show them (as on 18.2.6)', async () => {
+  // Onto the hare field 1, then a card RED may not play there: the advance counts.
+  const broken = move(advance(1), card('HURRY_AHEAD', 1));
+  const record = await play([scriptedClient(() => renderClientMove(ROOM, broken)), firstLegalPlayer]);
+  const message = 'Das Ausspielen der HURRY_AHEAD Karte ist nicht möglich.';
+  assert.ok(record.received[0]!.includes(renderError(ROOM, violationMessage('alice', message), broken)));
+  const scores: [PlayerScore, PlayerScore] = [
+    { cause: 'RULE_VIOLATION', reason: message, points: 0, index: 1, carrots: 67 },
+    { cause: 'REGULAR', reason: null, points: 2, index: 0, carrots: 68 },
+  ];
+  const ending = renderResult(ROOM, scores, { player: initialState(TEST_BOARD).players[1], displayName: 'bob' }) + renderLeft(ROOM);
+  assert.equal(record.received[1], opening('BLUE') + ending + STREAM_CLOSING);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2]);
+});
+
+test("a broken move whose valid first actions reached the goal: the result names the offender as winner and the other's reason is the goal's, as on 18.2.6; the points still go to the other player", async () => {
+  // RED plays the server bot's search until it can reach the goal, then adds a card it may not
+  // play there (cards only on hare fields).
+  const red = scriptedClient((state) => {
+    const goal = legalMoves(state).find((m) => m.actions[0]!.type === 'advance' && state.players[0].index + m.actions[0].distance === GOAL_INDEX && m.actions.length === 1);
+    const chosen = goal ? move(goal.actions[0]!, card('EAT_SALAD', 1)) : chooseMove(state, { maxDepth: 3, maxNodes: 20000 });
+    return renderClientMove(ROOM, chosen);
+  });
+  const record = await play([red, firstLegalPlayer]);
+  const result = record.received[1]!;
+  assert.match(record.outcome.result!.reason, /RED \(alice\) broke a rule: Das Ausspielen der EAT_SALAD Karte/, 'RED reached the goal with a broken move');
+  assert.match(result, /<score cause="RULE_VIOLATION" reason="Das Ausspielen der EAT_SALAD Karte ist nicht möglich\.">\s*<part>0<\/part>\s*<part>64<\/part>/);
+  assert.match(result, /<score cause="REGULAR" reason="Das Spiel ist beendet\.&#xa;Ein Spieler ist im Ziel">\s*<part>2<\/part>/);
+  assert.match(result, /<winner class="player" displayName="alice" color="RED" index="64"/);
+  assert.deepEqual(record.outcome.result?.scores, [0, 2], 'the platform scores follow the match points');
 });
 
 test('a player that disconnects loses with LEFT', async () => {
@@ -214,7 +258,17 @@ test('join elements after the opening are tolerated, a flood of them is not', as
   const tolerated = await play([scriptedClient(playing(firstLegal), { greeting: joins(3) }), firstLegalPlayer]);
   assert.ok(tolerated.outcome.result!.reason.includes('wins: reached') || tolerated.outcome.result!.reason.includes('round limit'));
   const flood = await play([scriptedClient(playing(firstLegal), { greeting: joins(5) }), firstLegalPlayer]);
-  assert.match(flood.outcome.result!.reason, /too many join messages/);
+  assert.match(flood.outcome.result!.reason, /too many join or administrator messages/);
+});
+
+test(`administrator requests from a player are ignored, as by the real server, up to ${MAX_IGNORED_ADMIN_REQUESTS} (MAX_IGNORED_ADMIN_REQUESTS); more are a flood`, async () => {
+  const requests = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? '<testMode testMode="true"/>\n' : '<cancel roomId="r1"/>\n')).join('');
+  const greeting = (n: number) => `${requests(n)}  <join gameType="${GAME_TYPE}"/>\n`;
+  const tolerated = await play([scriptedClient(playing(firstLegal), { greeting: greeting(MAX_IGNORED_ADMIN_REQUESTS) }), firstLegalPlayer]);
+  assert.match(tolerated.outcome.result!.reason, /reached the goal|round limit/);
+  assert.ok(tolerated.received[0]!.startsWith(opening('RED')), 'the game began as usual: the requests before the join are no join');
+  const flood = await play([scriptedClient(playing(firstLegal), { greeting: greeting(MAX_IGNORED_ADMIN_REQUESTS + 1) }), firstLegalPlayer]);
+  assert.match(flood.outcome.result!.reason, /RED \(alice\) sent too many join or administrator messages/);
 });
 
 // The time limits are judged on the match's clock; these tests move it by hand (ManualClock), so
@@ -259,11 +313,13 @@ test('a seat that cannot time out (canTimeout false) may be late, past the hard 
   assert.match(record.outcome.result!.reason, /reached the goal|round limit/);
 });
 
-test('players that do not close after the result get </protocol> once the grace period is over', async () => {
+test('the game ends with the result: no wait for the players to close, and each stream ends after <left>', async () => {
+  // The real server ends a game with its result; when a client hears the stream's end is the
+  // front door's business (the Software-Challenge port holds it until the client closes).
   const clock = new ManualClock();
   const ended = await clock.runUntil(play([scriptedClient(playing(firstLegal), { close: false }), firstLegalPlayer], {}, game, clock));
-  assert.ok(ended.received[0]!.endsWith(renderLeft(ROOM) + STREAM_CLOSING));
-  assert.equal(ended.outcome.endedAt - ended.outcome.startedAt, 50, 'the game itself took no time; the grace period (0.05 s) did');
+  for (const received of ended.received) assert.ok(received.endsWith(renderLeft(ROOM) + STREAM_CLOSING));
+  assert.equal(ended.outcome.endedAt - ended.outcome.startedAt, 0, 'no grace period: the game itself took no time on the manual clock');
 });
 
 test('random legal play through the seats always ends regularly', async () => {
@@ -347,7 +403,7 @@ test('display names given as arguments are the names in the XML; the seats keep 
 
 test('in test mode every result is added to the display names\' tallies before it is sent', async () => {
   const rooms = new RoomDirectory();
-  const counted = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const counted = createHaseUndIgelGame({ rooms });
   await play([firstLegalPlayer, firstLegalPlayer], {}, counted);
   assert.equal(rooms.testScores.scoreOf('alice'), null, 'not counted before test mode');
   rooms.testScores.testMode = true;

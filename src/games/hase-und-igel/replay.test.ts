@@ -80,7 +80,7 @@ function scripted(seat: 0 | 1): Responder {
 }
 
 test('the same opening played through the seats gives the same states in the mementos', async () => {
-  const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+  const game = createHaseUndIgelGame();
   const record = await playLocalMatch({
     game,
     params: { args: { room: 'r1', board: TEST_BOARD_CODE } },

@@ -96,7 +96,7 @@ async function settle(): Promise<void> {
 
 test('a paused room sends nothing before its first step, then one move per step, and a cancel ends it', async () => {
   const rooms = new RoomDirectory();
-  const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const game = createHaseUndIgelGame({ rooms });
   let gate: RoomGate | undefined;
   const seen: string[] = [];
   const record = playLocalMatch({
@@ -127,7 +127,7 @@ test('a paused room sends nothing before its first step, then one move per step,
 
 test('a paused room resumed by an administrator plays to its end', async () => {
   const rooms = new RoomDirectory();
-  const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const game = createHaseUndIgelGame({ rooms });
   const record = playLocalMatch({
     game,
     params: { args: { room: 'r2', board: TEST_BOARD_CODE, paused: 'true' } },
@@ -143,7 +143,7 @@ test('a paused room resumed by an administrator plays to its end', async () => {
 
 test('cancelling a room that waits for a move ends it at once', async () => {
   const rooms = new RoomDirectory();
-  const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const game = createHaseUndIgelGame({ rooms });
   const silent: LocalPlayer = async (io) => {
     io.write('<protocol>\n  <joinPrepared reservationCode="code"/>\n');
     for (;;) {
@@ -166,7 +166,7 @@ test('cancelling a room that waits for a move ends it at once', async () => {
 
 test('cancelling a paused room before its first step sends the opening, then left', async () => {
   const rooms = new RoomDirectory();
-  const game = createHaseUndIgelGame({ rooms, closeGraceSeconds: 0.05 });
+  const game = createHaseUndIgelGame({ rooms });
   const record = playLocalMatch({
     game,
     params: { args: { room: 'r4', board: TEST_BOARD_CODE, paused: 'true' } },

@@ -22,7 +22,7 @@ import { pumpPlayerInput, type PlayerInputEvent } from './player-input.js';
 import { offenceText, scoresFor, type LeaveWhy, type Offence } from './scores.js';
 import { RoomGate, type GateDecision, type RoomDirectory } from './room-control.js';
 import { winCondition, type WinCondition } from './game-end.js';
-import { COLORS, initialState, performMove, sortActions, type GameState } from './rules.js';
+import { COLORS, colorIndex, initialState, playMove, sortActions, type GameState } from './rules.js';
 import { parseMove } from './state-xml.js';
 import { HaseVis } from './vis.js';
 import { attr, child, type XmlElement } from './xml/xml-element.js';
@@ -52,23 +52,20 @@ export interface HaseConfig {
 export interface RoomDeps {
   /** Where the room registers its gate, so admin commands (pause, step, cancel) can reach it. */
   readonly rooms?: RoomDirectory;
-  /** How long to wait for players to close after the result before writing `</protocol>`. */
-  readonly closeGraceSeconds?: number;
 }
 
 /** Elements a player may send besides moves that are tolerated and ignored (a join before the game). */
 const TOLERATED = new Set(['join', 'joinPrepared']);
 /** Enough for a join sent more than once; more is a flood. */
 const MAX_TOLERATED = 4;
-const CLOSE_ELEMENTS = new Set(['close', CLOSE_CONNECTION]);
 /**
- * Why a player is removed for what it wrote rather than for leaving: the real server ends such a
- * player's stream (`</protocol>`) before it closes the socket.
+ * Administrator requests of the room protocol. The real server ignores them from a client that has
+ * not authenticated, as every player: so does the game, before its join and during the game.
  */
-function isProtocolError(why: LeaveWhy): boolean {
-  return why.startsWith('xml/') || why === 'unparseable' || why === 'unexpected' || why === 'flood';
-}
-export const DEFAULT_CLOSE_GRACE_SECONDS = 2;
+export const ADMIN_REQUESTS: ReadonlySet<string> = new Set(['prepare', 'observe', 'pause', 'step', 'cancel', 'testMode', 'scoreForPlayer', 'freeReservation']);
+/** How many administrator requests one player may send to be ignored; more is a flood. */
+export const MAX_IGNORED_ADMIN_REQUESTS = 100;
+const CLOSE_ELEMENTS = new Set(['close', CLOSE_CONNECTION]);
 /**
  * How long a room waits for its players' joins before the game starts anyway. The game starts
  * when each player has sent its join (or any first message), as on the real server, where a client
@@ -83,8 +80,7 @@ type RoomEvent =
   | PlayerInputEvent
   | { readonly kind: 'gate'; readonly decision: GateDecision }
   | { readonly kind: 'hard-timeout'; readonly request: number }
-  | { readonly kind: 'join-wait-over' }
-  | { readonly kind: 'grace-over' };
+  | { readonly kind: 'join-wait-over' };
 
 type Phase =
   /** Before the start: waiting for the players' joins (their first messages). */
@@ -122,6 +118,7 @@ export class HaseRoom {
   /** Whether each player has been sent `<protocol>` and `<joined>` (at once for a plain `join`). */
   private readonly joinedSent = [false, false];
   private tolerated = [0, 0];
+  private ignoredAdminRequests = [0, 0];
   private requests = 0;
   /** Whether the opening messages went out (a room prepared paused holds them until a step). */
   private started = false;
@@ -171,8 +168,6 @@ export class HaseRoom {
           if (phase.kind === 'awaiting' && phase.request === event.request) return this.finishOffence(this.mover(), { kind: 'hard-timeout' });
           break;
         }
-        case 'grace-over':
-          break;
         case 'ended': {
           this.connected[event.seat] = false;
           const why: LeaveWhy = event.end.kind === 'xml-error' ? event.end.code : event.end.kind;
@@ -208,7 +203,7 @@ export class HaseRoom {
    * drops them from the seat's output); otherwise `joined` comes with the game's start.
    */
   private joining(seat: number, element: XmlElement): void {
-    if (this.ready[seat]) return;
+    if (this.ready[seat] || ADMIN_REQUESTS.has(element.name)) return;
     this.ready[seat] = true;
     if (element.name === 'join' && !this.gate.isPaused) this.sendJoined(seat);
   }
@@ -280,8 +275,14 @@ export class HaseRoom {
     if (TOLERATED.has(element.name)) {
       return ++this.tolerated[seat]! > MAX_TOLERATED ? { kind: 'left', why: 'flood' } : 'ignored';
     }
+    if (ADMIN_REQUESTS.has(element.name)) {
+      return ++this.ignoredAdminRequests[seat]! > MAX_IGNORED_ADMIN_REQUESTS ? { kind: 'left', why: 'flood' } : 'ignored';
+    }
     if (CLOSE_ELEMENTS.has(element.name)) return { kind: 'left', why: 'close' };
     if (element.name !== 'room') return { kind: 'left', why: 'unexpected' };
+    // The real server finds the room of a message by its id: for one it does not know it closes
+    // the connection, and the player has left its own room. Never played in the sender's room.
+    if (attr(element, 'roomId') !== this.roomId) return { kind: 'left', why: 'unknown-room' };
     const data = child(element, 'data');
     if (!data || element.children.length !== 1 || attr(data, 'class') !== 'move') return { kind: 'left', why: 'unexpected' };
     // As in the real server, a move is read before its turn is checked: one it cannot read is
@@ -293,8 +294,12 @@ export class HaseRoom {
     // The soft limit is judged only now that the move is here: a late move is discarded.
     if (this.config.canTimeout[mover] && this.ctx.elapsed() - phase.since > this.config.softTimeout) return { kind: 'soft-timeout' };
     const before = this.state;
-    const performed = performMove(before, move.value);
-    if (!performed.ok) return { kind: 'violation', message: performed.error, move: { ...move.value, actions: sortActions(move.value.actions) } };
+    const performed = playMove(before, move.value);
+    if (!performed.ok) {
+      // As on the real server, the actions before the broken rule stay applied (rules.ts, MoveOutcome).
+      this.state = performed.partial;
+      return { kind: 'violation', message: performed.error, move: { ...move.value, actions: sortActions(move.value.actions) } };
+    }
     this.state = performed.value;
     this.broadcast(renderMemento(this.roomId, this.state, this.names));
     this.vis.move(before, this.state.lastMove!, this.state);
@@ -322,11 +327,15 @@ export class HaseRoom {
   private async finishOffence(seat: number, offence: Offence): Promise<MatchResult> {
     // Whoever is told the end has seen the game's opening (a paused room may not have begun).
     this.open();
-    const scores = scoresFor(this.state, this.config, seat, offence, null);
+    // Only a broken move's valid first actions can have ended the game (in the goal): the real
+    // server's result then says so, and names the player its goal check found (the offender) as
+    // the winner, while the match points still go to the other player.
+    const over = offence.kind === 'violation' ? winCondition(this.state) : null;
+    const scores = scoresFor(this.state, this.config, seat, offence, over);
     this.deps.rooms?.testScores.record(this.names, scores);
     const other = (1 - seat) as 0 | 1;
     const offender = this.seats[seat]!;
-    const resultText = this.resultText(scores, other);
+    const resultText = this.resultText(scores, over ? colorIndex(over.winner) : other);
     if (offence.kind === 'violation') {
       offender.write(renderError(this.roomId, violationMessage(this.names[seat]!, offence.message), offence.move));
       offender.write(renderCloseConnection() + STREAM_CLOSING);
@@ -338,7 +347,9 @@ export class HaseRoom {
       offender.write(renderCloseConnection() + STREAM_CLOSING);
       this.closeSeat(seat);
     } else if (offence.kind === 'left') {
-      if (isProtocolError(offence.why)) offender.write(STREAM_CLOSING);
+      // The real server ends the stream of a player that leaves, whatever the way (it closed its
+      // stream, disconnected, or wrote what it cannot read), before it closes the socket.
+      offender.write(STREAM_CLOSING);
       this.closeSeat(seat);
     }
     for (const index of [0, 1]) {
@@ -366,19 +377,16 @@ export class HaseRoom {
   }
 
   /**
-   * After the result the server waits for each client to close (`<close/>`, the close element,
-   * `</protocol>` or the end of its stream), for a bounded time, then ends its own stream.
+   * The game is over once the result is out: each player still there gets the end of its stream
+   * now, and the match ends without waiting for anybody. When the stream's end reaches the client
+   * is the front door's business: the real server writes it once the client closes its side and
+   * leaves a client that stays open (the Software-Challenge port holds it back likewise,
+   * socket-member.ts); a coco player's program reads it, then the end of its input.
    */
   private async closing(): Promise<void> {
-    const cancel = this.ctx.after(this.deps.closeGraceSeconds ?? DEFAULT_CLOSE_GRACE_SECONDS, () => this.events.push({ kind: 'grace-over' }));
-    while (this.connected.some(Boolean)) {
-      const event = await this.events.next();
-      if (event.kind === 'grace-over') break;
-      if (event.kind === 'ended') this.connected[event.seat] = false;
-      if (event.kind === 'message' && CLOSE_ELEMENTS.has(event.element.name)) this.connected[event.seat] = false;
-    }
-    cancel();
-    this.seats.forEach((seat) => seat.write(STREAM_CLOSING));
+    this.seats.forEach((seat, i) => {
+      if (this.connected[i]) seat.write(STREAM_CLOSING);
+    });
   }
 
   private describe(seat: number): string {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Random } from '../../match/random.js';
 import { FIXED_FIELDS, SHUFFLED_GROUPS, boardCode, generateBoard, isDealableBoard, parseBoardCode } from './board.js';
 import { winCondition } from './game-end.js';
-import { CARD_TYPES, MOVE_ERRORS, carrotCost, initialState, isValidToAdvance, isValidToEatSalad, isValidToExchangeCarrots, isValidToFallBack, isValidToPlayFallBack, isValidToPlayHurryAhead, isValidToSkip, moveableFields, performMove, type GameState, type Move } from './rules.js';
+import { CARD_TYPES, MOVE_ERRORS, carrotCost, initialState, isValidToAdvance, isValidToEatSalad, isValidToExchangeCarrots, isValidToFallBack, isValidToPlayFallBack, isValidToPlayHurryAhead, isValidToSkip, moveableFields, performMove, playMove, type GameState, type Move } from './rules.js';
 import { TEST_BOARD, TEST_BOARD_CODE, advance, blue, card, eatSalad, exchange, fallBack, move, red, skip, stateOf } from './test-kit.js';
 
 function apply(state: GameState, m: Move): GameState {
@@ -456,4 +456,26 @@ test('before turn 60 and with nobody in the goal the game goes on', () => {
 test('the helpers for constructed players start from the initial values', () => {
   assert.equal(red().carrots, 68);
   assert.equal(blue().color, 'BLUE');
+});
+
+test('a move that breaks a rule after valid first actions keeps those actions, as the real server does (playMove), and performMove refuses it whole', () => {
+  const start = stateOf({}, {});
+  // Onto the hare field 1 (RED is then first, so HURRY_AHEAD is not playable there).
+  const broken = move(advance(1), card('HURRY_AHEAD', 1));
+  const played = playMove(start, broken);
+  assert.ok(!played.ok);
+  assert.equal(played.error, MOVE_ERRORS.card('HURRY_AHEAD'));
+  assert.equal(played.partial.turn, 0, 'the turn does not pass');
+  assert.equal(played.partial.lastMove, null);
+  assert.deepEqual([played.partial.players[0].index, played.partial.players[0].carrots], [1, 67], 'the advance stays applied');
+  assert.deepEqual(played.partial.players[1], start.players[1]);
+  assert.deepEqual(performMove(start, broken), { ok: false, error: MOVE_ERRORS.card('HURRY_AHEAD') });
+  // A move refused at its first action keeps nothing.
+  const refused = playMove(start, move(advance(11)));
+  assert.ok(!refused.ok);
+  assert.deepEqual(refused.partial, start);
+  const none = playMove(start, move());
+  assert.ok(!none.ok);
+  assert.equal(none.error, 'Aktionen sind null');
+  assert.deepEqual(none.partial, start);
 });

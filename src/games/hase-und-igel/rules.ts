@@ -387,29 +387,48 @@ export function sortActions(actions: readonly Action[]): Action[] {
 }
 
 /**
+ * What a move did on the server: the state after it, or the rule it broke with `partial`, the state
+ * with the actions before the broken rule applied (the same turn, no bonus, no last move). The real
+ * server performs the actions one by one on its state and keeps those that passed: the scores of
+ * the result show them, and its goal check sees them.
+ */
+export type MoveOutcome = { readonly ok: true; readonly value: GameState } | { readonly ok: false; readonly error: string; readonly partial: GameState };
+
+/**
  * Performs a whole move for the player to move: the actions sorted by `order`, which must then
  * count 0, 1, 2, ...; only cards may follow the first action; no card may be owed at the end.
  * Afterwards the turn passes and the player to move next gets its position bonus.
  */
 export function performMove(state: GameState, move: Move): Result<GameState> {
+  const outcome = playMove(state, move);
+  return outcome.ok ? outcome : err(outcome.error);
+}
+
+/** As performMove, keeping the actions that passed when a later one breaks a rule (MoveOutcome). */
+export function playMove(state: GameState, move: Move): MoveOutcome {
   const actions = sortActions(move.actions);
-  if (actions.length === 0) return err(MOVE_ERRORS.noActions);
   const mover = state.turn % 2;
   let me = state.players[mover]!;
   const other = state.players[1 - mover]!;
+  const broken = (error: string): MoveOutcome => ({
+    ok: false,
+    error,
+    partial: { ...state, players: mover === 0 ? [me, other] : [other, me] },
+  });
+  if (actions.length === 0) return broken(MOVE_ERRORS.noActions);
   for (let i = 0; i < actions.length; i++) {
     const action = actions[i]!;
-    if (action.order !== i) return err(MOVE_ERRORS.badOrder);
-    if (!isCard(action) && action.order !== 0) return err(MOVE_ERRORS.onlyCardsAfterFirst);
+    if (action.order !== i) return broken(MOVE_ERRORS.badOrder);
+    if (!isCard(action) && action.order !== 0) return broken(MOVE_ERRORS.onlyCardsAfterFirst);
     const performed = performAction(state.board, me, other, action);
-    if (!performed.ok) return performed;
+    if (!performed.ok) return broken(performed.error);
     me = performed.value;
   }
-  if (me.mustPlayCard) return err(MOVE_ERRORS.cardOwed);
+  if (me.mustPlayCard) return broken(MOVE_ERRORS.cardOwed);
   const players: [PlayerState, PlayerState] = mover === 0 ? [me, other] : [other, me];
   const next = 1 - mover;
   players[next] = withPositionBonus(state.board, players[next]!, players[mover]!);
-  return ok({ board: state.board, turn: state.turn + 1, players, lastMove: { actions, hints: [...move.hints] } });
+  return { ok: true, value: { board: state.board, turn: state.turn + 1, players, lastMove: { actions, hints: [...move.hints] } } };
 }
 
 /** Position fields pay the player about to move: 10 on POSITION_1 when first, 30 on POSITION_2 when second. */

@@ -18,7 +18,8 @@ const LEAVE_REASONS = {
   close: 'sent close',
   unparseable: 'sent XML that could not be read',
   unexpected: 'sent an unexpected message',
-  flood: 'sent too many join messages',
+  flood: 'sent too many join or administrator messages',
+  'unknown-room': 'sent a message for a room it is not in',
 } as const;
 export type LeaveWhy = keyof typeof LEAVE_REASONS | `xml/${string}`;
 

@@ -13,7 +13,7 @@ import { TEST_BOARD, TEST_BOARD_CODE } from './test-kit.js';
 
 const ROOM = 'r1';
 const NAMES = ['neural', 'simple'] as const;
-const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+const game = createHaseUndIgelGame();
 const firstLegal = (state: GameState): Move => legalMoves(state)[0]!;
 
 function play(clock: ManualClock, players: [LocalPlayer, LocalPlayer]) {

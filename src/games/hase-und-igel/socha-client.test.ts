@@ -11,7 +11,7 @@ import { clientOpening, parseSochaArgs, runSochaClient, sochaClientMain } from '
 import { SERVER_BOT_SEARCH } from './bot.js';
 import { XmlStreamReader } from './xml/xml-reader.js';
 
-const game = createHaseUndIgelGame({ closeGraceSeconds: 0.5 });
+const game = createHaseUndIgelGame();
 
 /**
  * A tiny Software-Challenge server for the test, built the way the TCP front door is meant to be:

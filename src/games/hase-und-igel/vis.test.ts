@@ -9,7 +9,7 @@ import { initialState, performMove } from './rules.js';
 import { TEST_BOARD, TEST_BOARD_CODE, advance, card, move, stateOf } from './test-kit.js';
 import { HaseVis, fieldPosition } from './vis.js';
 
-const game = createHaseUndIgelGame({ closeGraceSeconds: 0.05 });
+const game = createHaseUndIgelGame();
 const firstLegal = scriptedClient(playing((state) => legalMoves(state)[0]!));
 
 function collect(): { events: VisEvent[]; vis: HaseVis } {
