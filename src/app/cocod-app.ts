@@ -33,6 +33,10 @@ import { TrustedProxies } from '../gateways/trusted-proxies.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from './metrics.js';
+import { Arena, type CheckName } from '../arena/arena.js';
+import { arenaGameSettings } from '../arena/arena-games.js';
+import { openArenaStore } from '../arena/open-arena-store.js';
+import { ArenaApi } from '../gateways/arena-api.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -74,6 +78,15 @@ export interface CocodOptions {
   readonly redis?: string;
   /** This node's name in the Redis cluster; made unique from the host, the pid and a random part by default. */
   readonly nodeName?: string;
+  /** Game arguments every arena match of a game has, by game (`--arena-arg GAME:KEY=VALUE`). */
+  readonly arenaArgs?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Games whose server bot queues in the arena as an anchor (`--arena-anchors`). */
+  readonly arenaAnchors?: readonly string[];
+  /**
+   * Who may play a name in the arena (the claimed names' check); every valid name by default.
+   * The integration with src/names passes NameClaims.check here.
+   */
+  readonly checkName?: CheckName;
   /** Another node declared this one dead while it could not reach Redis: whoever started it stops it. */
   readonly onEvicted?: () => void;
 }
@@ -228,6 +241,28 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   });
   // A history that cannot be read now costs the old tournaments, not the server.
   await tournaments.restore().catch((error: unknown) => log.error(`the tournaments kept in the history could not be read: ${error instanceof Error ? error.message : String(error)}`));
+  // The arena pairs in this process's memory: one node only (docs/arena.md says what nodes lack).
+  const arenaStore = options.cluster || options.redis !== undefined ? null : await openArenaStore(options);
+  const arenaSettings = arenaGameSettings(games, options.arenaArgs ?? {}, options.arenaAnchors ?? [], limits['arena-anchor-games']);
+  if (!arenaSettings.ok) throw new Error(arenaSettings.error);
+  const arena = arenaStore
+    ? new Arena({
+        host: matchHost,
+        store: arenaStore,
+        clock,
+        log,
+        checkName: options.checkName ?? (async () => null),
+        games: arenaSettings.value,
+        limits: {
+          entries: limits['arena-entries'],
+          perName: limits['arena-games-per-name'],
+          perAddress: limits['arena-entries-per-address'],
+          joinSeconds: limits['arena-join-seconds'],
+          failures: limits['arena-failures'],
+          holdSeconds: limits['arena-hold-seconds'],
+        },
+      })
+    : null;
   // One reader of request bodies for the replay import and the tournaments: an address's count is one.
   const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
   const tournamentsApi: TournamentsApi = new TournamentsApi({ directory: tournaments, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
@@ -235,6 +270,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     // A tournament lives in one node's memory while the nodes share the HTTP port: with several
     // nodes, the next request could reach another node, so tournaments are a single node's feature.
     ...(!options.cluster && { tournaments: tournamentsApi }),
+    ...(arena && arenaStore && { arena, arenaApi: new ArenaApi(arena, arenaStore) }),
     lobby: shared,
     store,
     metrics,
@@ -292,8 +328,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       socha?.stopAccepting();
       // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
       const tournamentsDone = tournaments.shutdown(SHUTDOWN_REASON);
+      const arenaDone = arena?.close();
       await shared.shutdown();
       await tournamentsDone;
+      await arenaDone;
+      await arenaStore?.close();
       matchHost.close();
       await redisLink?.closed;
       await server.close();

@@ -57,7 +57,10 @@ export type Request =
   | { readonly type: 'HistoryMatchList' }
   | { readonly type: 'HistoryMatch'; readonly id: string }
   /** Extension for the web page: visualizer events of a match. */
-  | { readonly type: 'VisSubscribe'; readonly id: string };
+  | { readonly type: 'VisSubscribe'; readonly id: string }
+  /** Extensions for the arena (docs/arena.md): queue for rated games of `game`, `concurrency` at once. */
+  | { readonly type: 'ArenaEnter'; readonly game: string; readonly name: string; readonly token: string | null; readonly concurrency: number }
+  | { readonly type: 'ArenaLeave' };
 
 export type RequestType = Request['type'];
 
@@ -106,7 +109,33 @@ export type Reply =
   /** Extensions for the web page. */
   | { readonly type: 'VisSubscribed'; readonly info: Outcome<null> }
   | { readonly type: 'VisEvents'; readonly id: string; readonly events: readonly unknown[] }
-  | { readonly type: 'VisEnded'; readonly id: string };
+  | { readonly type: 'VisEnded'; readonly id: string }
+  /** Extensions for the arena. */
+  | { readonly type: 'ArenaEntered'; readonly info: Outcome<ArenaEntryInfo> }
+  | { readonly type: 'ArenaPaired'; readonly id: string; readonly password: string; readonly players: readonly string[] }
+  | { readonly type: 'ArenaResult'; readonly result: ArenaResultInfo }
+  | { readonly type: 'ArenaHeld'; readonly until: number; readonly reason: string }
+  | { readonly type: 'ArenaLeft' };
+
+/** What an ArenaEnter is answered with: the arena's fixed settings of the game. */
+export interface ArenaEntryInfo {
+  readonly game: string;
+  readonly name: string;
+  readonly args: Readonly<Record<string, string>>;
+  readonly players: number;
+}
+
+/** One finished arena game, as told to an entrant in it. */
+export interface ArenaResultInfo {
+  readonly id: string;
+  /** Names in seat order. */
+  readonly players: readonly string[];
+  readonly scores: readonly number[] | null;
+  readonly outcome: 'win' | 'draw' | 'loss' | 'none';
+  /** The entrant's displayed arena rating after the game, or null when it rated nobody. */
+  readonly rating: number | null;
+  readonly reason: string;
+}
 
 export type ReplyType = Reply['type'];
 
