@@ -8,6 +8,7 @@ import { silentLog } from '../util/log.js';
 import { err, ok, type Result } from '../util/result.js';
 import { Arena, ANCHOR_NAME, PAIRING_INTERVAL_MS, type ArenaEntrant, type ArenaLimits, type ArenaPairing, type ArenaReport, type ArenaGameSettings } from './arena.js';
 import { MemoryArenaStore } from './memory-arena-store.js';
+import { PAIRING_WINDOW } from './pairing.js';
 
 /** The match host as the arena sees it, played by the test: it ends each match when told. */
 class FakeHost {
@@ -86,7 +87,7 @@ function arenaOf(options: { games?: ArenaGameSettings[]; limits?: Partial<ArenaL
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 test('arena: two entrants are paired into a match with reserved seats and the arena\'s arguments; the result is rated and told to both', async () => {
-  const { arena, host, store } = arenaOf();
+  const { arena, host, store, clock } = arenaOf();
   const amy = new Told();
   const bob = new Told();
   assert.ok((await arena.enter({ game: 'roshambo', name: 'amy', concurrency: 1, address: 'a1' }, amy)).ok);
@@ -106,7 +107,10 @@ test('arena: two entrants are paired into a match with reserved seats and the ar
   assert.deepEqual([amy.reports[0]!.outcome, bob.reports[0]!.outcome], ['win', 'loss']);
   assert.ok(amy.reports[0]!.rating! > bob.reports[0]!.rating!);
   assert.deepEqual((await store.board('roshambo', 10)).map((r) => [r.player, r.games, r.wins]), [['amy', 1, 1], ['bob', 1, 0]]);
-  // Both are free again: the next game swaps the seats.
+  // Both are free again: they meet again once the rematch delay has passed, in swapped seats.
+  assert.equal(host.created.length, 1);
+  await clock.advance(PAIRING_WINDOW.rematchAfterMs);
+  await settle();
   assert.equal(host.created.length, 2);
   assert.deepEqual(host.seats('m2'), ['bob', 'amy']);
 });
@@ -147,12 +151,15 @@ test('arena: a seat closed early loses the game; failures in a row hold the name
   await settle();
   assert.equal(amy.reports[0]!.outcome, 'loss');
   assert.equal(amy.holds.length, 0);
+  await clock.advance(PAIRING_WINDOW.rematchAfterMs);
+  await settle();
   // The second game: amy never takes her seat (bob does); the join deadline calls it off.
   assert.equal(host.created.length, 2);
   host.joinedNames.set('m2', ['bob']);
+  const deadline = host.created[1]!;
   await clock.advance(LIMITS.joinSeconds * 1000);
   await settle();
-  assert.deepEqual(host.aborted, ['m2']);
+  assert.deepEqual(host.aborted, [deadline.id]);
   assert.equal(amy.reports[1]!.outcome, 'none');
   assert.match(amy.reports[1]!.reason, /not played/);
   assert.equal(amy.holds.length, 1, 'two failures in a row');

@@ -143,6 +143,8 @@ interface Entry {
   readonly playing: Set<string>;
   /** Since when each free slot waits (oldest first). */
   readonly freeSince: number[];
+  /** The names it met in its last game (a rematch waits, pairing.ts). */
+  lastMet: readonly string[];
   left: boolean;
 }
 
@@ -274,7 +276,7 @@ export class Arena {
 
   private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean): Entry {
     const now = this.options.clock.now();
-    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), left: false };
+    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), lastMet: [], left: false };
     this.entries.add(entry);
     this.schedulePairing();
     return entry;
@@ -322,11 +324,15 @@ export class Arena {
     );
   }
 
-  /** Pairs once the current task is done: entries and freed slots that come together are paired together. */
+  /**
+   * Pairs once the current I/O is done (setImmediate, not a microtask): the front door has answered
+   * the entry by then, so a pairing never overtakes its answer, and entries and freed slots that
+   * come together are paired together.
+   */
   private schedulePairing(): void {
     if (this.pairingScheduled) return;
     this.pairingScheduled = true;
-    queueMicrotask(() => {
+    setImmediate(() => {
       this.pairingScheduled = false;
       this.pair();
     });
@@ -344,7 +350,7 @@ export class Arena {
         entry.freeSince.forEach((since, i) => {
           const key = `${entry.key}:${i}`;
           slots.set(key, { entry });
-          queue.push({ key, name: entry.name, mu: this.skillOf(settings.game, entry.name).mu, since, anchor: entry.anchor });
+          queue.push({ key, name: entry.name, mu: this.skillOf(settings.game, entry.name).mu, since, anchor: entry.anchor, lastMet: entry.lastMet });
         });
       }
       if (queue.length < settings.seats) continue;
@@ -436,6 +442,7 @@ export class Arena {
         rating: after?.[seat]?.rating ?? null,
         reason: ended ? ended.reason : `not played: not every entrant took its seat within ${this.options.limits.joinSeconds} s`,
       });
+      entry.lastMet = game.players.filter((name) => name !== entry.name);
       if (!entry.left) entry.freeSince.push(now);
     });
     this.schedulePairing();

@@ -20,6 +20,8 @@ export interface QueuedSlot {
   readonly since: number;
   /** A server bot queued by the operator: it never makes a table alone with other anchors. */
   readonly anchor: boolean;
+  /** The names it met in its last game: met again only once both have waited PairingWindow.rematchAfterMs. */
+  readonly lastMet?: readonly string[];
 }
 
 /** How the window of acceptable rating differences grows with waiting. */
@@ -28,10 +30,16 @@ export interface PairingWindow {
   readonly baseMu: number;
   /** Added to the window per second waited. */
   readonly muPerSecond: number;
+  /**
+   * How long two slots whose names met in the last game of either wait before they may meet again:
+   * players who finish together would otherwise meet again and again, and a ladder of few players
+   * would never mix (the ranking test's four programs are such a ladder).
+   */
+  readonly rematchAfterMs: number;
 }
 
-/** The defaults (docs/arena.md): one initial sigma of difference at once, everybody after about a minute. */
-export const PAIRING_WINDOW: PairingWindow = { baseMu: 25 / 3, muPerSecond: 0.5 };
+/** The defaults (docs/arena.md): one initial sigma of difference at once, everybody after about a minute, a rematch after 3 s. */
+export const PAIRING_WINDOW: PairingWindow = { baseMu: 25 / 3, muPerSecond: 0.5, rematchAfterMs: 3_000 };
 
 /** How far apart in mu `slot` accepts an opponent at time `now`. */
 export function windowOf(slot: QueuedSlot, now: number, window: PairingWindow): number {
@@ -54,6 +62,7 @@ export function pairTables(queue: readonly QueuedSlot[], seats: number, now: num
     const candidates = waiting
       .filter((other) => !seated.has(other.key) && other.key !== first.key)
       .filter((other) => Math.abs(other.mu - first.mu) <= Math.max(windowOf(first, now, window), windowOf(other, now, window)))
+      .filter((other) => !metLast(first, other) || Math.min(now - first.since, now - other.since) >= window.rematchAfterMs)
       .sort((a, b) => Math.abs(a.mu - first.mu) - Math.abs(b.mu - first.mu) || a.since - b.since || compareKeys(a.key, b.key));
     for (const candidate of candidates) {
       if (table.length === seats) break;
@@ -68,6 +77,10 @@ export function pairTables(queue: readonly QueuedSlot[], seats: number, now: num
     tables.push(table.map((member) => member.key));
   }
   return tables;
+}
+
+function metLast(a: QueuedSlot, b: QueuedSlot): boolean {
+  return (a.lastMet ?? []).includes(b.name) || (b.lastMet ?? []).includes(a.name);
 }
 
 function compareKeys(a: string, b: string): number {

@@ -39,10 +39,12 @@ export interface ArenaScore {
   unrated: number;
 }
 
-/** One line for a finished game: `game 3 (ID): win against bob 7-3, rating 12.34; score +2 =1 -0`. */
+/** One line for a finished game: `game 3 (ID): win 7-3 against bob (reason), rating 12.34; score +2 =1 -0`. */
 export function arenaResultLine(result: ArenaResultInfo, name: string, count: number, score: ArenaScore): string {
   const opponents = result.players.filter((player) => player !== name);
-  const scores = result.scores ? ` ${result.scores.join('-')}` : '';
+  // Own score first, then the others' in seat order: "win 7-3" reads the same from either seat.
+  const seat = result.players.indexOf(name);
+  const scores = result.scores ? ` ${[result.scores[seat], ...result.scores.filter((_, i) => i !== seat)].join('-')}` : '';
   const what = result.outcome === 'none' ? `no result (${result.reason})` : `${result.outcome === 'loss' ? 'loss' : result.outcome}${scores} against ${opponents.join(', ')}${result.reason ? ` (${result.reason})` : ''}`;
   const rating = result.rating === null ? '' : `, rating ${result.rating.toFixed(2)}`;
   return `game ${count} (${result.id}): ${what}${rating}; score +${score.wins} =${score.draws} -${score.losses}${score.unrated ? ` (${score.unrated} unrated)` : ''}`;
@@ -148,7 +150,7 @@ export async function arenaCommand(options: ArenaCommandOptions): Promise<number
 /** Plays one paired game through the bridge of `coco connect`; its result comes from the arena, so its own lines are kept quiet but for trouble. */
 async function playOne(options: ArenaCommandOptions, id: string, password: string): Promise<void> {
   const status = (line: string): void => {
-    if (/^(program exited|cannot|the program|connection|.*lost)/.test(line)) options.write(`> ${id}: ${line}\n`);
+    if (/^(program exited|cannot|the program|connection to the server lost)/.test(line)) options.write(`> ${id}: ${line}\n`);
   };
   try {
     await connectProgram({
