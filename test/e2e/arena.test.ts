@@ -77,8 +77,8 @@ test('a program that crashes loses only its game, is held out after failing agai
   const steady = arena('steady', ['python3', LEVEL_BOT, '1']);
   const crashy = arena('crashy', CRASHER);
   await gamesDone(crashy, 2);
-  const crashLines = (await Promise.race([crashy.waitForOutput(/held out of pairing/), crashy.done.then(() => null)])) ?? null;
-  assert.equal(crashLines, undefined, 'held out after arena-failures crashes in a row');
+  const early = await Promise.race([crashy.waitForOutput(/held out of pairing/).then(() => null), crashy.done]);
+  assert.equal(early, null, `held out after arena-failures crashes in a row: ${JSON.stringify(early)}`);
   crashy.child.kill('SIGINT');
   const crashed = await crashy.done;
   assert.equal(crashed.code, 0, crashed.stdout + crashed.stderr);

@@ -414,7 +414,7 @@ export function decodeReply(text: string): Result<Reply> {
         });
       }
       case 'ArenaHeld':
-        return ok({ type, until: uint(fields, 'until'), reason: str(fields, 'reason') });
+        return ok({ type, until: optFloat(fields, 'until') ?? 0, reason: str(fields, 'reason') });
       case 'ArenaLeft':
       case 'LobbyUnsubscribed':
       case 'LobbyLeavedMatch':
