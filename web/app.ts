@@ -1,6 +1,7 @@
 import { h } from './dom.js';
 import { socketUrlFor } from './format.js';
 import { parseRoute, type Route } from './routes.js';
+import { arenaPlayerView, arenasView, arenaView } from './views/arena.js';
 import { gameView } from './views/game.js';
 import { gamesView } from './views/games.js';
 import { historyView } from './views/history.js';
@@ -56,6 +57,12 @@ function viewFor(route: Route): View {
       return tournamentsView;
     case 'tournament':
       return tournamentView(route.id);
+    case 'arenas':
+      return arenasView;
+    case 'arena':
+      return arenaView(route.game);
+    case 'arena-player':
+      return arenaPlayerView(route.game, route.player);
     case 'not-found':
       return notFound(route.path);
   }
@@ -77,6 +84,9 @@ const NAV_OF: Readonly<Record<Route['name'], string>> = {
   import: 'history',
   tournaments: 'tournaments',
   tournament: 'tournaments',
+  arenas: 'arena',
+  arena: 'arena',
+  'arena-player': 'arena',
   'not-found': '',
 };
 

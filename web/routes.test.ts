@@ -44,3 +44,10 @@ test('tournament routes: the list and one tournament, built and parsed back', ()
   assert.deepEqual(parseRoute(href.tournaments()), { name: 'tournaments' });
   assert.deepEqual(parseRoute(href.tournament('ab12')), { name: 'tournament', id: 'ab12' });
 });
+
+test('arena routes: the index, a game\'s arena and a player in it, built and parsed alike', () => {
+  assert.deepEqual(parseRoute('#/arena'), { name: 'arenas' });
+  assert.deepEqual(parseRoute(href.arena('roshambo')), { name: 'arena', game: 'roshambo' });
+  assert.deepEqual(parseRoute(href.arenaPlayer('roshambo', 'a/b c')), { name: 'arena-player', game: 'roshambo', player: 'a/b c' });
+  assert.deepEqual(parseRoute('#/arena/x/y/z'), { name: 'not-found', path: '/arena/x/y/z' });
+});

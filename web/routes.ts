@@ -21,6 +21,12 @@ export type Route =
   | { readonly name: 'tournaments' }
   /** One tournament, live (`#/tournaments/ab12cd34ef`). */
   | { readonly name: 'tournament'; readonly id: string }
+  /** Every game's arena, one link each (`#/arena`): the nav's Arena entry. */
+  | { readonly name: 'arenas' }
+  /** A game's arena: queue, live games, leaderboard (`#/arena/roshambo`). */
+  | { readonly name: 'arena'; readonly game: string }
+  /** One player's arena rating and games (`#/arena/roshambo/ann`). */
+  | { readonly name: 'arena-player'; readonly game: string; readonly player: string }
   | { readonly name: 'not-found'; readonly path: string };
 
 export function parseRoute(hash: string): Route {
@@ -46,6 +52,9 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && first === 'ratings') return { name: 'leaderboards' };
   if (parts.length === 2 && first === 'ratings' && second) return { name: 'ratings', game: second };
   if (parts.length === 3 && first === 'ratings' && second && third) return { name: 'rating', game: second, player: third };
+  if (parts.length === 1 && first === 'arena') return { name: 'arenas' };
+  if (parts.length === 2 && first === 'arena' && second) return { name: 'arena', game: second };
+  if (parts.length === 3 && first === 'arena' && second && third) return { name: 'arena-player', game: second, player: third };
   if (parts.length === 2 && first === 'match' && second) return { name: 'match', id: second };
   if (parts.length === 2 && first === 'replay' && second) {
     const step = Number(query.get('step') ?? NaN);
@@ -79,6 +88,9 @@ export const href = {
   leaderboards: (): string => '#/ratings',
   ratings: (game: string): string => `#/ratings/${encodeURIComponent(game)}`,
   rating: (game: string, player: string): string => `#/ratings/${encodeURIComponent(game)}/${encodeURIComponent(player)}`,
+  arenas: (): string => '#/arena',
+  arena: (game: string): string => `#/arena/${encodeURIComponent(game)}`,
+  arenaPlayer: (game: string, player: string): string => `#/arena/${encodeURIComponent(game)}/${encodeURIComponent(player)}`,
   importLog: (): string => '#/import',
   tournaments: (): string => '#/tournaments',
   tournament: (id: string): string => `#/tournaments/${encodeURIComponent(id)}`,

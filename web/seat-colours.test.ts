@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Shape, VisEvent } from '../src/protocol/vis-event.js';
+import type { VisEvent } from '../src/protocol/vis-event.js';
+import type { Shape } from '../src/protocol/vis-shape.js';
 import { namesPlayer, seatColours } from './seat-colours.js';
 
 const create = (id: number, geom: Shape[]): VisEvent => ({ t: 0, create: { id, geom } });

@@ -1,4 +1,5 @@
-import type { Shape, VisEvent } from '../src/protocol/vis-event.js';
+import type { VisEvent } from '../src/protocol/vis-event.js';
+import type { Shape } from '../src/protocol/vis-shape.js';
 
 /**
  * Each seat's colour as the board draws it, for the legend beside the picture: read from the

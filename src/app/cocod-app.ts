@@ -38,6 +38,10 @@ import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from '../gateways/metrics.js';
 import { nameDesk } from '../names/name-desk.js';
 import { StoredNameClaims, type NameClaims } from '../names/name-claims.js';
+import { Arena } from '../arena/arena.js';
+import { arenaGameSettings } from '../arena/arena-games.js';
+import { openArenaStore } from '../arena/open-arena-store.js';
+import { ArenaApi } from '../gateways/arena-api.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -79,6 +83,10 @@ export interface CocodOptions {
   readonly redis?: string;
   /** This node's name in the Redis cluster; made unique from the host, the pid and a random part by default. */
   readonly nodeName?: string;
+  /** Game arguments every arena match of a game has, by game (`--arena-arg GAME:KEY=VALUE`). */
+  readonly arenaArgs?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Games whose server bot queues in the arena as an anchor (`--arena-anchors`). */
+  readonly arenaAnchors?: readonly string[];
   /** Another node declared this one dead while it could not reach Redis: whoever started it stops it. */
   readonly onEvicted?: () => void;
 }
@@ -257,15 +265,38 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     tournamentService = local;
     stopTournaments = (reason) => tournaments.shutdown(reason);
   }
-  // One reader of request bodies for the replay import and the tournaments: an address's count is one.
-  const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
   // Claimed names live in the history's database, beside the ratings they protect (with nodes, the primary's).
   // The arena asks `claims` too: one NameClaims for every door that seats a player by name.
   const claims: NameClaims = new StoredNameClaims(store);
   const names = nameDesk(claims, limits, clock, verificationPassword);
+  // The arena pairs in this process's memory: one node only (docs/arena.md says what nodes lack).
+  const arenaStore = options.cluster || options.redis !== undefined ? null : await openArenaStore(options);
+  const arenaSettings = arenaGameSettings(games, options.arenaArgs ?? {}, options.arenaAnchors ?? [], limits['arena-anchor-games']);
+  if (!arenaSettings.ok) throw new Error(arenaSettings.error);
+  const arena = arenaStore
+    ? new Arena({
+        host: matchHost,
+        store: arenaStore,
+        clock,
+        log,
+        checkName: (name, token) => claims.check(name, token),
+        games: arenaSettings.value,
+        limits: {
+          entries: limits['arena-entries'],
+          perName: limits['arena-games-per-name'],
+          perAddress: limits['arena-entries-per-address'],
+          joinSeconds: limits['arena-join-seconds'],
+          failures: limits['arena-failures'],
+          holdSeconds: limits['arena-hold-seconds'],
+        },
+      })
+    : null;
+  // One reader of request bodies for the replay import and the tournaments: an address's count is one.
+  const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
   const tournamentsApi = new TournamentsApi({ tournaments: tournamentService, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });
   const server: CocoServer = new CocoServer({
     tournaments: tournamentsApi,
+    ...(arena && arenaStore && { arena, arenaApi: new ArenaApi(arena, arenaStore) }),
     lobby: shared,
     store,
     metrics,
@@ -324,8 +355,11 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       socha?.stopAccepting();
       // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
       const tournamentsDone = stopTournaments(SHUTDOWN_REASON);
+      const arenaDone = arena?.close();
       await shared.shutdown();
       await tournamentsDone;
+      await arenaDone;
+      await arenaStore?.close();
       matchHost.close();
       await redisLink?.closed;
       await server.close();

@@ -19,6 +19,8 @@ import { fetchHistory } from './match-record.js';
 import { fetchRatings, formatRatingsTable, noRatingsText } from './ratings-table.js';
 import { noSuchGame, noSuchMatch, refused } from './refusals.js';
 import { packageVersion } from './version.js';
+import { arenaCommand } from './coco-arena.js';
+import { fetchArenaBoard, formatArenaTable } from './arena-table.js';
 import { qtpEngineMain } from '../games/quoridor/qtp-engine-main.js';
 import { uciMain } from '../games/chess/uci-main.js';
 
@@ -67,7 +69,17 @@ Commands:
                          (just "> match ended" from a server without this one's history API;
                          "> match ended: no result (server shutdown)" from one that stopped).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
-${REGISTER_HELP}${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
+${REGISTER_HELP}  arena GAME [-- PROGRAM [ARGS...]]
+                         queue PROGRAM in the server's arena of GAME: it is paired by
+                         rating with other programs (and the server's anchors) for rated
+                         games, one fresh PROGRAM per game; one line per finished game
+                         with the running score. Ctrl-C leaves the queue once the games
+                         in progress are over (a second Ctrl-C stops them). docs/arena.md
+      -n, --name NAME        player name (default: your user name and a random suffix)
+      --concurrency K        games at once (default 1)
+      --games N              leave after N games (default: until Ctrl-C)
+      --token-file FILE      the claimed name's token (or COCO_TOKEN in the environment)
+${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
                          stop the server tournament ID now (its running matches end
                          unfinished); the server's verification password is needed
   history [ID]           list finished matches, newest first, or print the spectator stream of ID
@@ -75,6 +87,7 @@ ${REGISTER_HELP}${TOURNAMENT_HELP}  stop-tournament ID -v PASSWORD
       --limit N              the newest N (this server's default 100, at most 1000)
   ratings GAME           the game's leaderboard: OpenSkill ratings from verified matches,
                          best first (rank, player, rating = mu - 3 sigma, mu, sigma, games)
+      --arena                the arena's leaderboard instead (with wins, draws, losses)
       --json                 the board as JSON
       --limit N              the top N (this server's default 100, at most 1000)
   qtp-engine [--time SECONDS]
@@ -355,11 +368,19 @@ async function stopTournament(url: string, args: string[]): Promise<void> {
 }
 
 async function ratings(url: string, args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' } });
+  const { values, positionals } = parse(args, { json: { type: 'boolean' }, limit: { type: 'string' }, arena: { type: 'boolean' } });
   const limit = count(values.limit as string | undefined, '--limit') ?? undefined;
   const [game, ...extra] = positionals;
   if (game === undefined) throw new UsageError('ratings needs a game (see coco list)');
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+  if (values.arena) {
+    const board = await fetchArenaBoard(url, game, limit);
+    if (board.kind === 'missing') throw new CliError(`this server has no arena for "${game}" (see coco list)`, EXIT.refused);
+    if (board.kind === 'no-api') throw new CliError('this server has no arena (its HTTP API has no /api/arena/)', EXIT.error);
+    if (values.json) process.stdout.write(`${JSON.stringify(board.value, null, 2)}\n`);
+    else process.stdout.write(`${board.value.length === 0 ? `nobody has played in the arena of ${game} yet (coco arena ${game} -- PROGRAM)` : formatArenaTable(board.value)}\n`);
+    return;
+  }
   const found = await fetchRatings(url, game, limit);
   if (found.kind === 'missing') throw noSuchGame(game);
   if (found.kind === 'no-api') throw new CliError('this server has no ratings (its HTTP API has no /api/ratings/)', EXIT.error);
@@ -374,6 +395,54 @@ function isServerUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The claimed name's token: --token-file's first line, else COCO_TOKEN.
+ * (The integration with src/cli/token-store.ts reads the stored token per server and name too.)
+ */
+/** `coco arena`: the first signal leaves the queue after the games in progress, a second stops them. */
+async function arena(url: string, args: string[]): Promise<number> {
+  const split = args.indexOf('--');
+  const own = split === -1 ? args : args.slice(0, split);
+  const program = split === -1 ? [] : args.slice(split + 1);
+  const { values, positionals } = parse(own, {
+    name: { type: 'string', short: 'n' },
+    concurrency: { type: 'string' },
+    games: { type: 'string' },
+    'token-file': { type: 'string' },
+  });
+  const [game, ...rest] = positionals;
+  if (game === undefined) throw new UsageError('arena needs a game (see coco list)');
+  const argv = [...rest, ...program];
+  if (argv.length === 0) throw new UsageError('arena needs a program: coco arena GAME -- PROGRAM [ARGS...] (one is started for each game)');
+  const concurrency = count(values.concurrency as string | undefined, '--concurrency') ?? 1;
+  if (concurrency < 1) throw new UsageError('--concurrency takes a number of at least 1');
+  const games = count(values.games as string | undefined, '--games');
+  if (games !== null && games < 1) throw new UsageError('--games takes a number of at least 1');
+  const stop = new AbortController();
+  for (const name of LEAVING_SIGNALS) {
+    process.on(name, () => {
+      if (leaving.signal.aborted) stop.abort(name);
+      else leaving.abort(name);
+    });
+  }
+  connecting = true;
+  const name = (values.name as string | undefined) ?? defaultPlayerName();
+  return arenaCommand({
+    url,
+    game,
+    name,
+    token: await readToken(url, name, values['token-file'] as string | undefined),
+    concurrency,
+    games,
+    program: argv,
+    write: (text) => {
+      if (!stdoutGone) process.stdout.write(text);
+    },
+    leave: leaving.signal,
+    stop: stop.signal,
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -428,6 +497,8 @@ async function main(argv: string[]): Promise<number> {
     case 'history':
       await history(url, rest);
       return 0;
+    case 'arena':
+      return arena(url, rest);
     case 'ratings':
       await ratings(url, rest);
       return 0;

@@ -150,3 +150,14 @@ function pick(options: object): { trustedProxy: unknown; proxyProtocol: unknown 
   const { trustedProxy, proxyProtocol } = options as { trustedProxy?: unknown; proxyProtocol?: unknown };
   return { trustedProxy, proxyProtocol };
 }
+
+test('--arena-arg GAME:KEY=VALUE (repeatable, also a list in the config file) and --arena-anchors GAME,GAME', () => {
+  const options = run(['--arena-arg', 'roshambo:rounds=10', '--arena-arg', 'roshambo:pace=0', '--arena-arg', 'royalur:timeout=5', '--arena-anchors', 'roshambo, royalur']);
+  assert.deepEqual('error' in options ? options : options.arenaArgs, { roshambo: { rounds: '10', pace: '0' }, royalur: { timeout: '5' } });
+  assert.deepEqual('error' in options ? options : options.arenaAnchors, ['roshambo', 'royalur']);
+  const fromFile = run(['--config', 'c.json'], sources({ 'c.json': JSON.stringify({ 'arena-arg': ['dama:rounds=2'] }) }));
+  assert.deepEqual('error' in fromFile ? fromFile : fromFile.arenaArgs, { dama: { rounds: '2' } });
+  assert.deepEqual(run(['--arena-arg', 'roshambo=10']), { error: '--arena-arg takes GAME:KEY=VALUE, not "roshambo=10"' });
+  const plain = run([]);
+  assert.ok(!('error' in plain) && plain.arenaArgs === undefined && plain.arenaAnchors === undefined);
+});

@@ -55,6 +55,11 @@ Options:
                                     v2 preamble (HAProxy send-proxy-v2) on every TCP port;
                                     the per-address limits and logs use the client it names
                                     (docs/deployment.md)
+      --arena-arg GAME:KEY=VALUE    a game argument every arena match of GAME has (its time
+                                    control, its rounds; repeatable); see docs/arena.md
+      --arena-anchors GAME[,GAME...]
+                                    queue the server bot of each GAME in its arena as an
+                                    anchor of fixed strength (arena-anchor-games at once)
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
@@ -83,12 +88,14 @@ const OPTIONS = {
   'trusted-proxy': { type: 'string' },
   'proxy-protocol': { type: 'boolean' },
   limit: { type: 'string', multiple: true },
+  'arena-arg': { type: 'string', multiple: true },
+  'arena-anchors': { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
 
-type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'help' | 'version' | 'config' | 'proxy-protocol'>;
+type StringOption = Exclude<keyof typeof OPTIONS, 'limit' | 'arena-arg' | 'help' | 'version' | 'config' | 'proxy-protocol'>;
 
 /** What the command line, the config file and the environment make of the server's options. */
 export type CocodCommand =
@@ -185,10 +192,18 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   if (limits.value['redis-lease-refresh-seconds'] >= limits.value['redis-lease-seconds']) {
     return err(`limit "redis-lease-refresh-seconds" must be less than "redis-lease-seconds" (a lease must be refreshed before it runs out)`);
   }
+  const configArenaArgs = config.value['arena-arg'];
+  if (configArenaArgs !== undefined && !(Array.isArray(configArenaArgs) && configArenaArgs.every((a) => typeof a === 'string'))) return err('config file: "arena-arg" must be a list of "GAME:KEY=VALUE" texts');
+  const arenaArgs = parseArenaArgs([...((configArenaArgs as string[] | undefined) ?? []), ...(values['arena-arg'] ?? [])]);
+  if (!arenaArgs.ok) return arenaArgs;
+  const anchors = option('arena-anchors');
+  const arenaAnchors = anchors === undefined ? [] : anchors.split(',').map((game) => game.trim()).filter((game) => game !== '');
   return ok({
     kind: 'run',
     nodes: nodes.value,
     options: {
+      ...(Object.keys(arenaArgs.value).length > 0 && { arenaArgs: arenaArgs.value }),
+      ...(arenaAnchors.length > 0 && { arenaAnchors }),
       ...(clobberPort !== undefined && { clobberPort }),
       ...(sochaPort !== undefined && { sochaPort, sochaPassword: sochaPassword.value, sochaSoftTimeout: soft.value, sochaHardTimeout: hard.value }),
       ...(games !== undefined && { gamesDir: games }),
@@ -202,6 +217,17 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
       limits: limits.value,
     },
   });
+}
+
+/** `GAME:KEY=VALUE` texts as arguments by game (the games themselves check them when the server starts). */
+function parseArenaArgs(entries: readonly string[]): Result<Record<string, Record<string, string>>> {
+  const byGame: Record<string, Record<string, string>> = {};
+  for (const entry of entries) {
+    const parsed = /^([^:=\s]+):([^=\s]+)=(.*)$/.exec(entry);
+    if (!parsed) return err(`--arena-arg takes GAME:KEY=VALUE, not "${entry}"`);
+    (byGame[parsed[1]!] ??= {})[parsed[2]!] = parsed[3]!;
+  }
+  return ok(byGame);
 }
 
 function parseNodes(text: string | undefined, cores: number): Result<number> {

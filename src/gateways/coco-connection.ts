@@ -11,6 +11,8 @@ import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { NameDesk } from '../names/name-desk.js';
+import type { ArenaEntrant, ArenaEntryRequest, ArenaTicket } from '../arena/arena.js';
+import type { Result } from '../util/result.js';
 import type { AddressLimits, RefusalReason } from './address-limits.js';
 import { ClientMemory, clientMemoryLimits, memoryCutRefusal, type MemoryAccount, type MemoryCutReason, type MemoryHolder } from './client-memory.js';
 import type { Heartbeat, HeartbeatPeer } from './heartbeat.js';
@@ -61,6 +63,8 @@ export interface ConnectionDeps {
    * budget of its own (the per-connection limit alone, as in unit tests).
    */
   readonly memory?: ClientMemory;
+  /** The arena (ArenaEnter); without it ArenaEnter is answered with an error. */
+  readonly arena?: { enter(request: ArenaEntryRequest, entrant: ArenaEntrant): Promise<Result<ArenaTicket>> };
 }
 
 type State =
@@ -71,6 +75,7 @@ type State =
   | { readonly kind: 'playing'; readonly seat: PlayerSeat }
   | { readonly kind: 'spectating'; readonly id: string; readonly watcher: MatchWatcher }
   | { readonly kind: 'vis'; readonly stop: () => void }
+  | { readonly kind: 'arena'; readonly ticket: ArenaTicket }
   | { readonly kind: 'closed' };
 
 // The states without data are shared: ten thousand idle connections need no object each for it.
@@ -345,6 +350,11 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
         return this.reply({ type: 'SpectateLeaved' });
       case 'vis':
         return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while receiving visualizer events`);
+      case 'arena':
+        if (request.type !== 'ArenaLeave') return this.abort(CLOSE_CODES.policy, `${request.type} is not valid while queued in the arena`);
+        this.state.ticket.leave();
+        this.state = IDLE;
+        return this.reply({ type: 'ArenaLeft' });
       case 'playing':
         return;
     }
@@ -426,6 +436,8 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
         if ('Ok' in result) this.log.info(`${this.peer}: released name "${request.name}"`);
         return this.reply({ type: 'NameReleased', name: request.name, result });
       }
+      case 'ArenaEnter':
+        return this.enterArena(request);
       default:
         return this.abort(CLOSE_CODES.policy, `${request.type} is not valid now`);
     }
@@ -452,6 +464,30 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     if (this.state.kind === 'closed') return void (joined.ok && this.lobby.leave(joined.value.id, member));
     this.reply({ type: 'LobbyJoinedMatch', info: joined.ok ? { Ok: joined.value } : { Err: joined.error } });
     if (joined.ok) this.state = { kind: 'waiting', id: joined.value.id, member };
+  }
+
+  /**
+   * ArenaEnter: the connection stays in the queue until ArenaLeave or its close. Pairings and
+   * results come as pushes; results of games in progress come after ArenaLeft too, while the
+   * connection is open (the client waits for them before it closes).
+   */
+  private async enterArena(request: Extract<Request, { type: 'ArenaEnter' }>): Promise<void> {
+    const arena = this.deps.arena;
+    if (!arena) return this.reply({ type: 'ArenaEntered', info: { Err: 'This server has no arena' } });
+    const entrant: ArenaEntrant = {
+      paired: (pairing) => this.reply({ type: 'ArenaPaired', ...pairing }),
+      finished: (result) => this.reply({ type: 'ArenaResult', result }),
+      held: (until, reason) => this.reply({ type: 'ArenaHeld', until, reason }),
+    };
+    const entered = await arena.enter({ game: request.game, name: request.name, token: request.token ?? undefined, concurrency: request.concurrency, address: this.address }, entrant);
+    if (this.state.kind === 'closed') return void (entered.ok && entered.value.leave());
+    if (!entered.ok) {
+      this.log.info(`${this.peer}: ArenaEnter refused: ${redact(entered.error, [request.token])}`);
+      return this.reply({ type: 'ArenaEntered', info: { Err: entered.error } });
+    }
+    const ticket = entered.value;
+    this.state = { kind: 'arena', ticket };
+    this.reply({ type: 'ArenaEntered', info: { Ok: { game: ticket.game, name: ticket.name, args: ticket.args, players: ticket.seats } } });
   }
 
   private play(seat: PlayerSeat): void {
@@ -704,6 +740,9 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
         break;
       case 'vis':
         state.stop();
+        break;
+      case 'arena':
+        state.ticket.leave();
         break;
       default:
         break;

@@ -12,6 +12,7 @@ import { boardCsv, boardJson, parseRatingsPath, pointJson, type RatingsRequest }
 import { WEB_ASSET_TYPES, isWebAsset, securityHeaders } from './http-headers.js';
 import { readBodyWithin, type RequestBodies } from './request-body.js';
 import type { TournamentsApi } from './tournaments-api.js';
+import { parseArenaPath, type ArenaApi, type ArenaRequest } from './arena-api.js';
 import type { ConcurrencyGate } from './concurrency-gate.js';
 import { RESPONSE_CHUNK_BYTES, ResponseWriter } from './response-writer.js';
 
@@ -40,6 +41,8 @@ export interface HttpRoutesOptions {
   readonly games?: () => readonly DescribedGame[];
   /** The server's tournaments below /api/tournaments; without it those paths are 404. */
   readonly tournaments?: TournamentsApi;
+  /** The arena below /api/arena; without it those paths are 404. */
+  readonly arena?: ArenaApi;
   /**
    * Bounds the history requests (a record, an artifact, the list, ratings) in flight, their
    * sending included, per address and in all (`history-reads`, `history-reads-per-address`);
@@ -61,6 +64,7 @@ export class HttpRoutes {
   private readonly bodies: RequestBodies | null;
   private readonly games: HttpRoutesOptions['games'] | null;
   private readonly tournaments: TournamentsApi | null;
+  private readonly arena: ArenaApi | null;
   /** How much of a record's part is read from the store at a time. */
   private readonly sliceBytes: number;
   private readonly historyReads: ConcurrencyGate | null;
@@ -79,6 +83,7 @@ export class HttpRoutes {
     this.bodies = options.bodies ?? null;
     this.games = options.games ?? null;
     this.tournaments = options.tournaments ?? null;
+    this.arena = options.arena ?? null;
     this.sliceBytes = options.sliceBytes ?? RESPONSE_CHUNK_BYTES;
     this.historyReads = options.historyReads ?? null;
     this.addressOf = options.addressOf ?? ((request) => request.socket.remoteAddress ?? '');
@@ -111,6 +116,11 @@ export class HttpRoutes {
       const asked = parseRatingsPath(url.pathname);
       if (asked === 'bad-escape') return this.badEscape(response);
       if (asked) return this.historyRead(request, response, () => this.ratings(asked, limitParam(url), response));
+    }
+    if (this.arena && url.pathname.startsWith('/api/arena/')) {
+      const asked = parseArenaPath(url.pathname);
+      if (asked === 'bad-escape') return this.badEscape(response);
+      if (asked) return this.historyRead(request, response, () => this.arenaAnswer(this.arena!, asked, limitParam(url), response));
     }
     if (url.pathname.startsWith('/api/history/')) {
       const id = decodePathPart(url.pathname.slice('/api/history/'.length));
@@ -194,6 +204,13 @@ export class HttpRoutes {
     const query = limit === undefined ? {} : { limit };
     const [history, matches] = await Promise.all([this.store.ratingHistory(game, asked.player, query), this.store.list({ game, player: asked.player, ...query })]);
     return this.json(response, 200, { game, player: asked.player, history: history.map(pointJson), matches: matches.map(summaryJson) });
+  }
+
+  /** An arena path (arena-api.ts); read through the history gate, since it reads the store. */
+  private async arenaAnswer(arena: ArenaApi, asked: ArenaRequest, limit: number | undefined, response: ServerResponse): Promise<void> {
+    const answer = await arena.answer(asked, limit);
+    if ('csv' in answer) return this.send(response, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${answer.filename}"` }, answer.csv);
+    return this.send(response, answer.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, JSON.stringify(answer.json));
   }
 
   /**

@@ -13,6 +13,8 @@ import { peerLabel, type PeerAddresses } from './peer-addresses.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
 import type { TournamentsApi } from './tournaments-api.js';
+import type { Arena } from '../arena/arena.js';
+import type { ArenaApi } from './arena-api.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
 import { ReplaySlots } from './replay-slots.js';
@@ -49,6 +51,9 @@ export interface ServerOptions {
   readonly bodies?: RequestBodies;
   /** The server's tournaments, served below /api/tournaments. */
   readonly tournaments?: TournamentsApi;
+  /** The arena: ArenaEnter on the coco protocol, and /api/arena. */
+  readonly arena?: Arena;
+  readonly arenaApi?: ArenaApi;
 }
 
 /** How long `close()` lets clients answer the 1001 close frame before cutting them off. */
@@ -103,6 +108,7 @@ export class CocoServer {
       historyReads: new ConcurrencyGate(limits['history-reads'], limits['history-reads-per-address']),
       addressOf: (request) => addressKey(options.peers.ofRequest(request).address),
       ...(options.tournaments && { tournaments: options.tournaments }),
+      ...(options.arenaApi && { arena: options.arenaApi }),
     });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     const answer = (request: IncomingMessage, response: ServerResponse): Promise<void> =>

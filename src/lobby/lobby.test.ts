@@ -414,3 +414,19 @@ test('a lineup of server bots with names: the seats, the game and the record use
   assert.deepEqual(record?.players, ['ann', 'bob']);
   assert.doesNotMatch(record?.reason ?? '', /ServerBot/);
 });
+
+test('reserved seats (the arena\'s matches): only the names of the seat order may join, with the password', async () => {
+  const { lobby } = makeLobby();
+  const created = lobby.create(request({ args: { pace: '0', '@seats': 'bob alice' }, password: 'pw', reservedSeats: true }));
+  assert.ok(created.ok);
+  const id = created.value;
+  const stranger = lobby.join(id, 'mallory', 'pw', member());
+  assert.deepEqual(stranger, { ok: false, error: `The seats of match "${id}" are reserved for bob, alice` });
+  assert.deepEqual(lobby.join(id, 'alice', 'wrong', member()), { ok: false, error: 'Wrong password' });
+  assert.ok(lobby.join(id, 'alice', 'pw', member()).ok);
+  assert.ok(lobby.join(id, 'bob', 'pw', member()).ok);
+  // Without reservedSeats, the seat order alone lets anyone join (the Software-Challenge port's use).
+  const open = lobby.create(request({ args: { pace: '0', '@seats': 'bob alice' } }));
+  assert.ok(open.ok && lobby.join(open.value, 'mallory', null, member()).ok);
+  await lobby.shutdown();
+});

@@ -1,7 +1,7 @@
 import type { Compute } from '../match/compute.js';
 import { ALL_BOTS, argsInEffect, defaultPlayers } from '../games/game-params.js';
 import type { ArgSpec, GameDefinition, MatchSettings } from '../match/game.js';
-import { Match, botName, type MatchOutcome, type SeatSpec } from '../match/match.js';
+import { Match, botName, isBotName, type MatchOutcome, type SeatSpec } from '../match/match.js';
 import { Random, freshSeed } from '../match/random.js';
 import type { Seat, SeatTransport } from '../match/seat.js';
 import { SpectatorFeed } from '../match/spectator-feed.js';
@@ -78,6 +78,11 @@ export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew'
    * Each a valid player name, no two alike.
    */
   readonly botNames?: readonly string[];
+  /**
+   * Only the names of the seat order may join (the arena's matches: each seat is for one entrant,
+   * and its password is shared by all of them, so the password alone does not say who is who).
+   */
+  readonly reservedSeats?: boolean;
 }
 
 /**
@@ -234,6 +239,8 @@ interface LobbyMatch {
   readonly botLineup: readonly (string | null)[] | null;
   /** The names of those bots' seats (NewMatchRequest.botNames), or null for `ServerBot$N`. */
   readonly botNames: readonly string[] | null;
+  /** Only the names of seatOrder may join (NewMatchRequest.reservedSeats). */
+  readonly reservedSeats: boolean;
   /** Who made it (Requester.owner), for the waiting-match limit. */
   readonly owner: string | null;
   /** Its maker's network (Requester.network), for the limit per network and to make room fairly. */
@@ -403,6 +410,7 @@ export class Lobby implements LobbyPort {
       seatOrder,
       botLineup,
       botNames: (botLineup && request.botNames) ?? null,
+      reservedSeats: request.reservedSeats === true && seatOrder !== null,
       owner: requester?.owner ?? null,
       network: requester?.network ?? null,
       feed: new SpectatorFeed(),
@@ -435,6 +443,7 @@ export class Lobby implements LobbyPort {
     const match = found.value;
     if (match.running) return err(`Game "${id}" is already running`);
     if (match.members.has(name)) return err(`Username "${name}" already taken`);
+    if (match.reservedSeats && !match.seatOrder!.includes(name)) return err(`The seats of match "${id}" are reserved for ${match.seatOrder!.filter((seat) => !isBotName(seat)).join(', ')}`);
     if (match.password !== null) {
       const secret = matchSecret(match.id);
       const refusal = requester?.passwords?.refusal(secret);

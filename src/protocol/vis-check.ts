@@ -1,7 +1,7 @@
 import { err, ok, type Result } from '../util/result.js';
 import { utf8Length } from './utf8-length.js';
 import { parseHjson } from './hjson-lite.js';
-import { EASINGS, VIS_EVENT_KINDS, type CreateBody, type Easing, type NormalVisEvent, type TransformBody, type VisEventKind } from './vis-event.js';
+import { type CreateBody, EASINGS, type Easing, type NormalVisEvent, type TransformBody, VIS_EVENT_KINDS, type VisEventKind } from './vis-event.js';
 import { DEFAULT_VIS_LIMITS, type VisError, type VisErrorCode, type VisLimits } from './vis-limits.js';
 import { PreparedShape, SHAPE_KINDS, type Color, type Shape, type Vec2 } from './vis-shape.js';
 

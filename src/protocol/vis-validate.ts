@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../util/result.js';
-import { VIS_EVENT_KINDS, type NormalVisEvent, type VisEvent, type VisEventInput, type VisEventKind } from './vis-event.js';
+import { type NormalVisEvent, VIS_EVENT_KINDS, type VisEvent, type VisEventInput, type VisEventKind } from './vis-event.js';
 import { PreparedShape, type Vec2 } from './vis-shape.js';
 import type { VisError, VisLimits } from './vis-limits.js';
 import { DEFAULT_VIS_LIMITS } from './vis-limits.js';

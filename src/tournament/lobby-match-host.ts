@@ -3,7 +3,7 @@
  * recorded in the history), and reads each one's result from its record: a match leaves the
  * lobby only once it is recorded, so its `deleted` event is the moment to read it.
  */
-import type { Lobby, LobbyListener } from '../lobby/lobby.js';
+import type { Lobby, LobbyListener, NewMatchRequest } from '../lobby/lobby.js';
 import { transcriptName } from '../match/match.js';
 import { closureReason } from '../match/seat-transcript.js';
 import type { HistoryStore } from '../store/history-store.js';
@@ -48,6 +48,24 @@ export class LobbyMatchHost implements MatchHost {
       },
       TOURNAMENT_ORIGIN,
     );
+  }
+
+  /**
+   * Creates any match, made by `origin` (the arena's matches of entrants and anchors); `ended`
+   * reads its result as it reads a tournament match's.
+   */
+  create(request: NewMatchRequest, origin: string): Result<string> {
+    return this.lobby.create(request, origin);
+  }
+
+  /** Whether the match has started (every seat taken). */
+  running(id: string): boolean {
+    return this.lobby.find(id)?.running === true;
+  }
+
+  /** The names that have joined the match while it waits. */
+  joined(id: string): readonly string[] {
+    return this.lobby.find(id)?.connected ?? [];
   }
 
   abort(id: string, reason: string): void {

@@ -12,7 +12,8 @@ import { ROOT } from '../support/processes.js';
  * order is DESIGN.md's, with the folders it does not draw put where their imports place them:
  * client (the coco client library) beside match on protocol; ratings under the store that keeps
  * them; tournament (driving matches through the lobby), names (the claimed player names the lobby's
- * joins are checked against) and bridges (programs on a machine) under the gateways; cluster (the seams across nodes, wrapping a node's gateways) and app (putting a
+ * joins are checked against) and bridges (programs on a machine) under the gateways, and the arena
+ * (pairing queued programs, its matches driven as a tournament's are) between them; cluster (the seams across nodes, wrapping a node's gateways) and app (putting a
  * node together) under the command line.
  */
 const RANKS: Readonly<Record<string, number>> = {
@@ -27,10 +28,11 @@ const RANKS: Readonly<Record<string, number>> = {
   tournament: 6,
   names: 6,
   bridges: 6,
-  gateways: 7,
-  cluster: 8,
-  app: 9,
-  cli: 10,
+  arena: 7,
+  gateways: 8,
+  cluster: 9,
+  app: 10,
+  cli: 11,
 };
 
 const SRC = join(ROOT, 'src');

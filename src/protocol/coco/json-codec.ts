@@ -99,6 +99,17 @@ function replyBody(reply: Reply, version: number): JsonOut {
       return { name: reply.name, token: outcomeJson(reply.token, (token) => token) };
     case 'NameReleased':
       return { name: reply.name, result: outcomeJson(reply.result, () => null) };
+    case 'ArenaEntered':
+      return { info: outcomeJson(reply.info, (info) => ({ game: info.game, name: info.name, args: { ...info.args }, players: info.players })) };
+    case 'ArenaPaired':
+      return { id: reply.id, password: reply.password, players: [...reply.players] };
+    case 'ArenaResult': {
+      const r = reply.result;
+      return { id: r.id, players: [...r.players], scores: r.scores === null ? null : r.scores.map((x) => new F64(x)), outcome: r.outcome, rating: r.rating === null ? null : new F64(r.rating), reason: r.reason };
+    }
+    case 'ArenaHeld':
+      return { until: reply.until, reason: reply.reason };
+    case 'ArenaLeft':
     case 'LobbyUnsubscribed':
     case 'LobbyLeavedMatch':
     case 'MatchStarted':
@@ -194,7 +205,7 @@ function object(fields: Fields, key: string): Fields {
   return value;
 }
 
-const FIELDLESS = new Set(['GameList', 'LobbyList', 'LobbySubscribe', 'LobbyUnsubscribe', 'LobbyLeaveMatch', 'SpectateLeave', 'HistoryMatchList']);
+const FIELDLESS = new Set(['GameList', 'LobbyList', 'LobbySubscribe', 'LobbyUnsubscribe', 'LobbyLeaveMatch', 'SpectateLeave', 'HistoryMatchList', 'ArenaLeave']);
 
 function requestFrom(variant: string, fields: Fields): Request {
   switch (variant) {
@@ -233,6 +244,8 @@ function requestFrom(variant: string, fields: Fields): Request {
       return { type: 'HistoryMatch', id: str(fields, 'id') };
     case 'VisSubscribe':
       return { type: 'VisSubscribe', id: str(fields, 'id') };
+    case 'ArenaEnter':
+      return { type: 'ArenaEnter', game: str(fields, 'game'), name: str(fields, 'name'), token: optStr(fields, 'token'), concurrency: optUint(fields, 'concurrency') ?? 1 };
     default:
       if (FIELDLESS.has(variant)) return { type: variant } as Request;
       throw new FieldError(`unknown request "${variant}"`);
@@ -399,6 +412,35 @@ export function decodeReply(text: string): Result<Reply> {
         return ok({ type, name: str(fields, 'name'), result: toOutcome(fields['result'], () => null) });
       case 'VisEvents':
         return ok({ type, id: str(fields, 'id'), events: Array.isArray(fields['events']) ? fields['events'] : [] });
+      case 'ArenaEntered':
+        return ok({
+          type,
+          info: toOutcome(fields['info'], (v) => {
+            if (!isObject(v)) throw new FieldError('ArenaEntered must hold the entry');
+            return { game: str(v, 'game'), name: str(v, 'name'), args: stringMap(v, 'args'), players: uint(v, 'players') };
+          }),
+        });
+      case 'ArenaPaired':
+        return ok({ type, id: str(fields, 'id'), password: str(fields, 'password'), players: Array.isArray(fields['players']) ? fields['players'].map(String) : [] });
+      case 'ArenaResult': {
+        const outcome = str(fields, 'outcome');
+        if (outcome !== 'win' && outcome !== 'draw' && outcome !== 'loss' && outcome !== 'none') throw new FieldError(`unknown outcome "${outcome}"`);
+        const scores = fields['scores'];
+        return ok({
+          type,
+          result: {
+            id: str(fields, 'id'),
+            players: Array.isArray(fields['players']) ? fields['players'].map(String) : [],
+            scores: Array.isArray(scores) ? scores.map(Number) : null,
+            outcome,
+            rating: optFloat(fields, 'rating'),
+            reason: str(fields, 'reason'),
+          },
+        });
+      }
+      case 'ArenaHeld':
+        return ok({ type, until: optFloat(fields, 'until') ?? 0, reason: str(fields, 'reason') });
+      case 'ArenaLeft':
       case 'LobbyUnsubscribed':
       case 'LobbyLeavedMatch':
       case 'MatchStarted':

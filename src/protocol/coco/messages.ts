@@ -70,7 +70,10 @@ export type Request =
   /** Extensions for claimed names (src/names/): claim a name, replace its token, free it (master password). */
   | { readonly type: 'NameRegister'; readonly name: string }
   | { readonly type: 'NameRotate'; readonly name: string; readonly token: string }
-  | { readonly type: 'NameRelease'; readonly name: string; readonly verification: string };
+  | { readonly type: 'NameRelease'; readonly name: string; readonly verification: string }
+  /** Extensions for the arena (docs/arena.md): queue for rated games of `game`, `concurrency` at once. */
+  | { readonly type: 'ArenaEnter'; readonly game: string; readonly name: string; readonly token: string | null; readonly concurrency: number }
+  | { readonly type: 'ArenaLeave' };
 
 export type RequestType = Request['type'];
 
@@ -125,7 +128,33 @@ export type Reply =
   /** Extensions for claimed names: the new token, or why not. */
   | { readonly type: 'NameRegistered'; readonly name: string; readonly token: Outcome<string> }
   | { readonly type: 'NameRotated'; readonly name: string; readonly token: Outcome<string> }
-  | { readonly type: 'NameReleased'; readonly name: string; readonly result: Outcome<null> };
+  | { readonly type: 'NameReleased'; readonly name: string; readonly result: Outcome<null> }
+  /** Extensions for the arena. */
+  | { readonly type: 'ArenaEntered'; readonly info: Outcome<ArenaEntryInfo> }
+  | { readonly type: 'ArenaPaired'; readonly id: string; readonly password: string; readonly players: readonly string[] }
+  | { readonly type: 'ArenaResult'; readonly result: ArenaResultInfo }
+  | { readonly type: 'ArenaHeld'; readonly until: number; readonly reason: string }
+  | { readonly type: 'ArenaLeft' };
+
+/** What an ArenaEnter is answered with: the arena's fixed settings of the game. */
+export interface ArenaEntryInfo {
+  readonly game: string;
+  readonly name: string;
+  readonly args: Readonly<Record<string, string>>;
+  readonly players: number;
+}
+
+/** One finished arena game, as told to an entrant in it. */
+export interface ArenaResultInfo {
+  readonly id: string;
+  /** Names in seat order. */
+  readonly players: readonly string[];
+  readonly scores: readonly number[] | null;
+  readonly outcome: 'win' | 'draw' | 'loss' | 'none';
+  /** The entrant's displayed arena rating after the game, or null when it rated nobody. */
+  readonly rating: number | null;
+  readonly reason: string;
+}
 
 export type ReplyType = Reply['type'];
 

@@ -1,0 +1,91 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { INITIAL_SKILL, rateMatch } from '../ratings/rating.js';
+import { startPostgres, type PostgresServer } from '../../test/support/services.js';
+import { outcomeOf, type ArenaStore } from './arena-store.js';
+import { MemoryArenaStore } from './memory-arena-store.js';
+import { PostgresArenaStore } from './postgres-arena-store.js';
+import { SqliteArenaStore } from './sqlite-arena-store.js';
+
+/** The contract every arena store passes (memory, SQLite, PostgreSQL). */
+function contract(name: string, open: () => Promise<ArenaStore>): void {
+  describe(`arena store contract: ${name}`, () => {
+    test('a newcomer has the initial skill; a game rates both players as OpenSkill does and counts wins, draws and last seen', async () => {
+      const store = await open();
+      try {
+        assert.deepEqual(await store.skills('roshambo', ['amy']), new Map([['amy', INITIAL_SKILL]]));
+        const after = await store.record({ matchId: 'm1', game: 'roshambo', endedAt: 1000, standings: [{ player: 'amy', score: 3 }, { player: 'bob', score: 1 }] });
+        const expected = rateMatch([{ player: 'amy', score: 3 }, { player: 'bob', score: 1 }], () => undefined);
+        assert.equal(after[0]!.mu, expected[0]!.mu);
+        assert.equal(after[1]!.sigma, expected[1]!.sigma);
+        assert.deepEqual(after.map((r) => [r.player, r.games, r.wins, r.draws, r.lastSeen]), [['amy', 1, 1, 0, 1000], ['bob', 1, 0, 0, 1000]]);
+        await store.record({ matchId: 'm2', game: 'roshambo', endedAt: 2000, standings: [{ player: 'bob', score: 2 }, { player: 'amy', score: 2 }] });
+        const board = await store.board('roshambo', 10);
+        assert.deepEqual(board.map((r) => [r.player, r.games, r.wins, r.draws, r.lastSeen]), [['amy', 2, 1, 1, 2000], ['bob', 2, 0, 1, 2000]]);
+        assert.ok(board[0]!.rating > board[1]!.rating);
+        const skills = await store.skills('roshambo', ['amy', 'bob']);
+        assert.equal(skills.get('amy')!.mu, board[0]!.mu);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('a match id recorded twice is rated once', async () => {
+      const store = await open();
+      try {
+        const result = { matchId: 'same', game: 'royalur', endedAt: 5, standings: [{ player: 'a', score: 1 }, { player: 'b', score: 0 }] };
+        const first = await store.record(result);
+        const again = await store.record(result);
+        assert.deepEqual(again.map((r) => r.mu), first.map((r) => r.mu));
+        assert.deepEqual((await store.board('royalur', 10)).map((r) => r.games), [1, 1]);
+        assert.equal((await store.games('royalur', null, 10)).length, 1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('games: newest first, of one player or of the whole game, each game apart; the board is limited', async () => {
+      const store = await open();
+      try {
+        await store.record({ matchId: 'g1', game: 'roshambo', endedAt: 10, standings: [{ player: 'a', score: 1 }, { player: 'b', score: 0 }] });
+        await store.record({ matchId: 'g2', game: 'roshambo', endedAt: 20, standings: [{ player: 'c', score: 1 }, { player: 'b', score: 0 }] });
+        await store.record({ matchId: 'g3', game: 'royalur', endedAt: 30, standings: [{ player: 'a', score: 0 }, { player: 'c', score: 1 }] });
+        assert.deepEqual((await store.games('roshambo', null, 10)).map((g) => g.matchId), ['g2', 'g1']);
+        assert.deepEqual((await store.games('roshambo', 'b', 1)).map((g) => g.matchId), ['g2']);
+        const [game] = await store.games('roshambo', 'a', 10);
+        assert.deepEqual([game!.players, game!.scores, game!.endedAt], [['a', 'b'], [1, 0], 10]);
+        assert.equal(game!.ratings.length, 2);
+        assert.equal((await store.board('roshambo', 2)).length, 2);
+        assert.deepEqual((await store.board('royalur', 10)).map((r) => r.player), ['c', 'a']);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+test('outcome: a win is the best score alone, a shared best is a draw', () => {
+  const standings = [{ player: 'a', score: 2 }, { player: 'b', score: 2 }, { player: 'c', score: 1 }];
+  assert.deepEqual([0, 1, 2].map((i) => outcomeOf(standings, i)), ['draw', 'draw', 'loss']);
+  assert.equal(outcomeOf([{ player: 'a', score: 0 }, { player: 'b', score: 1 }], 1), 'win');
+});
+
+contract('memory', async () => new MemoryArenaStore());
+
+const dir = mkdtempSync(join(tmpdir(), 'coco-arena-store-'));
+let files = 0;
+after(() => rmSync(dir, { recursive: true, force: true }));
+contract('sqlite', async () => new SqliteArenaStore(join(dir, `history-${++files}.sqlite`)));
+
+let postgres: PostgresServer | null = null;
+let databases = 0;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(async () => {
+  await postgres?.stop();
+});
+contract('postgres', async () => PostgresArenaStore.open(await postgres!.createDatabase(`arena_${++databases}`)));
