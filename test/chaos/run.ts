@@ -189,7 +189,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         victim.expectedExit = true;
         victim.process.kill('SIGKILL');
         await victim.process.exited;
+        progress(`killed ${victim.name}; waiting for a survivor to clean up after it`);
         await Promise.race(others.map((node) => node.process.waitForLog(new RegExp(`node ${victim.name} is down`))));
+        progress(`${victim.name} cleaned up after; starting a new node`);
         await startNode(slot);
         return;
       }
@@ -201,6 +203,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         victim.process.kill('SIGCONT');
         const code = await victim.process.exited;
         const woken = victim.process.log().slice(before);
+        progress(`${victim.name} woken: exited with status ${code}`);
         pausedExits.push({ code, refusal: woken.split('\n').find((line) => /lost its lease/.test(line)) ?? null, recordedAfterWaking: /match \S+ recorded$/m.test(woken) });
         await startNode(slot);
         return;
@@ -258,6 +261,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     if (redisPid !== null && isAlive(redisPid)) left.push(`redis-server (pid ${redisPid})`);
     return left;
   };
+  // A run that seems stuck: `kill -USR2 PID` prints every node's log so far.
+  const dump = (): void => {
+    for (const node of allNodes) progress(`--- log of ${node.name}:\n${node.process.log()}`);
+  };
+  process.on('SIGUSR2', dump);
   try {
     for (let slot = 0; slot < nodeCount; slot++) await startNode(slot);
     progress(`${nodeCount} nodes up; schedule (seed ${options.seed}): ${faults.map((f) => `${f.kind}@${f.node}`).join(', ')}`);
@@ -272,6 +280,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       await inject(fault);
       recovered();
       snapshots.push(await readRows());
+      progress(`recovered; ${snapshots[snapshots.length - 1]!.length} matches recorded`);
     }
     await matchesStarted(started + 1);
     loadStopped = true;
@@ -281,6 +290,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const report = check({ matches: observations, stored, snapshots, stillRunning });
     return { report, faults, created: observations.length, refusedCreations, pausedExits, unexpectedExits, seconds: Number(process.hrtime.bigint() - began) / 1e9 };
   } finally {
+    process.off('SIGUSR2', dump);
     if (!stoppedAll) await stopAll().catch(() => {});
   }
 }
