@@ -8,7 +8,7 @@ import { FAULT_KINDS } from './schedule.js';
 // Its assertions are the checker's (checker.ts), never timings. `npm run chaos` runs a long one.
 test('chaos: under a steady load across three nodes, each fault once (kill -9, SIGSTOP past the lease, Redis restarted with and without its data, PostgreSQL restarted, a node restarted): every started match recorded once as its players saw it, nothing overwritten, nothing left running', async () => {
   const lines: string[] = [];
-  const result = await runChaos({ seed: 'npm-test-1', faults: FAULT_KINDS.length, nodes: 3, slots: 2, rounds: 5, progress: (line) => lines.push(line) });
+  const result = await runChaos({ seed: 'npm-test-1', faults: FAULT_KINDS.length, nodes: 3, slots: 2, progress: (line) => lines.push(line) });
   const context = `${JSON.stringify(result, null, 1)}\n${lines.join('\n')}`;
   // KNOWN BUG the checker found (not fixed yet): a player bridged through a node that is stopped
   // (SIGTERM) is closed with "server shutdown" and coco prints `match ended: no result (server
