@@ -10,6 +10,7 @@ import { applyBotsFor, loadExternalCatalog } from '../games/external/registry-lo
 import { ClusterLobby } from '../cluster/cluster-lobby.js';
 import type { ClusterLink } from '../cluster/seams.js';
 import { recordLost } from '../cluster/node-failure.js';
+import { hasLeaseFencing } from '../store/node-lease.js';
 import type { RedisLink } from '../cluster/redis-link.js';
 import { maskRedisUrl } from '../cluster/redis-url.js';
 import { uniqueNodeName } from '../cluster/node-name.js';
@@ -165,19 +166,31 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     // Loaded only here: a server without Redis does not carry the client in its memory.
     const { RedisLink } = await import('../cluster/redis-link.js');
     const { takeNodeNumber } = await import('../store/postgres-node-numbers.js');
+    // In a cluster whose history is shared (PostgreSQL), every write carries this node's lease.
+    const fencing = hasLeaseFencing(store) ? store : null;
+    const nodeName = options.nodeName ?? uniqueNodeName();
     redisLink = await RedisLink.connect({
       url: options.redis,
-      node: options.nodeName ?? uniqueNodeName(),
+      node: nodeName,
       leaseMs: limits['redis-lease-seconds'] * 1000,
       refreshMs: limits['redis-lease-refresh-seconds'] * 1000,
       offlineBufferBytes: limits['redis-offline-buffer-bytes'],
       log,
+      ...(fencing && { takeOver: (victim: string) => fencing.takeOverLease(victim, nodeName) }),
       recordLost: (entries) => recordLost(store, entries, log, clock),
       onEvicted: () => options.onEvicted?.(),
       // A Redis that lost its data must not hand a living node's number out again (ids would collide).
       ...(options.postgres !== undefined && { takeNodeNumber: () => takeNodeNumber(options.postgres!) }),
     });
     link = redisLink;
+    if (fencing) {
+      // The node's number is its lease's epoch: the sequence never gives one twice.
+      await fencing.holdLease({ node: nodeName, epoch: redisLink.nodeNumber }, () => options.onEvicted?.()).catch(async (error: unknown) => {
+        redisLink!.close();
+        await redisLink!.closed;
+        throw error;
+      });
+    }
     const numbered = `node number ${redisLink.nodeNumber} (match ids start with ${nodeMatchId(redisLink.nodeNumber).slice(0, 3)}), from ${options.postgres !== undefined ? 'PostgreSQL' : 'Redis'}`;
     log.info(`node ${redisLink.bus.node} joined the cluster through Redis at ${maskRedisUrl(options.redis)}: ${numbered}`);
   }

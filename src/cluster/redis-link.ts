@@ -35,6 +35,11 @@ export interface RedisLinkOptions {
   /** Bus bytes held while Redis is unreachable, sent when it is back (redis-offline-buffer-bytes). */
   readonly offlineBufferBytes: number;
   readonly log?: Log;
+  /**
+   * Fences a dead node's writes (its lease in the history store, node-lease.ts) before its matches
+   * are recorded as lost; when it rejects, the clean-up is tried again once the claim runs out.
+   */
+  readonly takeOver?: (victim: string) => Promise<void>;
   /** Records the matches of a dead node (this node cleans up after it), before the others are told. */
   readonly recordLost?: (entries: readonly DirectoryEntry[]) => Promise<void>;
   /** Another node declared this one dead while it could not reach Redis: it must stop. */
@@ -489,6 +494,8 @@ export class RedisLink implements ClusterLink {
   private async reap(victim: string): Promise<void> {
     const { entries } = await this.snapshot();
     const lost = entries.filter((entry) => entry.node === victim);
+    // Fenced first: a victim that was only paused must not record over what is recorded here.
+    await this.options.takeOver?.(victim);
     await this.options.recordLost?.(lost);
     await runScript(this.cmd, 'nodeDown', this.downKeys(victim), [victim, this.keys.dirChannel]);
     this.log.info(`node ${victim} is down: its ${lost.length} matches and the connections it counted left the cluster`);

@@ -8,6 +8,7 @@ import { SpectatorFeed } from '../match/spectator-feed.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo, Request } from '../protocol/coco/messages.js';
 import type { HistoryStore } from '../store/history-store.js';
+import { isLeaseTakenOver } from '../store/node-lease.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { prefixedLog, silentLog, type Log } from '../util/log.js';
 import { matchSecret, secretDigest, secretEquals, type SecretName } from '../util/secret.js';
@@ -799,6 +800,8 @@ export class Lobby implements LobbyPort {
       // Said once the history holds the match: what waits for a record (a test, an operator) waits for this.
       this.options.log?.info(`match ${match.id} recorded`);
     } catch (failure) {
+      // A node whose lease was taken over: the store said so once, for all its matches.
+      if (isLeaseTakenOver(failure)) return;
       this.options.log?.error(`match ${match.id} could not be recorded: ${String(failure)}`);
     }
   }

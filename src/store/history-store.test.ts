@@ -201,11 +201,14 @@ function contract(name: string, open: (options?: HistoryStoreOptions) => Promise
     });
   });
 
-  test(`${name}: recording a match again replaces it and counts its size once`, async () => {
+  test(`${name}: the first record of a match wins: a later one of the same id neither overwrites it nor counts`, async () => {
     const a = sized('a', 1000, 500);
     const b = sized('b', 2000, 500);
+    // The same id recorded again as a woken node would: another reason, no scores, a later end.
+    const again: MatchRecord = { ...a, reason: 'server shutdown', scores: null, endedAt: 3000, spectatorStream: Buffer.alloc(0) };
     await using({ retention: { maxBytes: storedSize(a) + storedSize(b) } }, async (store) => {
-      for (let i = 0; i < 3; i++) await store.record(a);
+      await store.record(a);
+      for (let i = 0; i < 3; i++) await store.record(again);
       await store.record(b);
       assert.deepEqual(await store.ids(), ['a', 'b']);
       assert.deepEqual(await store.get('a'), a);
@@ -282,14 +285,16 @@ function partsContract(name: string, open: (options?: HistoryStoreOptions) => Pr
     });
   });
 
-  test(`${name}: a part read after its match is written again is the new one; after retention removed it, none`, async () => {
+  test(`${name}: a part read after its match is recorded again is still the first record's; after retention removed it, none`, async () => {
     await using({ retention: { maxBytes: storedSize(match) + 100 } }, async (store) => {
       await store.record(match);
-      assert.ok(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 10 }));
+      const first = await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 100 });
+      assert.ok(first);
       const again = { ...match, artifacts: { 'replay.log': 'second version\n' } };
       await store.record(again);
-      assert.deepEqual(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 100 }), Buffer.from('second version\n'));
-      assert.equal(await store.readPart('parts', { kind: 'artifact', name: 'empty.txt' }, { offset: 0, length: 100 }), null);
+      assert.deepEqual(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 100 }), first);
+      // The second record had no such artifact: the first record's (empty) one is still there.
+      assert.deepEqual(await store.readPart('parts', { kind: 'artifact', name: 'empty.txt' }, { offset: 0, length: 100 }), Buffer.alloc(0));
       await store.record(sized('newer', 6000, storedSize(match)));
       assert.equal(await store.readPart('parts', { kind: 'artifact', name: 'replay.log' }, { offset: 0, length: 100 }), null);
       assert.equal(await store.outline('parts'), null);

@@ -75,8 +75,8 @@ export class MemoryHistoryStore implements HistoryStore {
   async record(given: NewMatchRecord): Promise<void> {
     const { visJson } = given;
     const match: MatchRecord = typeof visJson === 'string' ? { ...given, visJson } : { ...given, visJson: Buffer.from(visJson.buffer, visJson.byteOffset, visJson.byteLength).toString('utf8') };
-    const previous = this.byId.get(match.id);
-    if (previous) this.remove(previous);
+    // The first record of a match wins: a later one of the same id is left out.
+    if (this.byId.has(match.id)) return;
     if (!this.rated.has(match.id)) this.rate(match);
     const entry: Entry = { record: match, endedAt: match.endedAt, size: storedSize(given) };
     this.byEnd.splice(this.insertionPoint(entry.endedAt), 0, entry);
@@ -212,12 +212,6 @@ export class MemoryHistoryStore implements HistoryStore {
       else this.points.delete(key);
     }
     this.rated.delete(matchId);
-  }
-
-  private remove(entry: Entry): void {
-    this.byEnd.splice(this.byEnd.indexOf(entry), 1);
-    this.byId.delete(entry.record.id);
-    this.totalBytes -= entry.size;
   }
 
   /** After every entry that ended at or before `endedAt`; matches end in order, so usually the end. */

@@ -22,6 +22,8 @@ import {
 } from './history-store.js';
 import { forgetRatingPoints, rateInTransaction, ratingBoard, ratingPoints } from './postgres-ratings.js';
 import { migratePostgres } from './postgres-schema.js';
+import type { NodeLease } from './node-lease.js';
+import { checkNodeLease, registerNodeLease, takeOverNodeLease } from './postgres-node-leases.js';
 
 /**
  * Connections one server keeps to the database. Records are written one transaction at a time
@@ -103,17 +105,30 @@ export class PostgresHistoryDb {
   /**
    * Writes the records in one transaction, all or none, with the ratings they change and the
    * retention applied (with `now`, unix ms, for the age limit). `applyRetention: false` writes
-   * without removing anything (migrate-history copies a history whole).
+   * without removing anything (migrate-history copies a history whole). A record whose id is
+   * stored already is left out: the first record of a match wins. With a `lease`, the write is
+   * refused (LeaseTakenOverError, nothing written) when that lease was taken over.
    */
-  async write(records: readonly NewMatchRecord[], now: number, applyRetention = true): Promise<void> {
+  async write(records: readonly NewMatchRecord[], now: number, applyRetention = true, lease: NodeLease | null = null): Promise<void> {
     await this.transaction(async (client) => {
       // Locks the total's row to the end of the transaction: one writer at a time, on all machines.
       const { rows } = await client.query<{ bytes: string }>('SELECT bytes FROM history_total FOR UPDATE');
+      if (lease) await checkNodeLease(client, lease);
       let total = Number(rows[0]!.bytes);
       for (const match of records) total += await insert(client, match);
       if (applyRetention) total -= (await this.removeExpired(client, total, now)).bytes;
       await client.query('UPDATE history_total SET bytes = $1', [total]);
     });
+  }
+
+  /** Registers this node's lease, which its writes will carry (postgres-node-leases.ts). */
+  registerLease(lease: NodeLease, now: number): Promise<void> {
+    return registerNodeLease(this.pool, lease, now);
+  }
+
+  /** Fences a dead node's writes before its matches are recorded as lost. */
+  takeOverLease(victim: string, by: string, now: number): Promise<void> {
+    return takeOverNodeLease(this.pool, victim, by, now);
   }
 
   /** Applies the retention alone (when a server starts, its limits may have been lowered); returns how many matches it removed. */
@@ -302,17 +317,16 @@ export class PostgresHistoryDb {
 }
 
 /**
- * Writes one match (replacing a stored one of the same id, with its players and artifacts) and
- * the ratings it changes; returns how much the stored total grows (its size less the replaced one's).
+ * Writes one match with the ratings it changes, unless a match of that id is stored already: the
+ * first record wins, and a later one (a node that woke after a survivor recorded its matches as
+ * lost, a backlog written twice) never overwrites it. Returns how much the stored total grows.
  */
 async function insert(client: pg.PoolClient, match: NewMatchRecord): Promise<number> {
   const size = storedSize(match);
-  // Players and artifacts go with it (ON DELETE CASCADE); its rating points stay (see the schema).
-  const replaced = await client.query<{ size: string }>('DELETE FROM matches WHERE id = $1 RETURNING size', [match.id]);
   const vis = typeof match.visJson === 'string' ? Buffer.from(match.visJson, 'utf8') : Buffer.from(match.visJson.buffer, match.visJson.byteOffset, match.visJson.byteLength);
-  await client.query(
+  const inserted = await client.query(
     `INSERT INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis, size)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
     [
       match.id,
       match.game,
@@ -331,6 +345,7 @@ async function insert(client: pg.PoolClient, match: NewMatchRecord): Promise<num
       size,
     ],
   );
+  if (inserted.rowCount === 0) return 0;
   if (match.players.length) {
     await client.query('INSERT INTO match_players (match_id, seat, name) SELECT $1, seat - 1, name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, seat)', [match.id, match.players]);
   }
@@ -339,7 +354,7 @@ async function insert(client: pg.PoolClient, match: NewMatchRecord): Promise<num
   }
   // In the record's transaction: the match and the ratings it changes are written together.
   await rateInTransaction(client, match);
-  return size - (replaced.rows[0] ? Number(replaced.rows[0].size) : 0);
+  return size;
 }
 
 function toSummary(row: MatchRow): MatchSummary {

@@ -18,6 +18,7 @@ import {
 } from './history-store.js';
 import { PostgresHistoryDb } from './postgres-history-db.js';
 import { errorText, isTransientPostgresError, maskedUrl } from './postgres-connection.js';
+import { LeaseTakenOverError, type LeaseFencing, type NodeLease } from './node-lease.js';
 import { DEFAULT_BACKLOG_MAX_BYTES, RecordBacklog, type BacklogEntry } from './record-backlog.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { silentLog, type Log } from '../util/log.js';
@@ -54,8 +55,12 @@ export interface PostgresHistoryStoreOptions extends HistoryStoreOptions {
  * BACKLOG_RETRY_MAX_MS on the clock given. So a match that ends during an outage ends normally
  * for its players. Reads first write the backlog, so they see every record sent before them;
  * during an outage they fail with a HistoryUnavailableError that says the database is unreachable.
+ *
+ * In a cluster the writes are fenced (LeaseFencing): once `holdLease` was called every write
+ * carries the node's lease, and once a survivor took that lease over, nothing more is written:
+ * the refusal is logged once, the backlog dropped, and the node told to stop.
  */
-export class PostgresHistoryStore implements HistoryStore {
+export class PostgresHistoryStore implements HistoryStore, LeaseFencing {
   private readonly backlog: RecordBacklog;
   private readonly masked: string;
   private retryDelay = BACKLOG_RETRY_FIRST_MS;
@@ -63,6 +68,10 @@ export class PostgresHistoryStore implements HistoryStore {
   private flushing: Promise<void> | null = null;
   private unreachableSince: number | null = null;
   private closed = false;
+  private lease: NodeLease | null = null;
+  private onTakenOver: ((by: string) => void) | null = null;
+  /** Set once a write was refused for a lease taken over: nothing is written after it. */
+  private takenOver: LeaseTakenOverError | null = null;
 
   private constructor(
     private readonly db: PostgresHistoryDb,
@@ -117,14 +126,30 @@ export class PostgresHistoryStore implements HistoryStore {
     return this.db.schemaVersion;
   }
 
+  async holdLease(lease: NodeLease, takenOver: (by: string) => void): Promise<void> {
+    try {
+      await this.db.registerLease(lease, this.clock.now());
+    } catch (error) {
+      throw new Error(`history database ${this.masked}: ${errorText(error)}`);
+    }
+    this.lease = lease;
+    this.onTakenOver = takenOver;
+  }
+
+  async takeOverLease(victim: string, by: string): Promise<void> {
+    await this.db.takeOverLease(victim, by, this.clock.now());
+  }
+
   async record(match: NewMatchRecord): Promise<void> {
     if (this.closed) throw new Error('the history store is closed');
+    if (this.takenOver) throw this.takenOver;
     // Behind a backlog, a record waits its turn: records are written in the order they came.
     if (this.backlog.count === 0) {
       try {
-        await this.db.write([match], this.clock.now());
+        await this.db.write([match], this.clock.now(), true, this.lease);
         return;
       } catch (error) {
+        if (error instanceof LeaseTakenOverError) throw this.refused(error, [match.id]);
         if (!isTransientPostgresError(error)) throw error;
         this.unreachable(error);
       }
@@ -235,18 +260,25 @@ export class PostgresHistoryStore implements HistoryStore {
     while (this.backlog.count > 0) {
       const batch = this.backlog.front(BACKLOG_BATCH_RECORDS);
       try {
-        await this.db.write(batch.map((entry) => entry.record), this.clock.now());
+        await this.db.write(
+          batch.map((entry) => entry.record),
+          this.clock.now(),
+          true,
+          this.lease,
+        );
         this.backlog.remove(batch);
         written += batch.length;
       } catch (error) {
+        if (error instanceof LeaseTakenOverError) throw this.refused(error, this.backlog.clear().map((entry) => entry.record.id));
         if (isTransientPostgresError(error)) throw this.stillUnreachable(error);
         // A record the database refuses (not an outage) must not hold back the others: one at a
         // time, to find it (as the SQLite store's worker does).
         for (const entry of batch) {
           try {
-            await this.db.write([entry.record], this.clock.now());
+            await this.db.write([entry.record], this.clock.now(), true, this.lease);
             written++;
           } catch (single) {
+            if (single instanceof LeaseTakenOverError) throw this.refused(single, this.backlog.clear().map((left) => left.record.id));
             if (isTransientPostgresError(single)) throw this.stillUnreachable(single);
             this.log.error(`match ${entry.record.id} could not be recorded from the backlog, dropped: ${errorText(single)}`);
           }
@@ -261,6 +293,23 @@ export class PostgresHistoryStore implements HistoryStore {
     this.retryDelay = BACKLOG_RETRY_FIRST_MS;
     this.cancelRetry?.();
     this.cancelRetry = null;
+  }
+
+  /**
+   * The lease was taken over: this node was declared dead and its running matches recorded by a
+   * survivor. Said once, in one line (what was refused, and why), and the node is told to stop;
+   * every later write is refused without a word.
+   */
+  private refused(error: LeaseTakenOverError, ids: readonly string[]): LeaseTakenOverError {
+    if (this.takenOver) return this.takenOver;
+    this.takenOver = error;
+    this.cancelRetry?.();
+    this.cancelRetry = null;
+    this.log.error(
+      `history database ${this.masked}: ${error.message} (it was declared dead, and its running matches recorded as lost); not recorded: ${ids.join(', ')}; this node records nothing more and stops`,
+    );
+    this.onTakenOver?.(error.by);
+    return error;
   }
 
   /** A try failed: the next one waits twice as long (up to the maximum). */

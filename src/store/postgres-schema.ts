@@ -54,9 +54,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      bytes BIGINT NOT NULL
    );
    INSERT INTO history_total (bytes) VALUES (0);`,
-  // The ratings (PlayerRating, RatingPoint). rating_history has no foreign key to matches:
-  // recording a match again replaces its row, which must not lose its points; retention deletes
-  // a removed match's points itself (as in the SQLite store).
+  // The ratings (PlayerRating, RatingPoint). rating_history has no foreign key to matches (when
+  // this was written, recording a match again replaced its row, which must not lose its points;
+  // now the first record wins); retention deletes a removed match's points itself (as in SQLite).
   `CREATE TABLE ratings (
      game TEXT NOT NULL,
      player TEXT NOT NULL,

@@ -154,8 +154,6 @@ export class SqliteHistoryDb {
   private readonly insertMatch: Database.Statement;
   private readonly insertPlayer: Database.Statement;
   private readonly insertArtifact: Database.Statement;
-  private readonly deletePlayers: Database.Statement;
-  private readonly deleteArtifacts: Database.Statement;
   private readonly selectSize: Database.Statement;
   private readonly insertSize: Database.Statement;
   private readonly sumSizes: Database.Statement;
@@ -184,15 +182,13 @@ export class SqliteHistoryDb {
     this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     this.migrate();
     this.insertMatch = this.db.prepare(
-      `INSERT OR REPLACE INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
+      `INSERT INTO matches (id, game, name, args, bots, scores, reason, error, seed, verified, started_at, ended_at, spectator_stream, vis)
        VALUES (@id, @game, @name, @args, @bots, @scores, @reason, @error, @seed, @verified, @startedAt, @endedAt, @spectatorStream, @vis)`,
     );
     this.insertPlayer = this.db.prepare('INSERT INTO match_players (match_id, seat, name) VALUES (?, ?, ?)');
     this.insertArtifact = this.db.prepare('INSERT INTO match_artifacts (match_id, name, content) VALUES (?, ?, ?)');
-    this.deletePlayers = this.db.prepare('DELETE FROM match_players WHERE match_id = ?');
-    this.deleteArtifacts = this.db.prepare('DELETE FROM match_artifacts WHERE match_id = ?');
     this.selectSize = this.db.prepare('SELECT size FROM match_sizes WHERE match_id = ?').pluck();
-    this.insertSize = this.db.prepare('INSERT OR REPLACE INTO match_sizes (match_id, size) VALUES (?, ?)');
+    this.insertSize = this.db.prepare('INSERT INTO match_sizes (match_id, size) VALUES (?, ?)');
     this.sumSizes = this.db.prepare('SELECT total(size) FROM match_sizes').pluck();
     // Walks matches_by_end, oldest first; reads each match's first page for its id (never the
     // overflow pages where its blobs are) and its size from match_sizes.
@@ -270,12 +266,11 @@ export class SqliteHistoryDb {
     return expired.length;
   }
 
+  /** Writes one match, unless one of that id is stored already: the first record of a match wins. */
   private insert(match: NewMatchRecord): void {
+    if (this.selectSize.get(match.id) !== undefined) return;
     const size = storedSize(match);
-    this.total += size - ((this.selectSize.get(match.id) as number | undefined) ?? 0);
-    this.partCache.forgetMatch(match.id);
-    this.deletePlayers.run(match.id);
-    this.deleteArtifacts.run(match.id);
+    this.total += size;
     this.insertMatch.run({
       id: match.id,
       game: match.game,

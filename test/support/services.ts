@@ -63,19 +63,28 @@ export interface RedisServer {
   readonly port: number;
   /** The redis-server process now (for the benchmark's CPU figures); null while halted. */
   pid(): number | null;
-  /** Stops the server (its data is gone: it keeps nothing on disk) and starts it again on the same port. */
+  /**
+   * Stops the server and starts it again on the same port: its data is gone, unless it was
+   * started with `persist` (then what it had written to its append-only file comes back).
+   */
   restart(): Promise<void>;
+  /** Stops the server, removes whatever it kept on disk, and starts it again: always empty. */
+  restartEmpty(): Promise<void>;
   /** Stops the server until `start()`; clients see the connection refused meanwhile. */
   halt(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free loopback port, persisting nothing. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free loopback port, persisting nothing; with `persist`, every write
+ * goes to an append-only file first (fsync always), so that `restart()` keeps the data.
+ */
+export async function startRedis(options: { persist?: boolean } = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'coco-redis-'));
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+  const persistence = options.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--daemonize', 'no'];
   let child: ChildProcess | null = null;
   const start = async (): Promise<void> => {
     if (child === null) child = await startUntil('redis-server', args, /Ready to accept connections/, 'redis-server');
@@ -93,6 +102,11 @@ export async function startRedis(): Promise<RedisServer> {
     halt,
     restart: async () => {
       await halt();
+      await start();
+    },
+    restartEmpty: async () => {
+      await halt();
+      for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
       await start();
     },
     stop: async () => {

@@ -1,0 +1,305 @@
+import { join } from 'node:path';
+import pg from 'pg';
+import { ROOT, coco, startCoco, startServer, type RunningCoco, type ServerProcess } from '../support/processes.js';
+import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
+import { Random } from '../../src/match/random.js';
+import { check, type CheckReport, type MatchObservation, type StoredMatch } from './checker.js';
+import { faultSchedule, type Fault, type FaultKind } from './schedule.js';
+
+/**
+ * The chaos run: real redis-server (with an append-only file), PostgreSQL and `nodes` cocod
+ * processes; `slots` loops keep matches going (created on one node, joined through another, both
+ * chosen by the seed); the seeded schedule injects one fault at a time, each followed by its
+ * recovery, which the run waits for in the processes' logs, never by the clock. Then the checker
+ * (checker.ts) judges what every client saw against what PostgreSQL holds.
+ */
+export interface ChaosOptions {
+  readonly seed: string;
+  readonly faults: number;
+  readonly nodes?: number;
+  readonly slots?: number;
+  /** Each match: roshambo of this many rounds at this pace (seconds a round). */
+  readonly rounds?: number;
+  readonly pace?: number;
+  readonly kinds?: readonly FaultKind[];
+  /** Progress, one line at a time (the long run prints it; the test keeps it for a failure). */
+  readonly progress?: (line: string) => void;
+}
+
+/** What happened to a node paused past its lease once it was woken. */
+export interface PausedNodeExit {
+  readonly code: number | null;
+  /** Its one line saying why its writes were refused, if it tried to write. */
+  readonly refusal: string | null;
+  /** Did it log a match as recorded after it was woken? (It must not.) */
+  readonly recordedAfterWaking: boolean;
+}
+
+export interface ChaosResult {
+  readonly report: CheckReport;
+  readonly faults: readonly Fault[];
+  readonly created: number;
+  /** `coco new` refused during a fault (Redis or PostgreSQL unreachable, a node gone): expected. */
+  readonly refusedCreations: number;
+  readonly pausedExits: readonly PausedNodeExit[];
+  /** Nodes that exited without the run stopping them (and were started again, as a supervisor would). */
+  readonly unexpectedExits: number;
+  readonly seconds: number;
+}
+
+const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
+const GESTURES = ['ROCK', 'PAPER', 'SCISSORS'] as const;
+/** Short leases, so a dead or paused node is noticed within seconds. */
+const LEASE = ['--limit', 'redis-lease-seconds=2', '--limit', 'redis-lease-refresh-seconds=0.5'];
+/** Every client connects from 127.0.0.1: the per-address limits are raised to what the load needs. */
+const LOAD_LIMITS = ['game-new-per-minute=100000', 'game-new-per-minute-per-network=100000', 'connections-per-address=10000', 'connections-per-network=10000', 'waiting-matches-per-address=1000', 'waiting-matches-per-network=1000'].flatMap((limit) => ['--limit', limit]);
+
+interface Node {
+  process: ServerProcess;
+  name: string;
+  /** Set when the run itself stops or kills it (any other exit is unexpected). */
+  expectedExit: boolean;
+}
+
+/** Occurrences of `pattern` in `text`. */
+function count(text: string, pattern: RegExp): number {
+  return text.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+}
+
+/** Resolves once `node`'s log holds `pattern` at least `n` times. */
+function nth(node: ServerProcess, pattern: RegExp, n: number): Promise<unknown> {
+  return n <= 0 ? Promise.resolve() : node.waitForLog(new RegExp(`(?:[\\s\\S]*?${pattern.source}){${n}}`));
+}
+
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
+  const nodeCount = options.nodes ?? 3;
+  const slots = options.slots ?? 3;
+  const matchArgs = ['roshambo', '-a', `rounds=${options.rounds ?? 20}`, '-a', `pace=${options.pace ?? 0.1}`];
+  const progress = options.progress ?? (() => {});
+  const random = Random.fromSeed(`${options.seed}/load`);
+  const faults = faultSchedule(options.seed, options.faults, nodeCount, options.kinds);
+  const began = process.hrtime.bigint();
+  let redis: RedisServer | null = null;
+  let postgres: PostgresServer | null = null;
+  const nodes: (Node | null)[] = [];
+  const allNodes: Node[] = [];
+  const players: RunningCoco[] = [];
+  const observations: MatchObservation[] = [];
+  const snapshots: StoredMatch[][] = [];
+  const pausedExits: PausedNodeExit[] = [];
+  let refusedCreations = 0;
+  let unexpectedExits = 0;
+  let started = 0;
+  const startedWaiters: { at: number; resolve: () => void }[] = [];
+  let loadStopped = false;
+  /** Settles when the fault under way has recovered: a refused `coco new` waits for it. */
+  let calm: Promise<void> = Promise.resolve();
+
+  const startNode = async (slot: number): Promise<Node> => {
+    const process = await startServer(['--redis', redis!.url, '--postgres', history, ...LEASE, ...LOAD_LIMITS], null);
+    const [, name] = await process.waitForLog(/node (\S+) joined the cluster through Redis/);
+    const node: Node = { process, name: name!, expectedExit: false };
+    nodes[slot] = node;
+    allNodes.push(node);
+    void process.exited.then(() => {
+      if (node.expectedExit || loadStopped) return;
+      // As a supervisor would (systemd Restart=always): a node that exited is replaced.
+      unexpectedExits++;
+      progress(`node ${node.name} exited by itself: starting a new one`);
+      if (nodes[slot] === node) nodes[slot] = null;
+    });
+    return node;
+  };
+  const alive = (): Node[] => nodes.filter((node): node is Node => node !== null);
+  const pick = (): Node | null => {
+    const living = alive();
+    return living.length ? living[random.int(living.length)]! : null;
+  };
+  const readRows = async (): Promise<StoredMatch[]> => {
+    const client = new pg.Client({ connectionString: history });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string; seq: string; reason: string; scores: string | null; ended_at: string }>('SELECT id, seq, reason, scores, ended_at FROM matches ORDER BY seq');
+      return rows.map((row) => ({ id: row.id, seq: Number(row.seq), reason: row.reason, scores: row.scores === null ? null : (JSON.parse(row.scores) as number[]), endedAt: Number(row.ended_at) }));
+    } finally {
+      await client.end();
+    }
+  };
+  const matchesStarted = (at: number): Promise<void> => (started >= at ? Promise.resolve() : new Promise((resolve) => startedWaiters.push({ at, resolve })));
+  const onStarted = (): void => {
+    started++;
+    for (const waiter of [...startedWaiters]) {
+      if (started >= waiter.at) {
+        startedWaiters.splice(startedWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+
+  /** One match: created on one node, its two players joining through nodes the seed picks. */
+  const playOne = async (): Promise<void> => {
+    const creator = pick();
+    if (!creator) return calm;
+    const made = await coco(creator.process.url, ['new', ...matchArgs]);
+    const id = made.stdout.trim();
+    if (made.code !== 0 || !id) {
+      refusedCreations++;
+      return calm;
+    }
+    const seats = [pick(), pick()];
+    const observation = { id, started: false, endings: [] as (string | null)[] };
+    observations.push(observation);
+    const running = seats.map((node, seat) => (node ? startCoco(node.process.url, ['connect', id, '-n', `p${seat}`, '--', 'python3', BOT, GESTURES[random.int(3)]!]) : null));
+    for (const player of running) if (player) players.push(player);
+    let counted = false;
+    const finished = await Promise.all(
+      running.map(async (player) => {
+        if (!player) return null;
+        player.waitForOutput(/> match started/).then(
+          () => {
+            observation.started = true;
+            if (!counted) {
+              counted = true;
+              onStarted();
+            }
+          },
+          () => {},
+        );
+        return player.done;
+      }),
+    );
+    for (const result of finished) {
+      if (!result) continue;
+      if (result.stdout.includes('> match started')) observation.started = true;
+      const endings = [...result.stdout.matchAll(/> match ended: (.*)/g)];
+      observation.endings.push(endings.length ? endings[endings.length - 1]![1]! : null);
+    }
+  };
+  const load = async (): Promise<void> => {
+    while (!loadStopped) await playOne();
+  };
+
+  /** Injects one fault and resolves once the cluster has recovered from it. */
+  const inject = async (fault: Fault): Promise<void> => {
+    const victim = nodes[fault.node] ?? alive()[0]!;
+    const slot = nodes.indexOf(victim);
+    const others = alive().filter((node) => node !== victim);
+    switch (fault.kind) {
+      case 'kill': {
+        victim.expectedExit = true;
+        victim.process.kill('SIGKILL');
+        await victim.process.exited;
+        progress(`killed ${victim.name}; waiting for a survivor to clean up after it`);
+        await Promise.race(others.map((node) => node.process.waitForLog(new RegExp(`node ${victim.name} is down`))));
+        progress(`${victim.name} cleaned up after; starting a new node`);
+        await startNode(slot);
+        return;
+      }
+      case 'pause': {
+        victim.expectedExit = true;
+        const before = victim.process.log().length;
+        victim.process.kill('SIGSTOP');
+        await Promise.race(others.map((node) => node.process.waitForLog(new RegExp(`node ${victim.name} is down`))));
+        victim.process.kill('SIGCONT');
+        const code = await victim.process.exited;
+        const woken = victim.process.log().slice(before);
+        progress(`${victim.name} woken: exited with status ${code}`);
+        pausedExits.push({ code, refusal: woken.split('\n').find((line) => /lost its lease/.test(line)) ?? null, recordedAfterWaking: /match \S+ recorded$/m.test(woken) });
+        await startNode(slot);
+        return;
+      }
+      case 'redis-restart':
+      case 'redis-wipe': {
+        const living = alive();
+        const backBefore = living.map((node) => count(node.process.log(), /Redis is back/));
+        await (fault.kind === 'redis-restart' ? redis!.restart() : redis!.restartEmpty());
+        await Promise.all(living.map((node, i) => nth(node.process, /Redis is back/, backBefore[i]! + 1)));
+        return;
+      }
+      case 'postgres-restart': {
+        const living = alive();
+        const outagesBefore = living.map((node) => count(node.process.log(), /unreachable \(/));
+        const drainedBefore = living.map((node) => count(node.process.log(), /reachable again after/));
+        await postgres!.halt();
+        // Matches go on meanwhile: one more starts with the database away.
+        await matchesStarted(started + 1);
+        await postgres!.start();
+        // Every node that kept records in memory meanwhile writes them, and says so.
+        await Promise.all(living.map((node, i) => nth(node.process, /reachable again after/, drainedBefore[i]! + count(node.process.log(), /unreachable \(/) - outagesBefore[i]!)));
+        return;
+      }
+      case 'node-restart': {
+        victim.expectedExit = true;
+        await victim.process.stop();
+        await startNode(slot);
+        return;
+      }
+    }
+  };
+
+  const history = await (async () => {
+    redis = await startRedis({ persist: true });
+    postgres = await startPostgres();
+    return postgres.createDatabase('chaos');
+  })();
+  let stoppedAll = false;
+  const stopAll = async (): Promise<string[]> => {
+    stoppedAll = true;
+    loadStopped = true;
+    const left: string[] = [];
+    for (const node of allNodes) {
+      node.expectedExit = true;
+      node.process.kill('SIGCONT');
+    }
+    await Promise.all(allNodes.map((node) => node.process.stop()));
+    for (const player of players) if (player.child.exitCode === null && player.child.signalCode === null) player.child.kill('SIGKILL');
+    await Promise.all(players.map((player) => player.done));
+    const redisPid = redis?.pid() ?? null;
+    await redis?.stop();
+    await postgres?.stop();
+    for (const player of players) if (player.child.exitCode === null && player.child.signalCode === null) left.push(`coco (pid ${player.child.pid})`);
+    if (redisPid !== null && isAlive(redisPid)) left.push(`redis-server (pid ${redisPid})`);
+    return left;
+  };
+  // A run that seems stuck: `kill -USR2 PID` prints every node's log so far.
+  const dump = (): void => {
+    for (const node of allNodes) progress(`--- log of ${node.name}:\n${node.process.log()}`);
+  };
+  process.on('SIGUSR2', dump);
+  try {
+    for (let slot = 0; slot < nodeCount; slot++) await startNode(slot);
+    progress(`${nodeCount} nodes up; schedule (seed ${options.seed}): ${faults.map((f) => `${f.kind}@${f.node}`).join(', ')}`);
+    const loops = Array.from({ length: slots }, () => load());
+    for (const [i, fault] of faults.entries()) {
+      await matchesStarted(started + fault.matchesBefore);
+      // Nodes that exited by themselves are replaced first (the supervisor's job).
+      for (let slot = 0; slot < nodeCount; slot++) if (!nodes[slot]) await startNode(slot);
+      let recovered!: () => void;
+      calm = new Promise((resolve) => (recovered = resolve));
+      progress(`fault ${i + 1}/${faults.length}: ${fault.kind} (node slot ${fault.node}), ${started} matches started so far`);
+      await inject(fault);
+      recovered();
+      snapshots.push(await readRows());
+      progress(`recovered; ${snapshots[snapshots.length - 1]!.length} matches recorded`);
+    }
+    await matchesStarted(started + 1);
+    loadStopped = true;
+    await Promise.all(loops);
+    const stored = await readRows();
+    const stillRunning = await stopAll();
+    const report = check({ matches: observations, stored, snapshots, stillRunning });
+    return { report, faults, created: observations.length, refusedCreations, pausedExits, unexpectedExits, seconds: Number(process.hrtime.bigint() - began) / 1e9 };
+  } finally {
+    process.off('SIGUSR2', dump);
+    if (!stoppedAll) await stopAll().catch(() => {});
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import pg from 'pg';
+import { ROOT, coco, newMatch, startCoco, startServer, type ServerProcess } from '../support/processes.js';
+import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/services.js';
+
+// Two real cocod processes, nodes of one cluster through a real redis-server and one real
+// PostgreSQL, with short leases (2 s, refreshed every 0.5 s). One is paused (SIGSTOP) past its
+// lease: the test waits for what the nodes log and what PostgreSQL holds, never for time.
+const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
+const LEASE = ['--limit', 'redis-lease-seconds=2', '--limit', 'redis-lease-refresh-seconds=0.5'];
+let redis: RedisServer;
+let postgres: PostgresServer;
+let history: string;
+let paused: ServerProcess;
+let survivor: ServerProcess;
+
+async function startNode(): Promise<ServerProcess> {
+  const node = await startServer(['--redis', redis.url, '--postgres', history, ...LEASE], null);
+  await node.waitForLog(/node \S+ joined the cluster through Redis/);
+  return node;
+}
+
+async function stored(id: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: history });
+  await client.connect();
+  try {
+    return (await client.query('SELECT id, seq, reason, scores, ended_at, size FROM matches WHERE id = $1', [id])).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
+
+before(async () => {
+  redis = await startRedis();
+  postgres = await startPostgres();
+  history = await postgres.createDatabase('fencing');
+  paused = await startNode();
+  survivor = await startNode();
+});
+after(async () => {
+  paused?.kill('SIGCONT');
+  await Promise.all([paused?.stop(), survivor?.stop()]);
+  await redis?.stop();
+  await postgres?.stop();
+});
+
+test('a node paused (SIGSTOP) past its lease: a survivor records its running match as node failure; woken (SIGCONT), it records nothing over it, says why in one line, and exits', async () => {
+  const id = await newMatch(paused.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
+  for (let attempt = 0; !(await coco(survivor.url, ['lobby'])).stdout.includes(id); attempt++) assert.ok(attempt < 200, `match ${id} never listed on the survivor`);
+  // Bridged through the survivor: they hear of the failure from it.
+  const players = [startCoco(survivor.url, ['connect', id, '-n', 'carol', '--', 'python3', BOT, 'ROCK']), startCoco(survivor.url, ['connect', id, '-n', 'dave', '--', 'python3', BOT, 'ROCK'])];
+  for (const player of players) await player.waitForOutput(/> match started/);
+
+  paused.kill('SIGSTOP');
+  await survivor.waitForLog(new RegExp(`match ${id} recorded as ended by node failure`));
+  const ended = await Promise.all(players.map((player) => player.done));
+  for (const finished of ended) assert.match(finished.stdout, /> match ended: no result \(node failure\)/, JSON.stringify(finished));
+  const before = await stored(id);
+  assert.equal(before.length, 1);
+  assert.equal(before[0]!['reason'], 'node failure');
+
+  paused.kill('SIGCONT');
+  const code = await paused.exited;
+  assert.equal(code, 1, 'a node declared dead exits 1, for its supervisor to start a new one');
+  assert.deepEqual(await stored(id), before, 'the survivor\'s record is unchanged');
+  const refusals = paused.log().split('\n').filter((line) => /lost its lease/.test(line));
+  assert.equal(refusals.length, 1, paused.log());
+  assert.match(refusals[0]!, new RegExp(`node \\S+ \\(epoch \\d+\\) lost its lease to node \\S+: its writes are refused .*not recorded: ${id}; this node records nothing more and stops`));
+  assert.doesNotMatch(paused.log(), new RegExp(`match ${id} recorded\\b`), 'the woken node does not claim to have recorded it');
+  assert.equal(survivor.log().split(`match ${id} recorded as ended by node failure`).length, 2, 'recorded once');
+  assert.match((await coco(survivor.url, ['history'])).stdout, new RegExp(`${id}\\s.*no result \\(node failure\\)`));
+});
