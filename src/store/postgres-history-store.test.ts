@@ -232,7 +232,7 @@ test('a database whose schema is newer than the server knows is refused and not 
   const url = await fresh();
   await (await PostgresHistoryDb.open(url)).close();
   await query(url, 'INSERT INTO history_schema (version) VALUES (99)');
-  await assert.rejects(PostgresHistoryStore.open(url), /history database postgres:\/\/.*: the history database has schema version 99, newer than this server knows \(4\)/);
+  await assert.rejects(PostgresHistoryStore.open(url), /history database postgres:\/\/.*: the history database has schema version 99, newer than this server knows \(5\)/);
   assert.deepEqual((await query<{ version: number }>(url, 'SELECT max(version) AS version FROM history_schema'))[0], { version: 99 });
 });
 
