@@ -720,7 +720,7 @@ export class Lobby implements LobbyPort {
         startedAt: outcome.startedAt,
         endedAt: outcome.endedAt,
         spectatorStream: match.feed.history(),
-        visJson: match.running?.vis.jsonBytes() ?? '[]',
+        visJson: match.running?.recordVis() ?? '[]',
         artifacts: outcome.artifacts,
       });
       // Said once the history holds the match: what waits for a record (a test, an operator) waits for this.

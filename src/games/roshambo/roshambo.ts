@@ -39,8 +39,9 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
   first.write(`${first.name}\n${second.name}\n${config.rounds}\n`);
   second.write(`${second.name}\n${first.name}\n${config.rounds}\n`);
   ctx.spectators.write(`${first.name}\n${second.name}\n${config.rounds}\n`);
-  const vis = new RoshamboVis((event) => ctx.vis(event));
-  vis.start([first.name, second.name], config.rounds);
+  // Drawn when someone wants to see it (GameDefinition.visFromInput): otherwise a round builds no event.
+  const vis = ctx.drawing ? new RoshamboVis((event) => ctx.vis(event)) : null;
+  vis?.start([first.name, second.name], config.rounds);
   const points: [number, number] = [0, 0];
   // Both players are read at once; each read retires its player as soon as its line is bad.
   const readGestures = eachReader([first, second], gestureOf);
@@ -55,7 +56,7 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
     ctx.spectators.write(line(a) + line(b));
     if (a === null || b === null) {
       const gone = [a === null ? first.name : null, b === null ? second.name : null].filter(Boolean).join(' and ');
-      vis.round(round, [a, b], points, `round ${round}: ${gone} retired`);
+      vis?.round(round, [a, b], points, `round ${round}: ${gone} retired`);
       // Leaving loses, whatever the points so far (as a crash or a forfeit does in every other game):
       // otherwise a program ahead on points could crash, or stop answering, and win.
       return { scores: [a === null ? 0 : 1, b === null ? 0 : 1], reason: `${gone} retired in round ${round}` };
@@ -63,8 +64,10 @@ async function play(ctx: MatchContext, config: RoshamboConfig): Promise<MatchRes
     const outcome = compare(a, b);
     if (outcome > 0) points[0]++;
     if (outcome < 0) points[1]++;
-    const winner = outcome > 0 ? first.name : outcome < 0 ? second.name : null;
-    vis.round(round, [a, b], points, `round ${round}: ${a} against ${b}, ${winner ? `${winner} scores` : 'a tie'}`);
+    if (vis) {
+      const winner = outcome > 0 ? first.name : outcome < 0 ? second.name : null;
+      vis.round(round, [a, b], points, `round ${round}: ${a} against ${b}, ${winner ? `${winner} scores` : 'a tie'}`);
+    }
   }
   const [p0, p1] = points as [number, number];
   const verdict = p0 === p1 ? 'draw' : `${p0 > p1 ? first.name : second.name} wins`;
@@ -84,6 +87,8 @@ export const roshambo: GameDefinition<RoshamboConfig> = {
   description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
   args: ARGS,
   maxLineBytes: 1024,
+  // Its pictures follow from the gestures alone, and every event carries its round's time.
+  visFromInput: true,
   configure: (params) =>
     configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: 30 }, ARGS, (args) => {
       const rounds = countArg(args, 'rounds', 10, { min: 1, max: 9999 }, ROUNDS_WORDS);
