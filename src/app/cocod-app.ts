@@ -32,6 +32,7 @@ import { ok } from '../util/result.js';
 import { TrustedProxies } from '../gateways/trusted-proxies.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../gateways/server-limits.js';
 import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
+import { DerivedVisStore } from '../store/derived-vis-store.js';
 import { ServerMetrics } from './metrics.js';
 
 export interface CocodOptions {
@@ -138,7 +139,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // directory the game registers them in.
   const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
   if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
-  const store: HistoryStore =
+  const kept: HistoryStore =
     options.cluster?.store ??
     (await openHistoryStore(options, {
       retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] },
@@ -146,6 +147,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       clock,
       log,
     }));
+  // Records of games that draw from their seats' input keep a note; their events are derived when read.
+  const store: HistoryStore = new DerivedVisStore(kept, (name) => games.find((game) => game.name === name), log);
   let link = options.cluster?.link ?? null;
   let redisLink: RedisLink | null = null;
   if (!link && options.redis !== undefined) {
@@ -204,7 +207,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     matches: () => lobby.counts(),
     outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
     clientMemoryBytes: () => memory.total(),
-    storeQueueDepth: () => ('queueDepth' in store && typeof store.queueDepth === 'number' ? store.queueDepth : 0),
+    storeQueueDepth: () => ('queueDepth' in kept && typeof kept.queueDepth === 'number' ? kept.queueDepth : 0),
   });
   // The server's tournaments play on this node's lobby: a tournament and its matches stay together.
   const matchHost = new LobbyMatchHost(lobby, store);

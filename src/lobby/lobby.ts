@@ -694,10 +694,15 @@ export class Lobby implements LobbyPort {
 
   private startVis(match: LobbyMatch, sink: VisSink): void {
     if (!match.visWatchers.has(sink) || !match.running) return;
-    const { historyJson, live, unsubscribe } = match.running.vis.subscribe(sink);
-    match.visWatchers.set(sink, unsubscribe);
-    sink.history(historyJson);
-    if (!live) sink.end();
+    const running = match.running;
+    // A game whose events are derived from its input starts drawing now, and the history waits for it.
+    void running.drawn().then(() => {
+      if (!match.visWatchers.has(sink)) return;
+      const { historyJson, live, unsubscribe } = running.vis.subscribe(sink);
+      match.visWatchers.set(sink, unsubscribe);
+      sink.history(historyJson);
+      if (!live) sink.end();
+    });
   }
 
   /** Keeps the record of a match that ended (before its players are told). */

@@ -218,6 +218,18 @@ export class Match<C> {
   }
 
   /**
+   * Resolves once `vis` holds the match's events so far: at once for a game that draws as it
+   * plays; for one whose events are derived, once the replay started here has caught up with the
+   * match (it waits on nothing but the lines it is given, so a turn of the event loop is enough).
+   * A viewer's history is taken after it, and so is whole.
+   */
+  drawn(): Promise<void> {
+    if (!this.derivesVis) return Promise.resolve();
+    this.drawNow();
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
    * From now on the match is drawn: a replay of the game is given the lines the game has read so
    * far, and follows it from there (each line it reads, each end), its events going to `vis`.
    */
