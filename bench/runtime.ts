@@ -30,14 +30,17 @@ const GESTURES = ['ROCK\n', 'SCISSORS\n'].map((text) => Buffer.from(text));
  * of the sockets delivers many reads.
  */
 let due: (() => void)[] = [];
+/** The batch being run, swapped with `due`: no array is made per batch. */
+let running: (() => void)[] = [];
+function runDue(): void {
+  const batch = due;
+  due = running;
+  running = batch;
+  for (let i = 0; i < running.length; i++) running[i]!();
+  running.length = 0;
+}
 function later(reply: () => void): void {
-  if (due.length === 0) {
-    setImmediate(() => {
-      const now = due;
-      due = [];
-      for (const run of now) run();
-    });
-  }
+  if (due.length === 0) setImmediate(runDue);
   due.push(reply);
 }
 

@@ -60,8 +60,8 @@ export interface MatchResult {
 export interface MatchContext {
   /** Seats in order: joined players, then server bots. */
   readonly seats: readonly PlayerSeat[];
-  /** The spectator stream. */
-  readonly spectators: { write(text: string): void };
+  /** The spectator stream (text, or text already encoded as UTF-8, which is kept as it is: never change it). */
+  readonly spectators: { write(data: string | Uint8Array): void };
   /** The match's seeded random source. */
   readonly random: Random;
   /** The player inactivity timeout, in seconds. */

@@ -161,7 +161,7 @@ export class Match<C> {
       );
     const context: MatchContext = {
       seats: this.seats,
-      spectators: { write: (text) => spectators.write(text) },
+      spectators: { write: (data) => spectators.write(data) },
       random: this.random,
       timeout: settings.timeout,
       sleep: (seconds) => this.clock.sleep(seconds),

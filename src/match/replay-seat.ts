@@ -46,6 +46,8 @@ export class ReplaySeat implements PlayerSeat {
 
   write(): void {}
 
+  writeBytes(): void {}
+
   close(reason: SeatCloseReason = 'removed'): void {
     if (this.reason) return;
     this.reason = reason;

@@ -77,6 +77,11 @@ export interface PlayerSeat {
   takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void;
   /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
   write(text: string): void;
+  /**
+   * As `write`, for text already encoded: a line a game sends again and again (a gesture, say),
+   * encoded once. The bytes are sent and kept as they are, so they must never change.
+   */
+  writeBytes(bytes: Uint8Array): void;
   /** Removes the player from the game: no more input is read and the connection is closed. */
   close(reason?: SeatCloseReason): void;
 }
@@ -279,7 +284,11 @@ export class Seat implements PlayerSeat {
 
   write(text: string): void {
     if (this.reason && !this.writableAfterClose) return;
-    const bytes = Buffer.from(text, 'utf8');
+    this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  writeBytes(bytes: Uint8Array): void {
+    if (this.reason && !this.writableAfterClose) return;
     this.transcript?.fromGame(bytes);
     if (this.transport) this.transport.send(bytes);
     else this.early.push(bytes);
