@@ -50,7 +50,7 @@ export interface RunningServer {
 }
 
 /**
- * Every player of the benchmark connects from 127.0.0.1: the per-address limits, meant for the
+ * Every player of the benchmark connects from 127.0.0.1: the per-address and per-network limits, meant for the
  * open internet, are raised to what one host running `matches` matches with `connections` sockets
  * needs.
  */
@@ -61,6 +61,12 @@ export function benchLimits(matches: number, connections: number): Record<string
     'connections-per-address': connections + 64,
     'game-new-per-minute': matches + 16,
     'waiting-matches-per-address': matches + 16,
+    // One host is one network too.
+    'connections-per-network': connections + 64,
+    'game-new-per-minute-per-network': matches + 16,
+    'waiting-matches-per-network': matches + 16,
+    // The record check (bench/verify.ts) reads 8 records at once.
+    'history-reads-per-address': 16,
   };
 }
 

@@ -43,6 +43,7 @@ import { Arena } from '../arena/arena.js';
 import { arenaGameSettings } from '../arena/arena-games.js';
 import { openArenaStore } from '../arena/open-arena-store.js';
 import { ArenaApi } from '../gateways/arena-api.js';
+import { DerivedVisStore } from '../store/derived-vis-store.js';
 
 export interface CocodOptions {
   readonly bindAddress: string;
@@ -152,7 +153,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // directory the game registers them in.
   const rooms = options.sochaPort === undefined ? null : new RoomDirectory();
   if (rooms) games = games.map((game) => (game.name === HASE_UND_IGEL ? createHaseUndIgelGame({ rooms }) : game));
-  const store: HistoryStore =
+  const kept: HistoryStore =
     options.cluster?.store ??
     (await openHistoryStore(options, {
       retention: { maxBytes: limits['history-max-bytes'], maxAgeDays: limits['history-max-age-days'] },
@@ -160,6 +161,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
       clock,
       log,
     }));
+  // Records of games that draw from their seats' input keep a note; their events are derived when read.
+  const store: HistoryStore = new DerivedVisStore(kept, (name) => games.find((game) => game.name === name), log);
   let link = options.cluster?.link ?? null;
   let redisLink: RedisLink | null = null;
   if (!link && options.redis !== undefined) {
@@ -230,7 +233,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     matches: () => lobby.counts(),
     outboundQueuedBytes: () => server.queuedBytes() + (clobber?.queuedBytes() ?? 0) + (socha?.queuedBytes() ?? 0),
     clientMemoryBytes: () => memory.total(),
-    storeQueueDepth: () => ('queueDepth' in store && typeof store.queueDepth === 'number' ? store.queueDepth : 0),
+    storeQueueDepth: () => ('queueDepth' in kept && typeof kept.queueDepth === 'number' ? kept.queueDepth : 0),
   });
   // The server's tournaments play on this node's lobby: a tournament and its matches stay together.
   const matchHost = new LobbyMatchHost(lobby, store);

@@ -770,10 +770,15 @@ export class Lobby implements LobbyPort {
 
   private startVis(match: LobbyMatch, sink: VisSink): void {
     if (!match.visWatchers.has(sink) || !match.running) return;
-    const { historyJson, live, unsubscribe } = match.running.vis.subscribe(sink);
-    match.visWatchers.set(sink, unsubscribe);
-    sink.history(historyJson);
-    if (!live) sink.end();
+    const running = match.running;
+    // A game whose events are derived from its input starts drawing now, and the history waits for it.
+    void running.drawn().then(() => {
+      if (!match.visWatchers.has(sink)) return;
+      const { historyJson, live, unsubscribe } = running.vis.subscribe(sink);
+      match.visWatchers.set(sink, unsubscribe);
+      sink.history(historyJson);
+      if (!live) sink.end();
+    });
   }
 
   /** Keeps the record of a match that ended (before its players are told). */
@@ -796,7 +801,7 @@ export class Lobby implements LobbyPort {
         startedAt: outcome.startedAt,
         endedAt: outcome.endedAt,
         spectatorStream: match.feed.history(),
-        visJson: match.running?.vis.jsonBytes() ?? '[]',
+        visJson: match.running?.recordVis() ?? '[]',
         artifacts: outcome.artifacts,
       });
       // Said once the history holds the match: what waits for a record (a test, an operator) waits for this.

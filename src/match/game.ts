@@ -60,8 +60,8 @@ export interface MatchResult {
 export interface MatchContext {
   /** Seats in order: joined players, then server bots. */
   readonly seats: readonly PlayerSeat[];
-  /** The spectator stream. */
-  readonly spectators: { write(text: string): void };
+  /** The spectator stream (text, or text already encoded as UTF-8, which is kept as it is: never change it). */
+  readonly spectators: { write(data: string | Uint8Array): void };
   /** The match's seeded random source. */
   readonly random: Random;
   /** The player inactivity timeout, in seconds. */
@@ -72,6 +72,13 @@ export interface MatchContext {
   after(seconds: number, callback: () => void): () => void;
   /** Emits a visualizer event into the record and to live web spectators. */
   vis(event: VisEventInput): void;
+  /**
+   * Whether this run of the game draws (calls `vis`). False for the live run of a game whose
+   * events the runtime derives from the seats' input (`GameDefinition.visFromInput`) while nobody
+   * watches: the game then builds no event at all, and the runtime replays it when the events are
+   * wanted (match/vis-replay.ts).
+   */
+  readonly drawing: boolean;
   /** Seconds since the match started. */
   elapsed(): number;
   /**
@@ -133,6 +140,16 @@ export interface GameDefinition<C = unknown> {
    * timeout). By default the player's connection is closed at once.
    */
   readonly answersBadLines?: boolean;
+  /**
+   * Whether the game's visualizer events follow from the match's seed, its settings and the lines
+   * each seat sent (in order, each seat's input ending where the game saw it end), and from
+   * nothing else: not the time, the timers, the seats' close reasons nor `stopReason`, and every
+   * event carries its own `t`. Such a game's events are not built while it is played: the runtime
+   * replays the game on the recorded input when a live viewer watches, and the record keeps a
+   * note to replay it from instead of the events (match/vis-replay.ts). Other games (and every
+   * external game) draw as they play.
+   */
+  readonly visFromInput?: boolean;
   /** Validates a GameNew request for this game; the error text goes back to the client as is. */
   configure(params: NewMatchParams): Result<MatchSettings<C>>;
   /** Runs one match to its end. Player misbehaviour is an outcome, never an exception. */

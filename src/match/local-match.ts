@@ -3,7 +3,9 @@ import { InlineCompute } from './compute.js';
 import type { BotIO, GameDefinition, NewMatchParams } from './game.js';
 import { connectBot } from './bot-connection.js';
 import { Match, lineupOf, type MatchOutcome } from './match.js';
+import { deriveRecordVis } from './record-vis.js';
 import { SpectatorFeed } from './spectator-feed.js';
+import { parseVisReplayNote } from './vis-replay.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import type { Clock } from '../util/clock.js';
 
@@ -83,12 +85,19 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
   });
   const outcome = await match.run();
   await Promise.allSettled(programs);
+  // As a replay of the record shows them: derived from the seats' input when the game drew nothing as it played.
+  let visJson = match.recordVis().toString('utf8');
+  const note = parseVisReplayNote(visJson);
+  if (note) {
+    const record = { args: configured.value.args, players: outcome.seats.map((seat) => seat.name), bots: configured.value.bots, seed: outcome.seed, artifacts: outcome.artifacts };
+    visJson = (await deriveRecordVis(game, record, note)).toString('utf8');
+  }
   return {
     outcome,
     spectatorStream: spectators.history().toString('utf8'),
     received,
     sent,
-    vis: match.vis.all(),
-    visJson: match.vis.json(),
+    vis: JSON.parse(visJson) as VisEvent[],
+    visJson,
   };
 }

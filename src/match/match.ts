@@ -8,6 +8,7 @@ import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
 import type { VisError } from '../protocol/vis-limits.js';
+import { VisReplay, visReplayNoteJson } from './vis-replay.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 
@@ -109,6 +110,10 @@ export class Match<C> {
   private readonly artifacts = new Map<string, string>();
   private readonly transcripts: SeatTranscript[];
   private stopReason: string | null = null;
+  /** Whether the game's visualizer events are derived from its seats' input (GameDefinition.visFromInput) rather than built as it plays. */
+  private readonly derivesVis: boolean;
+  /** The replay drawing the match, once its events were wanted while it is played (a viewer came, a transcript filled up). */
+  private replay: VisReplay | null = null;
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
@@ -119,7 +124,10 @@ export class Match<C> {
     if (lineup.length !== settings.players || bots !== settings.bots) {
       throw new Error(`a lineup of ${lineup.length} seats with ${bots} bots does not fit ${settings.players} seats with ${settings.bots} bots`);
     }
-    this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed()));
+    this.derivesVis = game.visFromInput === true;
+    // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
+    const onFull = this.derivesVis ? () => this.drawNow() : null;
+    this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
     this.seats = lineup.map(
       ({ name, isBot }, index) =>
         new Seat({
@@ -138,6 +146,7 @@ export class Match<C> {
     this.random = Random.fromSeed(options.seed);
     this.vis = new VisFeed(() => this.elapsed(), {
       onReject: options.onVisReject ?? ((error) => options.log?.warn(`visualizer event refused: ${error.code}: ${error.message}`)),
+      ...(this.derivesVis && { beforeSubscribe: () => this.drawNow() }),
     });
   }
 
@@ -161,7 +170,7 @@ export class Match<C> {
       );
     const context: MatchContext = {
       seats: this.seats,
-      spectators: { write: (text) => spectators.write(text) },
+      spectators: { write: (data) => spectators.write(data) },
       random: this.random,
       timeout: settings.timeout,
       sleep: (seconds) => this.clock.sleep(seconds),
@@ -170,6 +179,7 @@ export class Match<C> {
       elapsed: () => this.elapsed(),
       attach: (name, text) => this.attach(name, text),
       stopReason: () => this.stopReason,
+      drawing: !this.derivesVis,
     };
     let result: MatchResult | null = null;
     let error: string | null = null;
@@ -188,6 +198,11 @@ export class Match<C> {
     }
     this.clock.dispose();
     spectators.end();
+    if (this.replay) {
+      this.replay.endAll();
+      await this.replay.done;
+      if (this.replay.failure !== null) this.options.log?.error(`drawing game ${game.name} again failed: ${this.replay.failure}`);
+    }
     this.vis.end();
     await Promise.all(botRuns);
     this.transcripts.forEach((transcript, index) => this.attach(transcriptName(index), transcript.text()));
@@ -198,6 +213,46 @@ export class Match<C> {
       for (const seat of this.seats) seat.release();
     }
     return outcome;
+  }
+
+  /**
+   * The visualizer events as the record keeps them: the text of one JSON array, or, for a game
+   * whose events follow from its seats' input and that nobody watched, the note they are derived
+   * from when asked (match/record-vis.ts). Call it once the match has run.
+   */
+  recordVis(): Buffer {
+    if (!this.derivesVis || this.replay) return this.vis.jsonBytes();
+    const { timeout } = this.options.settings;
+    return Buffer.from(visReplayNoteJson({ timeout: Number.isFinite(timeout) ? timeout : null, taken: this.seats.map((seat) => seat.linesTaken) }));
+  }
+
+  /**
+   * Resolves once `vis` holds the match's events so far: at once for a game that draws as it
+   * plays; for one whose events are derived, once the replay started here has caught up with the
+   * match (it waits on nothing but the lines it is given, so a turn of the event loop is enough).
+   * A viewer's history is taken after it, and so is whole.
+   */
+  drawn(): Promise<void> {
+    if (!this.derivesVis) return Promise.resolve();
+    this.drawNow();
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * From now on the match is drawn: a replay of the game is given the lines the game has read so
+   * far, and follows it from there (each line it reads, each end), its events going to `vis`.
+   */
+  private drawNow(): void {
+    if (this.replay) return;
+    const { game, settings, lineup, seed } = this.options;
+    const replay = new VisReplay({ game, settings, lineup, seed, vis: this.vis });
+    this.replay = replay;
+    this.seats.forEach((seat, index) => {
+      const follower = replay.seats[index]!;
+      for (const line of this.transcripts[index]!.playerLines(seat.linesTaken)) follower.push(line);
+      if (seat.endTaken) follower.end();
+      seat.follower = follower;
+    });
   }
 
   private attach(name: string, text: string): void {

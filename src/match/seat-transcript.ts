@@ -68,6 +68,8 @@ export class SeatTranscript {
   constructor(
     header: string,
     private readonly now: () => number,
+    /** Told once, when the transcript fills up (TRANSCRIPT_LIMITS.maxBytes): what it holds is all it will hold. */
+    private readonly onFull: (() => void) | null = null,
   ) {
     this.header = `# ${header}: "<" received from the game, ">" sent by the player; seconds since the match started\n`;
     this.textBytes = Buffer.byteLength(this.header);
@@ -105,6 +107,26 @@ export class SeatTranscript {
       this.log.append(bytes);
       this.log.append(NEWLINE);
     }
+  }
+
+  /**
+   * The first `count` lines the player sent (fewer if the transcript holds fewer), as the game read
+   * them: what a replay of the match gives the game (match/vis-replay.ts). Reads the records
+   * without changing them, so it may be called while the match goes on.
+   */
+  playerLines(count: number): string[] {
+    const lines: string[] = [];
+    if (count === 0) return lines;
+    const records = this.log.toBuffer();
+    let read = 0;
+    while (read < records.length && lines.length < count) {
+      const tag = records[read++]!;
+      if (tag & NEW_TIME) read += 8;
+      const end = records.indexOf(LF, read);
+      if ((tag & 3) === KIND_CODES['>'] && ((tag >> 2) & 3) === AS_IT_CAME) lines.push(records.toString('utf8', read, end));
+      read = end + 1;
+    }
+    return lines;
   }
 
   /** The transcript so far, with any unfinished line; never more than TRANSCRIPT_LIMITS.maxBytes. */
@@ -162,6 +184,7 @@ export class SeatTranscript {
     const lineBytes = stampLength(time) + 3 + contentBytes + ENDINGS[ending]!.length + 1;
     if (this.textBytes + lineBytes > TRANSCRIPT_LIMITS.maxBytes) {
       this.full = true;
+      this.onFull?.();
       return false;
     }
     this.textBytes += lineBytes;
@@ -265,6 +288,24 @@ export function stampLength(seconds: number): number {
   }
   if (seconds >= 0 && seconds < power - 0.001) return digits + 4;
   return seconds.toFixed(3).length;
+}
+
+/**
+ * The first `count` lines the player sent, read from a transcript's text (the artifact
+ * `transcript-N.txt` of a finished match): the text of its `>` lines, as `playerLines` gives them.
+ */
+export function playerLinesOf(transcript: string, count: number): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  while (lines.length < count && start < transcript.length) {
+    let end = transcript.indexOf('\n', start);
+    if (end < 0) end = transcript.length;
+    // `0.012 > ROCK`: a stamp without spaces, the direction, the line (the header starts with `# `).
+    const space = transcript.indexOf(' ', start);
+    if (space >= 0 && space < end && transcript.startsWith('> ', space + 1)) lines.push(transcript.slice(space + 3, end));
+    start = end + 1;
+  }
+  return lines;
 }
 
 /**

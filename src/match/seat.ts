@@ -1,6 +1,7 @@
 import { LineSplitter, type LineError } from '../protocol/line-splitter.js';
 import { LineQueue } from './line-queue.js';
 import type { MatchClock } from './match-clock.js';
+import type { ReplaySeat } from './replay-seat.js';
 import type { SeatTranscript } from './seat-transcript.js';
 
 /** The connection behind a seat: a WebSocket, a TCP socket, a child process or an in-process bot. */
@@ -76,6 +77,11 @@ export interface PlayerSeat {
   takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void;
   /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
   write(text: string): void;
+  /**
+   * As `write`, for text already encoded: a line a game sends again and again (a gesture, say),
+   * encoded once. The bytes are sent and kept as they are, so they must never change.
+   */
+  writeBytes(bytes: Uint8Array): void;
   /** Removes the player from the game: no more input is read and the connection is closed. */
   close(reason?: SeatCloseReason): void;
 }
@@ -117,6 +123,12 @@ export class Seat implements PlayerSeat {
    */
   private cancelDeadlineTimer: (() => void) | null = null;
   private deadlineTimerAt = Infinity;
+  /** Lines the game has read from this seat. */
+  linesTaken = 0;
+  /** Whether the game has read the end of this seat's input. */
+  endTaken = false;
+  /** The seat of a replay following the match (match/vis-replay.ts): it gets each line the game reads, and the end. */
+  follower: ReplaySeat | null = null;
 
   constructor(options: SeatOptions) {
     this.index = options.index;
@@ -201,14 +213,20 @@ export class Seat implements PlayerSeat {
   }
 
   readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
-    if (this.reason && !this.keepsEarlierLines) return Promise.resolve(null);
+    if (this.reason && !this.keepsEarlierLines) {
+      this.takeEnd();
+      return Promise.resolve(null);
+    }
     const read = this.input.next();
     this.limitWait(options);
     return read;
   }
 
   takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void {
-    if (this.reason && !this.keepsEarlierLines) return taker(null);
+    if (this.reason && !this.keepsEarlierLines) {
+      this.takeEnd();
+      return taker(null);
+    }
     this.input.take(taker);
     this.limitWait(options);
   }
@@ -224,6 +242,7 @@ export class Seat implements PlayerSeat {
   private taken(line: string | null): void {
     this.readDeadline = Infinity;
     if (line === null) {
+      this.takeEnd();
       // After the reader has seen the end, as a program reading its input would.
       if (!this.reason) {
         queueMicrotask(() => {
@@ -233,7 +252,15 @@ export class Seat implements PlayerSeat {
       return;
     }
     this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line) - (this.splitter ? 1 : 0));
+    this.linesTaken++;
+    this.follower?.push(line);
     this.onRead?.();
+  }
+
+  /** The game read the end of this seat's input. */
+  private takeEnd(): void {
+    this.endTaken = true;
+    this.follower?.end();
   }
 
   private waitAtMost(ms: number): void {
@@ -257,7 +284,11 @@ export class Seat implements PlayerSeat {
 
   write(text: string): void {
     if (this.reason && !this.writableAfterClose) return;
-    const bytes = Buffer.from(text, 'utf8');
+    this.writeBytes(Buffer.from(text, 'utf8'));
+  }
+
+  writeBytes(bytes: Uint8Array): void {
+    if (this.reason && !this.writableAfterClose) return;
     this.transcript?.fromGame(bytes);
     if (this.transport) this.transport.send(bytes);
     else this.early.push(bytes);

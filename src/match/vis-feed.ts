@@ -21,6 +21,11 @@ export interface VisFeedOptions {
   readonly sharedRuns?: SharedRuns;
   /** Told about each refused event (log it when serving; throw in tests to catch game bugs). */
   readonly onReject?: (error: VisError) => void;
+  /**
+   * Called before a viewer is given the events so far: a match whose events are derived when
+   * wanted starts drawing here (match.ts), so the viewer's history and its live events are whole.
+   */
+  readonly beforeSubscribe?: () => void;
 }
 
 /**
@@ -100,6 +105,7 @@ export class VisFeed {
 
   /** `historyJson` is the events so far as `jsonBytes()` gives them; `sink` gets every later one. */
   subscribe(sink: VisSink): { historyJson: Buffer; live: boolean; unsubscribe: () => void } {
+    if (!this.ended) this.options.beforeSubscribe?.();
     const historyJson = this.jsonBytes();
     if (this.ended) return { historyJson, live: false, unsubscribe: () => {} };
     this.sinks.add(sink);

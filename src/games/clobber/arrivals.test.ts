@@ -40,6 +40,8 @@ class FakeSeat implements PlayerSeat {
 
   write(): void {}
 
+  writeBytes(): void {}
+
   close(reason: PlayerSeat['closeReason'] = 'removed'): void {
     if (this.closeReason) return;
     this.closeReason = reason;

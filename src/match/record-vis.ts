@@ -1,0 +1,46 @@
+import type { GameDefinition } from './game.js';
+import { transcriptName } from './match.js';
+import { playerLinesOf } from './seat-transcript.js';
+import { VisFeed } from './vis-feed.js';
+import { VisReplay, type VisReplayNote } from './vis-replay.js';
+
+/** What a record holds that the replay needs (a MatchRecord has it all). */
+export interface ReplayableRecord {
+  readonly args: Readonly<Record<string, string>>;
+  /** Seat names in seat order, bots last. */
+  readonly players: readonly string[];
+  readonly bots: number;
+  readonly seed: string;
+  readonly artifacts: Readonly<Record<string, string>>;
+}
+
+/**
+ * The visualizer events of a recorded match of `game`, as the text of one JSON array (what the
+ * record would have kept had they been built while it was played): the game is played again on
+ * the lines its transcripts say each seat sent, as many as the note says the game read.
+ */
+export async function deriveRecordVis(game: GameDefinition<any>, record: ReplayableRecord, note: VisReplayNote): Promise<Buffer> {
+  const players = record.players.length;
+  const configured = game.configure({ players, bots: record.bots, timeout: note.timeout, args: record.args });
+  if (!configured.ok) throw new Error(`the record's settings no longer configure ${game.name}: ${configured.error}`);
+  const vis = new VisFeed(() => 0, {
+    onReject: (error) => {
+      throw new Error(`visualizer event refused: ${error.code}: ${error.message}`);
+    },
+  });
+  const replay = new VisReplay({
+    game,
+    settings: configured.value,
+    lineup: record.players.map((name, index) => ({ name, isBot: index >= players - record.bots })),
+    seed: record.seed,
+    vis,
+  });
+  replay.seats.forEach((seat, index) => {
+    for (const line of playerLinesOf(record.artifacts[transcriptName(index)] ?? '', note.taken[index] ?? 0)) seat.push(line);
+  });
+  replay.endAll();
+  await replay.done;
+  if (replay.failure !== null) throw new Error(`replaying ${game.name} failed: ${replay.failure}`);
+  vis.end();
+  return vis.jsonBytes();
+}

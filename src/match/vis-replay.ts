@@ -1,0 +1,104 @@
+import type { GameDefinition, MatchContext, MatchSettings } from './game.js';
+import { Random } from './random.js';
+import { ReplaySeat } from './replay-seat.js';
+import type { VisFeed } from './vis-feed.js';
+
+/** Who sits where in the replayed match, in seat order (as the match's lineup). */
+export interface ReplayLineup {
+  readonly name: string;
+  readonly isBot: boolean;
+}
+
+/**
+ * A built-in game played again on the lines its seats' game read, to draw what the match looked
+ * like (GameDefinition.visFromInput): the game's visualizer events go to `vis`, everything else it
+ * does goes nowhere. Its random source is the match's, forked for the bots as the match forks it,
+ * so the game deals, draws and decides as it did. Time stands still: `sleep` returns at once and
+ * no timer fires, for a seat's timeout shows in its input as its end.
+ *
+ * The lines are pushed as the played match's game read them (a live viewer's replay follows the
+ * match) or all at once (a replay from the record); `endAll` ends every seat's input, and `done`
+ * settles once the game has returned.
+ */
+export class VisReplay {
+  readonly seats: readonly ReplaySeat[];
+  readonly done: Promise<void>;
+  /** What went wrong with the replayed game (a bug: the game did what it had not done when played), or null. */
+  failure: string | null = null;
+
+  constructor(options: {
+    readonly game: GameDefinition<any>;
+    readonly settings: MatchSettings<unknown>;
+    readonly lineup: readonly ReplayLineup[];
+    readonly seed: string;
+    readonly vis: VisFeed;
+  }) {
+    const { game, settings, lineup, vis } = options;
+    this.seats = lineup.map(({ name, isBot }, index) => new ReplaySeat(index, name, isBot));
+    const random = Random.fromSeed(options.seed);
+    // The match forks one source per bot seat, in seat order, before the game starts (match.ts).
+    for (const spec of lineup) if (spec.isBot) random.fork();
+    const context: MatchContext = {
+      seats: this.seats,
+      spectators: { write: () => {} },
+      random,
+      timeout: settings.timeout,
+      sleep: () => Promise.resolve(),
+      after: () => () => {},
+      vis: (event) => vis.emit(event),
+      elapsed: () => 0,
+      attach: () => {},
+      stopReason: () => null,
+      drawing: true,
+    };
+    this.done = game.play(context, settings.config).then(
+      () => {},
+      (error: unknown) => {
+        this.failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      },
+    );
+  }
+
+  /** The played match is over: every seat's input ends here. */
+  endAll(): void {
+    for (const seat of this.seats) seat.end();
+  }
+}
+
+/**
+ * What a record keeps instead of the visualizer events of a game that draws from its seats' input
+ * (GameDefinition.visFromInput): the few facts the record does not hold otherwise. The events are
+ * derived from it, the record's seed, arguments and seats, and the lines of its transcripts, when
+ * someone asks for them (match/record-vis.ts).
+ */
+export interface VisReplayNote {
+  /** The match timeout in seconds (the settings the game is configured with again), null if not finite. */
+  readonly timeout: number | null;
+  /** How many lines the game read from each seat, in seat order: its input then ended (or the match did). */
+  readonly taken: readonly number[];
+}
+
+/** The note's key: a record's events are a JSON array, so an object with this key is never mistaken for them. */
+const NOTE_KEY = 'replayFromInput';
+
+/** The note as the record keeps it in place of the events' JSON text. */
+export function visReplayNoteJson(note: VisReplayNote): string {
+  return JSON.stringify({ [NOTE_KEY]: { timeout: note.timeout, taken: note.taken } });
+}
+
+/** The note in a record's visualizer part, or null when the part holds the events themselves. */
+export function parseVisReplayNote(json: string): VisReplayNote | null {
+  if (!json.startsWith('{')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const note = (value as Record<string, unknown> | null)?.[NOTE_KEY] as Record<string, unknown> | undefined;
+  if (typeof note !== 'object' || note === null) return null;
+  const { timeout, taken } = note;
+  if (timeout !== null && typeof timeout !== 'number') return null;
+  if (!Array.isArray(taken) || !taken.every((count) => Number.isSafeInteger(count) && count >= 0)) return null;
+  return { timeout, taken: taken as number[] };
+}

@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { roshambo } from '../games/roshambo/roshambo.js';
+import { playLocalMatch, type LocalPlayer } from '../match/local-match.js';
+import type { Match } from '../match/match.js';
+import { DerivedVisStore } from './derived-vis-store.js';
+import type { MatchRecord } from './history-store.js';
+import { MemoryHistoryStore } from './memory-history-store.js';
+import type { Log } from '../util/log.js';
+
+function scripted(moves: readonly string[]): LocalPlayer {
+  return async (io) => {
+    for (let i = 0; i < 3; i++) await io.readLine();
+    for (const move of moves) {
+      io.write(`${move}\n`);
+      if ((await io.readLine()) === null) return;
+    }
+  };
+}
+
+/** A roshambo match as the lobby records it (its events as a note), and the events a replay must show. */
+async function playedMatch(id: string, rounds: number): Promise<{ record: MatchRecord; events: string }> {
+  let match: Match<any> | null = null;
+  const moves = (offset: number): string[] => Array.from({ length: rounds }, (_, i) => ['ROCK', 'PAPER', 'SCISSORS'][(i + offset) % 3]!);
+  const played = await playLocalMatch({ game: roshambo, params: { args: { rounds: String(rounds), pace: '0' } }, players: [{ name: 'alice', play: scripted(moves(0)) }, { name: 'bob', play: scripted(moves(1)) }], seed: id, made: (made) => (match = made) });
+  const { outcome } = played;
+  const record: MatchRecord = {
+    id,
+    game: 'roshambo',
+    name: id,
+    args: { rounds: String(rounds), pace: '0' },
+    players: ['alice', 'bob'],
+    bots: 0,
+    scores: [...outcome.result!.scores],
+    reason: outcome.result!.reason,
+    error: null,
+    seed: id,
+    verified: false,
+    startedAt: 1,
+    endedAt: 2,
+    spectatorStream: Buffer.from(''),
+    visJson: match!.recordVis().toString('utf8'),
+    artifacts: outcome.artifacts,
+  };
+  assert.ok(record.visJson.startsWith('{'));
+  return { record, events: played.visJson };
+}
+
+test('a record that keeps a note is read with its derived events: the record, the outline, the part and its ranges', async () => {
+  const inner = new MemoryHistoryStore();
+  const store = new DerivedVisStore(inner, (name) => (name === 'roshambo' ? roshambo : undefined));
+  const { record, events } = await playedMatch('m1', 40);
+  await store.record(record);
+  const bytes = Buffer.from(events);
+  assert.equal((await store.get('m1'))!.visJson, events);
+  assert.equal((await store.outline('m1'))!.visBytes, bytes.length);
+  assert.deepEqual(await store.readPart('m1', { kind: 'vis' }), bytes);
+  assert.deepEqual(await store.readPart('m1', { kind: 'vis' }, { offset: 100, length: 250 }), bytes.subarray(100, 350));
+  // The other parts, and a record that keeps its events, pass through.
+  assert.deepEqual(await store.readPart('m1', { kind: 'artifact', name: 'transcript-0.txt' }), Buffer.from(record.artifacts['transcript-0.txt']!));
+  await store.record({ ...record, id: 'm2', visJson: '[{"t":0,"log":{"line":"kept"}}]' });
+  assert.equal((await store.get('m2'))!.visJson, '[{"t":0,"log":{"line":"kept"}}]');
+  assert.equal((await store.readPart('m2', { kind: 'vis' }, { offset: 1, length: 3 }))!.toString(), '{"t');
+  assert.equal(await store.readPart('nothing', { kind: 'vis' }), null);
+  assert.equal(await store.outline('nothing'), null);
+});
+
+test('derived events are kept for the records read last, within maxCachedBytes, and derived again past it', async () => {
+  const inner = new MemoryHistoryStore();
+  let derivations = 0;
+  const counted = { ...roshambo, play: (...args: Parameters<typeof roshambo.play>) => (derivations++, roshambo.play(...args)) };
+  const first = await playedMatch('a', 20);
+  const second = await playedMatch('b', 20);
+  const store = new DerivedVisStore(inner, () => counted, undefined, { maxCachedBytes: Buffer.byteLength(first.events) + 10 });
+  await store.record(first.record);
+  await store.record(second.record);
+  for (let i = 0; i < 3; i++) await store.readPart('a', { kind: 'vis' }, { offset: i * 10, length: 10 });
+  assert.equal(derivations, 1);
+  await store.readPart('b', { kind: 'vis' });
+  assert.equal(derivations, 2);
+  // `b` took `a`'s room.
+  await store.readPart('a', { kind: 'vis' });
+  assert.equal(derivations, 3);
+});
+
+test('a record whose game this server does not know is read with no events, and the failure is logged', async () => {
+  const inner = new MemoryHistoryStore();
+  const errors: string[] = [];
+  const log: Log = { info: () => {}, warn: () => {}, error: (text) => void errors.push(text) };
+  const store = new DerivedVisStore(inner, () => undefined, log);
+  const { record } = await playedMatch('m', 5);
+  await store.record(record);
+  assert.equal((await store.get('m'))!.visJson, '[]');
+  assert.match(errors.join('\n'), /match m could not be derived.*no game "roshambo"/s);
+});
