@@ -1,8 +1,13 @@
 import { LineSplitter, type LineError } from '../protocol/line-splitter.js';
 import { LineQueue } from './line-queue.js';
 import type { MatchClock } from './match-clock.js';
-import type { ReplaySeat } from './replay-seat.js';
 import type { SeatTranscript } from './seat-transcript.js';
+
+/** What follows a seat's lines as the game takes them (a replay drawing the match: match/replay-seat.ts). */
+export interface SeatFollower {
+  push(line: string): void;
+  end(): void;
+}
 
 /** The connection behind a seat: a WebSocket, a TCP socket, a child process or an in-process bot. */
 export interface SeatTransport {
@@ -128,7 +133,7 @@ export class Seat implements PlayerSeat {
   /** Whether the game has read the end of this seat's input. */
   endTaken = false;
   /** The seat of a replay following the match (match/vis-replay.ts): it gets each line the game reads, and the end. */
-  follower: ReplaySeat | null = null;
+  follower: SeatFollower | null = null;
 
   constructor(options: SeatOptions) {
     this.index = options.index;
