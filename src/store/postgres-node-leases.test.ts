@@ -7,6 +7,7 @@ import { PostgresHistoryStore } from './postgres-history-store.js';
 import { NODE_LEASES_TABLE } from './postgres-node-leases.js';
 import { ManualClock } from '../util/clock.js';
 import { lineLog } from '../util/log.js';
+import { finishedMatch } from '../../test/support/match-records.js';
 import { startPostgres, type PostgresServer } from '../../test/support/services.js';
 
 // The fencing of a cluster's writes by lease, against a real PostgreSQL: two stores stand for two
@@ -25,25 +26,7 @@ function fresh(): Promise<string> {
 }
 
 function match(id: string, endedAt: number, extra: Partial<MatchRecord> = {}): MatchRecord {
-  return {
-    id,
-    game: 'roshambo',
-    name: `match ${id}`,
-    args: {},
-    players: ['alice', 'bob'],
-    bots: 0,
-    scores: [2, 1],
-    reason: 'done',
-    error: null,
-    seed: 's',
-    verified: true,
-    startedAt: endedAt - 1000,
-    endedAt,
-    spectatorStream: Buffer.from(`stream of ${id}\n`),
-    visJson: '[]',
-    artifacts: {},
-    ...extra,
-  };
+  return finishedMatch(id, { scores: [2, 1], verified: true, startedAt: endedAt - 1000, endedAt, spectatorStream: Buffer.from(`stream of ${id}\n`), ...extra });
 }
 
 /** What a survivor records for a match of a dead node (node-failure.ts). */

@@ -75,7 +75,7 @@ const site = siteAndBrowser({
     writeFileSync(scripts.chess, CHESS_PLAYER);
     writeFileSync(scripts.crasher, ROSHAMBO_CRASHER);
     const chess = await chessMatch();
-    const roshambo = await coco(site.server.url, ['new', 'roshambo', 'record roshambo', '-b', '1', '-a', 'rounds=5', '-a', 'pace=0']);
+    const roshambo = await coco(site.server.url, ['new', 'roshambo', 'record roshambo', '-b', '1', '-t', '2', '-a', 'rounds=5', '-a', 'pace=0']);
     assert.equal(roshambo.code, 0, roshambo.stderr);
     const clients = [...seatChessPlayers(chess.id), startCoco(site.server.url, ['connect', roshambo.stdout.trim(), '-n', 'crasher', '--', 'python3', scripts.crasher])];
     await Promise.all(clients.map((client) => client.done));
@@ -182,7 +182,7 @@ test("the chess legend gives each seat its colour on the board, its status at ea
   await page.close();
 });
 
-test('a program that exits in the middle of a roshambo match is shown crashed from then on, and its seat has its colour', async () => {
+test('a program that exits in the middle of a roshambo match (coco stays connected, as the reference client does) is shown timed out from then on, and its seat has its colour', async () => {
   const id = replays.get('roshambo')!;
   const page = await openPage(site.browser, LAPTOP.width, LAPTOP.height);
   await page.goto(`${site.base}#/replay/${id}?step=0`);
@@ -193,12 +193,12 @@ test('a program that exits in the middle of a roshambo match is shown crashed fr
   assert.deepEqual(await legendStatuses(page), record.players.map((name, i) => `${i + 1} ${name} ok`));
   await page.keyboard.press('End');
   await waitUntil(page, AT_END);
-  await waitUntil(page, `document.querySelector('.legend-seat[data-status="crashed"]') !== null`);
-  assert.deepEqual(await legendStatuses(page), record.players.map((name, i) => `${i + 1} ${name} ${i === crasher ? 'crashed' : 'ok'}`));
+  await waitUntil(page, `document.querySelector('.legend-seat[data-status="timeout"]') !== null`);
+  assert.deepEqual(await legendStatuses(page), record.players.map((name, i) => `${i + 1} ${name} ${i === crasher ? 'timeout' : 'ok'}`));
   // Roshambo writes each name in its seat's colour: the legend's badges are those colours.
   const colours = (await page.locator('.player-legend .legend-seat').evaluateAll((items) => items.map((item) => item.getAttribute('data-colour')))) as (string | null)[];
   assert.deepEqual(colours, ['#2563eb', '#dc2626']);
-  await screenshot(page, 'match-record-roshambo-crashed');
+  await screenshot(page, 'match-record-roshambo-timed-out');
   await page.close();
 });
 

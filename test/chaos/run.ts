@@ -62,6 +62,10 @@ interface Node {
 }
 
 /** Occurrences of `pattern` in `text`. */
+/** A node's history store found PostgreSQL away, and found it back (postgres-history-store.ts). */
+const OUTAGE = /history database \S+ unreachable \(/;
+const DRAINED = /history database \S+ reachable again after/;
+
 function count(text: string, pattern: RegExp): number {
   return text.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
 }
@@ -218,14 +222,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }
       case 'postgres-restart': {
         const living = alive();
-        const outagesBefore = living.map((node) => count(node.process.log(), /unreachable \(/));
-        const drainedBefore = living.map((node) => count(node.process.log(), /reachable again after/));
+        const outagesBefore = living.map((node) => count(node.process.log(), OUTAGE));
+        const drainedBefore = living.map((node) => count(node.process.log(), DRAINED));
         await postgres!.halt();
-        // Matches go on meanwhile: one more starts with the database away.
-        await matchesStarted(started + 1);
+        // Matches go on meanwhile, until one more has started or a node has found the database
+        // away when recording one. Not "until one more starts" alone: each player's coco waits for
+        // its match's record, so with every slot waiting on one, no match may start before the
+        // database is back.
+        await Promise.race([matchesStarted(started + 1), ...living.map((node, i) => nth(node.process, OUTAGE, outagesBefore[i]! + 1))]);
         await postgres!.start();
         // Every node that kept records in memory meanwhile writes them, and says so.
-        await Promise.all(living.map((node, i) => nth(node.process, /reachable again after/, drainedBefore[i]! + count(node.process.log(), /unreachable \(/) - outagesBefore[i]!)));
+        await Promise.all(living.map((node, i) => nth(node.process, DRAINED, drainedBefore[i]! + count(node.process.log(), OUTAGE) - outagesBefore[i]!)));
         return;
       }
       case 'node-restart': {
