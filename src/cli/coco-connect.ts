@@ -10,7 +10,6 @@ import { awaitMatch, fetchArtifact, type MatchSummary } from './match-record.js'
 import { describeResult } from './match-result.js';
 import { refused } from './refusals.js';
 import { closureReason, seatClosure } from './seat-closure.js';
-import { MATCH_GOES_ON_ELSEWHERE } from '../protocol/coco/close-reasons.js';
 
 export interface ConnectOptions {
   readonly url: string;
@@ -271,9 +270,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     else {
       // No history to read: a server that went away says why in its close frame.
       const close = found.kind === 'no-api' ? await client.closeFrameWithin(GOING_AWAY_WAIT_MS) : null;
-      if (close?.code === GOING_AWAY && close.reason === MATCH_GOES_ON_ELSEWHERE) {
-        status('match ended for you: the server you were connected to stopped; the match goes on without you on another node (its result: coco history once it ends)');
-      } else status(close?.code === GOING_AWAY ? `match ended: no result (${close.reason || 'server shutdown'})` : 'match ended');
+      status(close?.code === GOING_AWAY ? `match ended: no result (${close.reason || 'server shutdown'})` : 'match ended');
     }
     return null;
   };

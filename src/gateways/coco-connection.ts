@@ -20,7 +20,6 @@ import { isRefusal, NO_REPLAY_SLOT, type ReplaySlots } from './replay-slots.js';
 import { VIS_STREAM_CHUNKS, VisStream, type VisOutput } from './vis-stream.js';
 import type { ServerLimits } from './server-limits.js';
 import { IncomingMessageTracker, gateSocketData } from './ws-incoming-message.js';
-import { MATCH_GOES_ON_ELSEWHERE } from '../protocol/coco/close-reasons.js';
 
 /** Ids the reference looks up at all: letters and digits only (Rust's `char::is_alphanumeric`). */
 const ALPHANUMERIC_ID = /^[\p{L}\p{N}]*$/u;
@@ -243,14 +242,10 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     return false;
   }
 
-  /**
-   * The server is stopping: say so with 1001. Its own matches were ended and recorded first; a
-   * match another node runs goes on without this player, and the close says so.
-   */
+  /** The server is stopping: say so with 1001 (its matches were ended and recorded first). */
   goAway(): void {
-    const elsewhere = this.state.kind === 'playing' && this.state.seat.hostedElsewhere === true;
     this.leaveState();
-    this.ws.close(CLOSE_CODES.goingAway, elsewhere ? MATCH_GOES_ON_ELSEWHERE : 'server shutdown');
+    this.ws.close(CLOSE_CODES.goingAway, 'server shutdown');
   }
 
   private onMessage(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {

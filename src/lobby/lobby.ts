@@ -157,8 +157,6 @@ export interface LobbyListener {
  */
 export interface PlayerSeat {
   readonly name: string;
-  /** True for a seat bridged to a match another node runs: that match outlives this node. */
-  readonly hostedElsewhere?: boolean;
   /** Connects the player's transport; what the game wrote so far is sent first. */
   attach(transport: SeatTransport): void;
   /** Bytes from the player. */
