@@ -17,9 +17,9 @@ test('chaos: under a steady load across three nodes, each fault once (kill -9, S
   const unexplained = result.report.problems.filter((problem) => !/a player saw (no result \(server shutdown\), the record has scores|"server shutdown", the record says ".* retired in round \d+")/.test(problem));
   assert.deepEqual(unexplained, [], context);
   assert.ok(result.report.started >= FAULT_KINDS.length, context);
-  for (const woken of result.pausedExits) {
-    assert.equal(woken.code, 1, context);
-    assert.equal(woken.recordedAfterWaking, false, context);
-  }
+  // A woken node records nothing: the checker's "no record overwritten" and "recorded once" say
+  // so from PostgreSQL. Its log cannot: a line written just before SIGSTOP may still be in the
+  // pipe when the pause begins, and read as if written after waking.
+  for (const woken of result.pausedExits) assert.equal(woken.code, 1, context);
   assert.equal(result.pausedExits.length, 1, context);
 });
