@@ -170,7 +170,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     const { RedisLink } = await import('../cluster/redis-link.js');
     const { takeNodeNumber } = await import('../store/postgres-node-numbers.js');
     // In a cluster whose history is shared (PostgreSQL), every write carries this node's lease.
-    const fencing = hasLeaseFencing(store) ? store : null;
+    // The store that writes (`kept`), not the view that derives drawings when read.
+    const fencing = hasLeaseFencing(kept) ? kept : null;
     const nodeName = options.nodeName ?? uniqueNodeName();
     redisLink = await RedisLink.connect({
       url: options.redis,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { ipcChannel, portEnd } from '../cluster/ipc-channel.js';
 import { RemoteHistoryStore, serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
-import type { NameClaimTable } from '../store/history-store.js';
+import { HistoryUnavailableError, type NameClaimTable } from '../store/history-store.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { MemoryNameTable } from '../store/memory-name-table.js';
 import { PostgresHistoryStore } from '../store/postgres-history-store.js';
@@ -157,4 +157,25 @@ test('sqlite: claims survive closing and reopening the history file', async () =
   } finally {
     remove();
   }
+});
+
+test('while the database is away, a name looked up before keeps its claim and others count as unclaimed, so joins go on', async () => {
+  const table = new MemoryNameTable();
+  let away = false;
+  const flaky: NameClaimTable = {
+    claimName: (name, digest) => table.claimName(name, digest),
+    nameDigest: (name) => (away ? Promise.reject(new HistoryUnavailableError('database away')) : table.nameDigest(name)),
+    replaceNameDigest: (name, expected, next) => table.replaceNameDigest(name, expected, next),
+    releaseName: (name) => table.releaseName(name),
+  };
+  const claims = new StoredNameClaims(flaky);
+  const token = await claims.register('alice');
+  assert.equal(await claims.check('alice', token), null);
+  away = true;
+  assert.equal(await claims.check('alice', undefined), claimRefusal.noToken('alice'));
+  assert.equal(await claims.check('alice', 'wrong'), claimRefusal.wrongToken('alice'));
+  assert.equal(await claims.check('alice', token), null);
+  assert.equal(await claims.check('ivan', undefined), null, 'a name never looked up plays on');
+  away = false;
+  await assert.rejects(claims.rotate('alice', 'wrong'), WrongToken);
 });

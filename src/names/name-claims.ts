@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isValidUserName } from '../lobby/names.js';
-import type { NameClaimTable } from '../store/history-store.js';
+import { HistoryUnavailableError, type NameClaimTable } from '../store/history-store.js';
 
 /**
  * Claimed player names: a name registered on a server (`coco register NAME`) can be played only
@@ -84,11 +84,21 @@ function tokenMatches(token: string, digest: string): boolean {
 }
 
 /**
+ * How many names' digests (or their being unclaimed) a server remembers from its lookups, so that
+ * joins go on while the history's database is away (a PostgreSQL outage): the most recently
+ * looked up are kept.
+ */
+export const NAME_CLAIM_CACHE_ENTRIES = 10_000;
+
+/**
  * NameClaims over a table that keeps digests: a MemoryHistoryStore (or any NameClaimTable) in
  * memory, the history's SQLite file, or its PostgreSQL database, so that the claims live where
  * the ratings they protect live. Tokens are made here and never stored.
  */
 export class StoredNameClaims implements NameClaims {
+  /** The digest each name had when last looked up (null: unclaimed), most recent last. */
+  private readonly known = new Map<string, string | null>();
+
   constructor(private readonly table: NameClaimTable) {}
 
   async register(name: string): Promise<string> {
@@ -113,9 +123,27 @@ export class StoredNameClaims implements NameClaims {
   }
 
   async check(name: string, token: string | undefined): Promise<string | null> {
-    const digest = await this.table.nameDigest(name);
+    const digest = await this.lookUp(name);
     if (digest === null) return null;
     if (token === undefined || token === '') return claimRefusal.noToken(name);
     return tokenMatches(token, digest) ? null : claimRefusal.wrongToken(name);
+  }
+
+  /**
+   * The name's digest from the table, remembered. While the table is unreachable (the history's
+   * database is down) the last one seen answers, and a name not seen lately counts as unclaimed:
+   * an outage must not stop every join (docs/cli.md, "Claimed names", says what it allows).
+   */
+  private async lookUp(name: string): Promise<string | null> {
+    try {
+      const digest = await this.table.nameDigest(name);
+      this.known.delete(name);
+      this.known.set(name, digest);
+      if (this.known.size > NAME_CLAIM_CACHE_ENTRIES) this.known.delete(this.known.keys().next().value!);
+      return digest;
+    } catch (error) {
+      if (error instanceof HistoryUnavailableError) return this.known.get(name) ?? null;
+      throw error;
+    }
   }
 }

@@ -55,7 +55,7 @@ test('four programs of known strength queued for a while end ranked in their ord
     assert.match(run.stdout, /^> left the arena after \d+ games: \+\d+ =\d+ -\d+$/m);
   }
   // Every game line names a result, the opponent, the rating and the running score.
-  assert.match(runs[3]!.stdout, /^> game 1 \(\w+\): win \d+-0 against level[012] \(.*\), rating -?\d+\.\d\d; score \+1 =0 -0$/m);
+  assert.match(runs[3]!.stdout, /^> game 1 \(\w+\): win \d+-\d+ against level[012] \(.*\), rating -?\d+\.\d\d; score \+1 =0 -0$/m);
   const body = (await (await fetch(httpUrl('/api/arena/roshambo'))).json()) as { leaderboard: { player: string; games: number; wins: number }[]; queue: unknown[]; live: unknown[] };
   assert.deepEqual(body.leaderboard.map((row) => row.player), ['level3', 'level2', 'level1', 'level0'], JSON.stringify(body.leaderboard));
   assert.equal(body.leaderboard[3]!.wins, 0);
@@ -84,7 +84,7 @@ test('a program that crashes loses only its game, is held out after failing agai
   assert.equal(crashed.code, 0, crashed.stdout + crashed.stderr);
   assert.match(crashed.stdout, /^> game 1 \(\w+\): loss 0-1 against steady \(crashy retired in round 1\)/m);
   assert.match(crashed.stdout, /^> game 2 \(\w+\): loss 0-1 against steady/m);
-  assert.match(crashed.stdout, /^> \w+: program exited with code 1 before the match ended$/m);
+  assert.match(crashed.stdout, /^> \w+: program exited with code 1 before the match ended; staying connected until the server ends the match$/m);
   await gamesDone(steady, 2);
   steady.child.kill('SIGINT');
   const played = await steady.done;

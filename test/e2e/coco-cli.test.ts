@@ -101,10 +101,11 @@ const CRASHES = [
 
 for (const { how, script, line } of CRASHES) {
   test(`a program that ${how} mid-match exits with status 6; options after -- are its own`, async () => {
-    const id = await newMatch(server.url, ['roshambo', '-b', '1', '-a', 'rounds=1']);
+    const id = await newMatch(server.url, ['roshambo', '-b', '1', '-t', '2', '-a', 'rounds=1']);
     const done = await coco(server.url, ['connect', id, '-n', 'crash', '--', 'python3', '-c', script, '--help']);
     assert.equal(done.code, 6, done.stdout + done.stderr);
-    assert.match(done.stdout, new RegExp(`> ${line} before the match ended\\n$`));
+    // coco stays connected, as the reference client does, and the server scores the silent seat.
+    assert.match(done.stdout, new RegExp(`> ${line} before the match ended; staying connected until the server ends the match\\n> match ended: you lost .*\\n$`));
     // --help after -- went to the program, and coco printed no help of its own.
     assert.match(done.stderr, /args \['--help'\]/);
     assert.doesNotMatch(done.stdout, /Usage: coco/);

@@ -131,7 +131,6 @@ test("a server bot takes part under its tournament name; a program that dies is 
   // The game speaks of the bot's seat as ServerBot$0: the results and the lines say "house".
   assert.ok(lines.every((l) => !l.reason.includes('ServerBot')), JSON.stringify(lines));
   assert.doesNotMatch(run.stdout, /ServerBot/);
-  assert.ok(lines.some((l) => l.players.includes('house') && l.reason.includes('house')), JSON.stringify(lines));
   const quit = lines.filter((l) => l.players.includes('quitter'));
   assert.ok(quit.every((l) => l.crashed.includes('quitter')), JSON.stringify(quit));
   for (const l of quit) assert.match(run.stdout, new RegExp(`^crash: quitter in match ${l.match}$`, 'm'));

@@ -60,7 +60,7 @@ test('cocod --postgres URL: a match played is recorded in PostgreSQL and shown b
   const url = await database('single_node');
   const server = await startServer(['--postgres', url], null);
   try {
-    assert.match(server.log(), /history in PostgreSQL at postgres:\/\/coco:\*\*\*@127\.0\.0\.1:\d+\/single_node \(schema version 3\)/);
+    assert.match(server.log(), /history in PostgreSQL at postgres:\/\/coco:\*\*\*@127\.0\.0\.1:\d+\/single_node \(schema version 5\)/);
     assert.match(server.log(), /listening on \S+ \(history: postgres:\/\/coco:\*\*\*@127\.0\.0\.1:\d+\/single_node\)/);
     const id = await playVerified(server, 'alice');
     assert.deepEqual(await matchIds(url), [id]);
