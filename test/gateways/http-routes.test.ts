@@ -18,6 +18,7 @@ import { MemoryHistoryStore } from '../../src/store/memory-history-store.js';
 import { silentLog } from '../../src/util/log.js';
 import { systemClock } from '../../src/util/clock.js';
 import { AddressLimits } from '../../src/gateways/address-limits.js';
+import { finishedMatch } from '../support/match-records.js';
 import { PeerAddresses } from '../../src/gateways/peer-addresses.js';
 import { DEFAULT_LIMITS } from '../../src/gateways/server-limits.js';
 import { RawHttp } from '../support/raw-http.js';
@@ -32,24 +33,7 @@ const BIG_ID = '0123456789abe';
 const BIG_ARTIFACT_BYTES = 32 * 1024 * 1024;
 
 function record(id: string, artifacts: Record<string, string>): MatchRecord {
-  return {
-    id,
-    game: 'roshambo',
-    name: `match ${id}`,
-    args: {},
-    players: ['alice', 'bob'],
-    bots: 0,
-    scores: [1, 0],
-    reason: 'done',
-    error: null,
-    seed: 's',
-    verified: false,
-    startedAt: 1000,
-    endedAt: 2000,
-    spectatorStream: Buffer.from('alice\nbob\n'),
-    visJson: '[{"t":0,"log":{"line":"hello"}}]',
-    artifacts,
-  };
+  return finishedMatch(id, { visJson: '[{"t":0,"log":{"line":"hello"}}]', artifacts });
 }
 
 const VIS_LINE = '000.010000 < vis {t:0,create:{id:1,p:[0.5,0.5],geom:[{circle:{r:0.2,f:"3366ccff"}}]}}\n';
