@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { COCO, ROOT, coco, startCoco, type RunningCoco } from '../support/processes.js';
-import { siteAndBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
+import { siteAndBrowser, screenshot, openPage, waitUntil } from '../support/browser.js';
 
 /**
  * The match page as handy as lichess's (issue 29, item 7): on every game's live and replay page at
@@ -84,16 +84,6 @@ const site = siteAndBrowser({
     if (dir) rmSync(dir, { recursive: true, force: true });
   },
 });
-
-/** Waits, once per animation frame, until `expression` is true (the page's CSP forbids waitForFunction's eval). */
-async function waitUntil(page: Page, expression: string, timeoutMs = PAGE_WAIT_LIMIT_MS): Promise<void> {
-  const check = `new Promise((resolve) => {
-    const deadline = performance.now() + ${timeoutMs};
-    const next = () => (${expression}) ? resolve(true) : performance.now() > deadline ? resolve(false) : requestAnimationFrame(next);
-    next();
-  })`;
-  assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
-}
 
 /** The parts of the player that must be on screen without scrolling, with where each lies. */
 const OFF_SCREEN = `(() => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parsePgn } from 'chessops/pgn';
 import type { Page } from 'playwright-core';
 import { coco, startCoco, type RunningCoco } from '../support/processes.js';
-import { siteAndBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
+import { siteAndBrowser, screenshot, openPage, waitUntil } from '../support/browser.js';
 
 /**
  * What a finished match's record adds to its page, as lichess and Kaggle's viewer show it (issue
@@ -88,16 +88,6 @@ const site = siteAndBrowser({
     if (dir) rmSync(dir, { recursive: true, force: true });
   },
 });
-
-/** Waits, once per animation frame, until `expression` is true (the page's CSP forbids waitForFunction's eval). */
-async function waitUntil(page: Page, expression: string, timeoutMs = PAGE_WAIT_LIMIT_MS): Promise<void> {
-  const check = `new Promise((resolve) => {
-    const deadline = performance.now() + ${timeoutMs};
-    const next = () => (${expression}) ? resolve(true) : performance.now() > deadline ? resolve(false) : requestAnimationFrame(next);
-    next();
-  })`;
-  assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
-}
 
 const STEP = '(document.querySelector(".player-step")?.textContent ?? "")';
 const AT_END = `(() => { const m = /^move (\\d+) \\/ (\\d+)$/.exec(${STEP}); return m !== null && m[1] === m[2]; })()`;

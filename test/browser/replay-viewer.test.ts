@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { COCO, ROOT, coco, startCoco } from '../support/processes.js';
-import { siteAndBrowser, ARTIFACTS, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
+import { siteAndBrowser, ARTIFACTS, screenshot, openPage, waitUntil } from '../support/browser.js';
 
 /**
  * The match viewer on real replays of every built-in game: each game is played once, quickly,
@@ -48,16 +48,6 @@ const site = siteAndBrowser({
     Object.keys(MATCHES).forEach((game, i) => replays.set(game, ids[i]!));
   },
 });
-
-/** Waits, once per animation frame, until `expression` is true (the page's CSP forbids waitForFunction's eval). */
-async function waitUntil(page: Page, expression: string, timeoutMs = PAGE_WAIT_LIMIT_MS): Promise<void> {
-  const check = `new Promise((resolve) => {
-    const deadline = performance.now() + ${timeoutMs};
-    const next = () => (${expression}) ? resolve(true) : performance.now() > deadline ? resolve(false) : requestAnimationFrame(next);
-    next();
-  })`;
-  assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
-}
 
 const newPage = (width: number): Promise<Page> => openPage(site.browser, width);
 

@@ -116,3 +116,13 @@ export function siteAndBrowser(
     },
   };
 }
+
+/** Waits, once per animation frame, until `expression` is true (the page's CSP forbids waitForFunction's eval). */
+export async function waitUntil(page: Page, expression: string, timeoutMs = PAGE_WAIT_LIMIT_MS): Promise<void> {
+  const check = `new Promise((resolve) => {
+    const deadline = performance.now() + ${timeoutMs};
+    const next = () => (${expression}) ? resolve(true) : performance.now() > deadline ? resolve(false) : requestAnimationFrame(next);
+    next();
+  })`;
+  assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
+}
