@@ -89,7 +89,9 @@ export class ClobberTcpGateway {
       this.admission.refused?.(memoryCutRefusal(why));
       this.log.info(`clobber port ${peer}: connection dropped: ${held} bytes held for it (${why})`);
     });
-    socket.on('error', (error) => this.log.info(`clobber port ${peer}: ${error.message}`));
+    socket.on('error', (error) => {
+      if (!client.balancersOwn) this.log.info(`clobber port ${peer}: ${error.message}`);
+    });
     socket.setNoDelay(true);
     let received = Buffer.alloc(0);
     const refuse = (why: string): void => {

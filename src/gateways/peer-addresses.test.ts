@@ -82,6 +82,19 @@ test('the client a trusted balancer names is the one the front door gets, with e
   assert.deepEqual(byAddress.get('198.51.100.9'), { client: { address: '198.51.100.9', port: 40001 }, bytes: 'GET / HTTP/1.1\r\n' });
 });
 
+test("a LOCAL preamble (a balancer's health check) makes the balancer its own client, marked as such so that doors keep its resets out of the log", async (t) => {
+  t.after(() => open.splice(0).forEach((socket) => socket.destroy()));
+  const before = seen.length;
+  const socket = await dial();
+  // v2, command LOCAL (0x20), family UNSPEC, no address block.
+  socket.write(Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a, 0x20, 0x00, 0x00, 0x00]));
+  socket.write('x\n');
+  await until(() => seen.length > before && seen[before]!.bytes.length > 0);
+  assert.equal(seen[before]!.client.address, '127.0.0.1');
+  assert.equal(seen[before]!.client.balancersOwn, true);
+  assert.equal(seen[before]!.bytes, 'x\n');
+});
+
 test('a peer that is not trusted is its own client: its PROXY line reaches the front door as its first bytes', async (t) => {
   t.after(() => open.splice(0).forEach((socket) => socket.destroy()));
   const before = seen.length;

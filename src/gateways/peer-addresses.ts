@@ -10,6 +10,12 @@ export interface ClientAddress {
   readonly address: string;
   /** 0 when unknown (a client named only by X-Forwarded-For). */
   readonly port: number;
+  /**
+   * True for a trusted balancer's own connection (a PROXY preamble naming no client: LOCAL), which
+   * is how HAProxy's health checks come. Doors do not log its socket errors: a TCP check ends with
+   * a reset by design, and one line per check would bury the log.
+   */
+  readonly balancersOwn?: boolean;
 }
 
 /** How a client is named in log lines. */
@@ -84,7 +90,7 @@ export class PeerAddresses {
       if (step.kind === 'more') return;
       if (step.kind === 'refused') return drop(step.why);
       stop();
-      const client = step.source ?? own;
+      const client: ClientAddress = step.source ?? { ...own, balancersOwn: true };
       this.named.set(socket, client);
       // Paused while the rest is put back, so that no byte reaches the front door out of order.
       socket.pause();

@@ -135,7 +135,9 @@ export class SochaTcpGateway {
       this.options.refused?.(memoryCutRefusal(why));
       this.log(peer, `connection dropped: ${held} bytes held for it (${why})`);
     });
-    socket.on('error', (error) => this.log(peer, error.message));
+    socket.on('error', (error) => {
+      if (!client.balancersOwn) this.log(peer, error.message);
+    });
     socket.setNoDelay(true);
     // Once the server has ended its side, a peer that never closes its own is cut off.
     socket.once('finish', () => {
