@@ -104,8 +104,9 @@ export interface RunningCocod {
   /** The Software-Challenge TCP port actually listened on, when enabled. */
   readonly sochaPort: number | null;
   /**
-   * Stops the server: no new connections; waiting matches are removed and running ones end as
-   * "server shutdown", each recorded before its players are told; every client gets 1001; the
+   * Stops the server: no new clients; waiting matches are removed and running ones end as
+   * "server shutdown", each recorded before its players are told; players connected here to a
+   * match of another node may finish it (`shutdown-drain-seconds`); every client gets 1001; the
    * store is flushed and closed.
    */
   stop(): Promise<void>;
@@ -367,13 +368,16 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     clobberPort,
     sochaPort,
     async stop() {
-      server.stopAccepting();
+      // No new client; the WebSocket port stays open for the history until server.close().
+      server.startDraining();
       clobber?.stopAccepting();
       socha?.stopAccepting();
       // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
       const tournamentsDone = stopTournaments(SHUTDOWN_REASON);
       const arenaDone = arena?.close();
-      await shared.shutdown();
+      // This node's matches end; then the players connected here to other nodes' matches may
+      // finish them (the drain), before the node leaves the cluster and closes its connections.
+      await shared.shutdown(async (wait) => void (await server.drain(wait ? limits['shutdown-drain-seconds'] * 1000 : 0)));
       await tournamentsDone;
       await arenaDone;
       await arenaStore?.close();

@@ -39,7 +39,7 @@ const stop = (why: string): void => {
   if (stopping) return;
   stopping = true;
   log.info(`${why}: stopping this node`);
-  setTimeout(() => process.exit(1), server.limits['shutdown-seconds'] * 1000).unref();
+  setTimeout(() => process.exit(1), (server.limits['shutdown-seconds'] + server.limits['shutdown-drain-seconds']) * 1000).unref();
   server.stop().then(
     () => process.exit(0),
     (error: unknown) => {

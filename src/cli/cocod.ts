@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   function stop(signal: string): void {
     if (stopping) return;
     stopping = true;
-    const seconds = (options.limits ?? DEFAULT_LIMITS)['shutdown-seconds'];
+    const limits = options.limits ?? DEFAULT_LIMITS;
+    // The drain (players of other nodes' matches finishing them) comes before the usual stop.
+    const seconds = limits['shutdown-seconds'] + (nodes > 1 || options.redis !== undefined ? limits['shutdown-drain-seconds'] : 0);
     log.info(`${signal}: stopping (running matches end as "server shutdown"; at most ${seconds} s)`);
     // Past the deadline the process exits anyway: a stuck store or peer must not keep it up.
     setTimeout(() => {

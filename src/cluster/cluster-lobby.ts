@@ -1,4 +1,4 @@
-import { LOBBY_DEFAULTS, MASTER_DELETES, MASTER_LIFTS, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
+import { LOBBY_DEFAULTS, MASTER_DELETES, MASTER_LIFTS, SERVER_STOPPING, type Eventually, type Lobby, type LobbyListener, type LobbyPort, type MatchMember, type MatchWatcher, type NewMatchRequest, type Requester } from '../lobby/lobby.js';
 import { normalizeMatchId } from '../lobby/match-id.js';
 import type { VisSink } from '../match/vis-feed.js';
 import type { GameListEntry, MatchInfo } from '../protocol/coco/messages.js';
@@ -38,6 +38,8 @@ export class ClusterLobby implements LobbyPort {
   private readonly stops: (() => void)[] = [];
   /** Matches create() is publishing (their ids are handed out once the directory holds them). */
   private readonly publishing = new Set<string>();
+  /** Set by shutdown(): no seat or spectator place in another node's match is taken from here. */
+  private stopping = false;
 
   constructor(
     private readonly local: Lobby,
@@ -193,6 +195,7 @@ export class ClusterLobby implements LobbyPort {
 
   private joinAt(entry: DirectoryEntry | null, id: string, name: string, password: string | null, member: MatchMember, requester?: Requester): Eventually<Result<MatchInfo>> {
     if (!entry) return this.local.join(id, name, password, member, requester);
+    if (this.stopping) return err(SERVER_STOPPING);
     if (this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
     const secret = matchSecret(entry.info.id);
     if (entry.info.password) {
@@ -233,6 +236,7 @@ export class ClusterLobby implements LobbyPort {
 
   spectate(id: string, watcher: MatchWatcher): Eventually<Result<MatchInfo>> {
     const at = (entry: DirectoryEntry | null): Eventually<Result<MatchInfo>> => {
+      if (entry && this.stopping) return err(SERVER_STOPPING);
       if (entry && this.link.available && !this.link.available()) return err(CLUSTER_UNAVAILABLE);
       return entry ? this.client.spectate(entry.node, entry.info.id, watcher) : this.local.spectate(id, watcher);
     };
@@ -259,9 +263,16 @@ export class ClusterLobby implements LobbyPort {
     return this.local.idle();
   }
 
-  /** Stops this node's matches, then leaves the cluster. */
-  async shutdown(): Promise<void> {
+  /**
+   * Stops this node's matches, lets `drain` run (the players of other nodes' matches connected
+   * here finish them: their bytes still cross the bus), then leaves the cluster. Leaving first
+   * would end their seats: the node that runs their match sees this one go and retires them.
+   */
+  async shutdown(drain?: (wait: boolean) => Promise<void>): Promise<void> {
+    this.stopping = true;
     await this.local.shutdown();
+    // A node cut off from its cluster (or declared dead) relays nothing: there is nothing to wait for.
+    await drain?.(!this.link.available || this.link.available());
     for (const stop of this.stops) stop();
     this.link.close();
   }

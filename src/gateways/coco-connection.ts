@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import { MASTER_LIFTS, type LobbyPort, type MatchMember, type MatchWatcher, type PlayerSeat, type Requester } from '../lobby/lobby.js';
+import { MASTER_LIFTS, SHUTDOWN_REASON, type LobbyPort, type MatchMember, type MatchWatcher, type PlayerSeat, type Requester } from '../lobby/lobby.js';
 import { joinedPlayers } from '../match/match.js';
 import type { SeatCloseReason } from '../match/seat.js';
 import { encodeHistoryMatchReply, type HistoryMatchOutcome } from '../protocol/coco/bincode.js';
@@ -242,10 +242,18 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     return false;
   }
 
-  /** The server is stopping: say so with 1001 (its matches were ended and recorded first). */
-  goAway(): void {
+  /**
+   * The server is stopping: say so with 1001 (its matches were ended and recorded first). `why`
+   * replaces "server shutdown" where it would not be the truth (a match on another node goes on).
+   */
+  goAway(why = SHUTDOWN_REASON): void {
     this.leaveState();
-    this.ws.close(CLOSE_CODES.goingAway, 'server shutdown');
+    this.ws.close(CLOSE_CODES.goingAway, closeReason(why));
+  }
+
+  /** In a match (its seat open): a stopping node lets such a player finish (CocoServer.drain). */
+  isPlaying(): boolean {
+    return this.state.kind === 'playing';
   }
 
   private onMessage(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {

@@ -53,6 +53,11 @@ export interface HttpRoutesOptions {
   readonly addressOf?: (request: IncomingMessage) => string;
   /** Bytes of a record's part read from the store at a time (RESPONSE_CHUNK_BYTES by default). */
   readonly sliceBytes?: number;
+  /**
+   * True while the server drains before it stops (CocoServer.drain): /health answers 503, so that
+   * a balancer sends no new client here, while the history goes on answering this node's players.
+   */
+  readonly draining?: () => boolean;
 }
 
 /** The HTTP side of the server: the web page's files, the games and the history as JSON, /health and /metrics. */
@@ -69,6 +74,7 @@ export class HttpRoutes {
   private readonly sliceBytes: number;
   private readonly historyReads: ConcurrencyGate | null;
   private readonly addressOf: (request: IncomingMessage) => string;
+  private readonly draining: () => boolean;
 
   constructor(
     private readonly store: HistoryStore,
@@ -87,6 +93,7 @@ export class HttpRoutes {
     this.sliceBytes = options.sliceBytes ?? RESPONSE_CHUNK_BYTES;
     this.historyReads = options.historyReads ?? null;
     this.addressOf = options.addressOf ?? ((request) => request.socket.remoteAddress ?? '');
+    this.draining = options.draining ?? (() => false);
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -138,8 +145,9 @@ export class HttpRoutes {
   }
 
   private health(response: ServerResponse): Promise<void> {
-    return this.json(response, 200, {
-      status: 'ok',
+    const draining = this.draining();
+    return this.json(response, draining ? 503 : 200, {
+      status: draining ? 'draining' : 'ok',
       uptime_seconds: Math.round(process.uptime()),
       ...(this.metrics && this.metrics.snapshot()),
       replay_imports: this.importer.imports,

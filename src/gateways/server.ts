@@ -60,6 +60,13 @@ export interface ServerOptions {
 const CLOSE_GRACE_MS = 2000;
 
 /**
+ * The 1001 reason for a player whose match runs on another node, when the node it is connected
+ * through stops before that match ends (after `shutdown-drain-seconds`): the match is not over, it
+ * goes on there without this seat. coco prints it as the reason its connection ended.
+ */
+export const LEFT_MATCH_ON_OTHER_NODE = 'this node stopped before your match ended: the node running it goes on without you';
+
+/**
  * The main front door: HTTP for the web page and history JSON, and on the same port the coco
  * WebSocket protocol at any path. Connections count against the per-address limits of their client
  * from their first byte (after a trusted balancer's PROXY preamble), whatever they turn out to be.
@@ -88,6 +95,8 @@ export class CocoServer {
   readonly memory: ClientMemory;
   /** Stops the sweep of a budget this server made itself; null when its owner sweeps it. */
   private stopSweeping: (() => void) | null = null;
+  /** Set by startDraining(): no new client, /health answers 503, the history still answers. */
+  private draining = false;
 
   constructor(private readonly options: ServerOptions) {
     const { limits, log } = options;
@@ -109,6 +118,7 @@ export class CocoServer {
       addressOf: (request) => addressKey(options.peers.ofRequest(request).address),
       ...(options.tournaments && { tournaments: options.tournaments }),
       ...(options.arenaApi && { arena: options.arenaApi }),
+      draining: () => this.draining,
     });
     // Node checks the request deadlines below every `connectionsCheckingInterval` (30 s by default).
     const answer = (request: IncomingMessage, response: ServerResponse): Promise<void> =>
@@ -146,13 +156,29 @@ export class CocoServer {
         for (const handler of httpHandlers) handler.call(this.http, socket);
       });
     });
-    this.wss = new WebSocketServer({ server: this.http, maxPayload: limits['game-frame-bytes'], perMessageDeflate: false });
+    this.wss = new WebSocketServer({
+      server: this.http,
+      maxPayload: limits['game-frame-bytes'],
+      perMessageDeflate: false,
+      // A node that drains takes no new client: 503 before the upgrade, as /health says (a balancer
+      // stops sending them here once its check sees it; a client refused meanwhile tries again).
+      verifyClient: (_info, answer) => (this.draining ? answer(false, 503, 'server stopping: try again', { 'retry-after': '1' }) : answer(true)),
+    });
     // The WebSocket server repeats the HTTP server's errors (a busy port): listen() reports those,
     // and without a listener here the repeat would crash the process with a stack trace.
     this.wss.on('error', () => {});
     this.heartbeat = new Heartbeat(options.clock, limits['heartbeat-seconds']);
     // One set of dependencies for every connection; each registers itself with the heartbeat.
-    const connectionDeps: ConnectionDeps = { ...options, memory: this.memory, replays: new ReplaySlots(limits), heartbeat: this.heartbeat, closed: (connection) => this.cocoConnections.delete(connection) };
+    const connectionDeps: ConnectionDeps = {
+      ...options,
+      memory: this.memory,
+      replays: new ReplaySlots(limits),
+      heartbeat: this.heartbeat,
+      closed: (connection) => {
+        this.cocoConnections.delete(connection);
+        this.closedWhileDraining?.(connection);
+      },
+    };
     this.wss.on('connection', (ws, request) => {
       const socket = request.socket;
       const client = options.peers.ofRequest(request);
@@ -193,10 +219,59 @@ export class CocoServer {
     return this.http.address() as AddressInfo;
   }
 
-  /** Stops accepting connections; those open stay until `close`. */
-  stopAccepting(): void {
-    this.http.close();
+  /**
+   * The first step of stopping: no new client (WebSocket upgrades get 503, /health 503 so that a
+   * balancer takes this node out), while the port stays open so that the players drain() waits
+   * for can read their match's result from the history as usual. `close` ends the rest.
+   */
+  startDraining(): void {
+    this.draining = true;
   }
+
+  /**
+   * Lets the players still in a match finish it before the server closes: by then this node's own
+   * matches have ended (the lobby's shutdown), so those are players bridged to a match another node
+   * runs, which goes on whether this node stops or not. Every other client is told 1001 at once;
+   * each of these is waited for until it closes its connection by itself (coco does once it has
+   * read the result), for at most `ms`, and those still there then are told that the match goes on
+   * without them. Resolves with how many players were waited for and how many were cut off.
+   */
+  async drain(ms: number): Promise<{ waited: number; cutOff: number }> {
+    this.startDraining();
+    const players = new Set<CocoConnection>();
+    for (const connection of this.cocoConnections) {
+      if (connection.isPlaying()) players.add(connection);
+      else connection.goAway();
+    }
+    const waited = players.size;
+    if (waited > 0 && ms > 0) {
+      this.options.log.info(`stopping: ${waited} players of matches on other nodes may finish them first (at most ${ms / 1000} s)`);
+      await new Promise<void>((resolve) => {
+        const cancel = this.options.clock.setTimer(ms, () => {
+          this.closedWhileDraining = null;
+          resolve();
+        });
+        this.closedWhileDraining = (connection) => {
+          players.delete(connection);
+          if (players.size > 0) return;
+          this.closedWhileDraining = null;
+          cancel();
+          resolve();
+        };
+        for (const connection of players) if (!this.cocoConnections.has(connection)) this.closedWhileDraining(connection);
+      });
+    }
+    let cutOff = 0;
+    for (const connection of players) {
+      if (connection.isPlaying()) cutOff++;
+      connection.goAway(connection.isPlaying() ? LEFT_MATCH_ON_OTHER_NODE : undefined);
+    }
+    if (waited > 0) this.options.log.info(`stopping: ${waited - players.size} of ${waited} players finished their matches on other nodes${cutOff ? `; ${cutOff} still playing were told their match goes on without them` : ''}`);
+    return { waited, cutOff };
+  }
+
+  /** Told each coco connection that closes while drain() waits. */
+  private closedWhileDraining: ((connection: CocoConnection) => void) | null = null;
 
   /** Tells every client the server is going away (1001), then closes what is left. */
   async close(): Promise<void> {

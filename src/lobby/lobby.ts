@@ -144,6 +144,9 @@ export function notYours(id: string): string {
 /** The match ended early because the server is stopping (recorded as its reason). */
 export const SHUTDOWN_REASON = 'server shutdown';
 
+/** The refusal of a new match (or a seat in one) once the server has begun to stop. */
+export const SERVER_STOPPING = 'The server is stopping: no new matches here (connect again: another server of the cluster takes you)';
+
 /** Someone following the whole lobby (LobbySubscribe). */
 export interface LobbyListener {
   created(info: MatchInfo): void;
@@ -211,7 +214,13 @@ export interface LobbyPort {
   watchVis(id: string, sink: VisSink): Eventually<Result<() => void>>;
   counts(): { waiting: number; running: number };
   idle(): Promise<void>;
-  shutdown(): Promise<void>;
+  /**
+   * Stops this server's matches (see Lobby.shutdown) and makes no new one; then `drain` (the front
+   * doors letting the players of other nodes' matches finish them) runs while the node is still a
+   * member of its cluster, which it leaves after. `wait` is false when there is nothing to wait
+   * for (the node cannot reach its cluster, or was declared dead): those players are told at once.
+   */
+  shutdown(drain?: (wait: boolean) => Promise<void>): Promise<void>;
 }
 
 /** Where a match of this node came from, for the directory the other nodes read. */
@@ -266,6 +275,8 @@ export class Lobby implements LobbyPort {
   private readonly matches = new Map<string, LobbyMatch>();
   private readonly listeners = new Set<LobbyListener>();
   private readonly finishing = new Set<Promise<void>>();
+  /** Set by shutdown(): no new match is made. */
+  private stopping = false;
   private readonly options: LobbyOptions;
   private readonly expiryMs: number;
   private readonly maxMatches: number;
@@ -350,6 +361,7 @@ export class Lobby implements LobbyPort {
    * expired to make room (makeRoomFor).
    */
   create(request: NewMatchRequest, origin = 'coco', requester?: Requester): Result<string> {
+    if (this.stopping) return err(SERVER_STOPPING);
     let victim: LobbyMatch | null = null;
     if ((this.admission?.matchCount() ?? 0) >= this.maxMatches || this.matches.size >= this.maxMatches) {
       victim = this.makeRoomFor(requester);
@@ -565,15 +577,17 @@ export class Lobby implements LobbyPort {
 
   /**
    * Stops every match (server shutdown): waiting ones are removed, running ones end with the reason
-   * SHUTDOWN_REASON (no player's fault) and are recorded before their players are told. Resolves
-   * when all are recorded.
+   * SHUTDOWN_REASON (no player's fault) and are recorded before their players are told; no new
+   * one is made. Resolves when all are recorded and `drain` (LobbyPort.shutdown) has run.
    */
-  async shutdown(): Promise<void> {
+  async shutdown(drain?: (wait: boolean) => Promise<void>): Promise<void> {
+    this.stopping = true;
     for (const match of [...this.matches.values()]) {
       if (match.running) match.running.abort(SHUTDOWN_REASON);
       else this.expire(match);
     }
     await this.idle();
+    await drain?.(true);
   }
 
   /**
