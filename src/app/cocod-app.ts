@@ -107,9 +107,17 @@ export interface RunningCocod {
    * Stops the server: no new clients; waiting matches are removed and running ones end as
    * "server shutdown", each recorded before its players are told; players connected here to a
    * match of another node may finish it (`shutdown-drain-seconds`); every client gets 1001; the
-   * store is flushed and closed.
+   * store is flushed and closed. `drain: false` skips the wait for those players (they are told
+   * at once that their match goes on without them): the node can no longer relay their bytes.
+   * `reason` replaces "server shutdown" as the end of its matches (what its players are told).
    */
-  stop(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
+}
+
+/** How a node stops: see RunningCocod.stop. */
+export interface StopOptions {
+  readonly drain?: boolean;
+  readonly reason?: string;
 }
 
 /** The built-in games, the extra ones, and those registered in the games folder. */
@@ -367,23 +375,25 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     limits,
     clobberPort,
     sochaPort,
-    async stop() {
+    async stop(stopOptions) {
       // No new client; the WebSocket port stays open for the history until server.close().
       server.startDraining();
       clobber?.stopAccepting();
       socha?.stopAccepting();
       // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
-      const tournamentsDone = stopTournaments(SHUTDOWN_REASON);
+      const reason = stopOptions?.reason ?? SHUTDOWN_REASON;
+      const tournamentsDone = stopTournaments(reason);
       const arenaDone = arena?.close();
       // This node's matches end; then the players connected here to other nodes' matches may
       // finish them (the drain), before the node leaves the cluster and closes its connections.
-      await shared.shutdown(async (wait) => void (await server.drain(wait ? limits['shutdown-drain-seconds'] * 1000 : 0)));
+      const drainMs = stopOptions?.drain === false ? 0 : limits['shutdown-drain-seconds'] * 1000;
+      await shared.shutdown(async (wait) => void (await server.drain(wait ? drainMs : 0, reason)), reason);
       await tournamentsDone;
       await arenaDone;
       await arenaStore?.close();
       matchHost.close();
       await redisLink?.closed;
-      await server.close();
+      await server.close(reason);
       await clobber?.close();
       await socha?.close();
       stopSweeping();

@@ -1,7 +1,8 @@
 // One node of `cocod --nodes N`, forked by the primary (primary.ts): a whole server (lobby, games,
 // front doors) that shares its ports with the other nodes, publishes its matches through the hub
 // and records into the primary's history store.
-import { startCocod } from './cocod-app.js';
+import { startCocod, type StopOptions } from './cocod-app.js';
+import { NODE_FAILURE_REASON } from '../cluster/node-failure.js';
 import { pinoLog, prefixedLog } from '../util/log.js';
 import { HubLink, type HubEvent, type HubRequest } from '../cluster/hub.js';
 import { ipcChannel, type IpcEnd } from '../cluster/ipc-channel.js';
@@ -29,18 +30,19 @@ const server = await startCocod({
   ...(config.tcpPorts && sochaPort !== undefined && { sochaPort }),
   log,
   cluster: { ...(link && { link }), store, tournaments },
-  onEvicted: () => stop('declared dead by the cluster'),
+  // Its running matches were recorded as lost by another node: they end here as that record says.
+  onEvicted: () => stop('declared dead by the cluster', { drain: false, reason: NODE_FAILURE_REASON }),
 });
 const ready: NodeReady = { url: server.url, port: server.port, clobberPort: server.clobberPort, sochaPort: server.sochaPort };
 process.send({ cocod: 'ready', body: ready });
 
 let stopping = false;
-const stop = (why: string): void => {
+const stop = (why: string, how: StopOptions = {}): void => {
   if (stopping) return;
   stopping = true;
   log.info(`${why}: stopping this node`);
   setTimeout(() => process.exit(1), (server.limits['shutdown-seconds'] + server.limits['shutdown-drain-seconds']) * 1000).unref();
-  server.stop().then(
+  server.stop(how).then(
     () => process.exit(0),
     (error: unknown) => {
       log.error(`error while stopping: ${String(error)}`);
@@ -55,5 +57,6 @@ process.on('SIGINT', () => {});
 process.on('disconnect', () => {
   store.fail('the primary process is gone');
   tournaments.fail('the primary process is gone');
-  stop('primary gone');
+  // Their bytes crossed the primary: nothing is left to drain.
+  stop('primary gone', { drain: false });
 });

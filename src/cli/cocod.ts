@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { startPrimary } from '../app/primary.js';
 import { DEFAULT_LIMITS } from '../gateways/server-limits.js';
-import { startCocod } from '../app/cocod-app.js';
+import { startCocod, type StopOptions } from '../app/cocod-app.js';
+import { NODE_FAILURE_REASON } from '../cluster/node-failure.js';
+import { SHUTDOWN_REASON } from '../lobby/lobby.js';
 import { pinoLog } from '../util/log.js';
 import { COCOD_HELP, resolveCocodOptions } from './cocod-options.js';
 import { startFailure } from './start-failure.js';
@@ -45,22 +47,24 @@ async function main(): Promise<void> {
   // matches are already recorded as lost; it stops, and whoever supervises it starts a new node.
   const evicted = (): void => {
     process.exitCode = 1;
-    stop('declared dead by the cluster');
+    // They end here as that record says, and its players are not waited for (it relays nothing now).
+    stop('declared dead by the cluster', { drain: false, reason: NODE_FAILURE_REASON });
   };
   const server = nodes > 1 ? await startPrimary(options, nodes, log) : await startCocod({ ...options, log, onEvicted: evicted });
-  function stop(signal: string): void {
+  function stop(signal: string, how: StopOptions = {}): void {
     if (stopping) return;
     stopping = true;
     const limits = options.limits ?? DEFAULT_LIMITS;
     // The drain (players of other nodes' matches finishing them) comes before the usual stop.
     const seconds = limits['shutdown-seconds'] + (nodes > 1 || options.redis !== undefined ? limits['shutdown-drain-seconds'] : 0);
-    log.info(`${signal}: stopping (running matches end as "server shutdown"; at most ${seconds} s)`);
+    log.info(`${signal}: stopping (running matches end as "${how.reason ?? SHUTDOWN_REASON}"; at most ${seconds} s)`);
     // Past the deadline the process exits anyway: a stuck store or peer must not keep it up.
     setTimeout(() => {
       log.error(`stopping took longer than ${seconds} s: exiting now`);
       process.exit(1);
     }, seconds * 1000).unref();
-    server.stop().then(
+    // A primary stops its nodes, each as a SIGTERM stops it; a single process may be told how.
+    ('lobby' in server ? server.stop(how) : server.stop()).then(
       () => {
         log.info('stopped');
         process.exit(process.exitCode ?? 0);

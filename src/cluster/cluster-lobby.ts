@@ -268,9 +268,9 @@ export class ClusterLobby implements LobbyPort {
    * here finish them: their bytes still cross the bus), then leaves the cluster. Leaving first
    * would end their seats: the node that runs their match sees this one go and retires them.
    */
-  async shutdown(drain?: (wait: boolean) => Promise<void>): Promise<void> {
+  async shutdown(drain?: (wait: boolean) => Promise<void>, reason?: string): Promise<void> {
     this.stopping = true;
-    await this.local.shutdown();
+    await this.local.shutdown(undefined, reason);
     // A node cut off from its cluster (or declared dead) relays nothing: there is nothing to wait for.
     await drain?.(!this.link.available || this.link.available());
     for (const stop of this.stops) stop();

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { ServerMetrics } from './metrics.js';
-import type { LobbyPort } from '../lobby/lobby.js';
+import { SHUTDOWN_REASON, type LobbyPort } from '../lobby/lobby.js';
 import type { Log } from '../util/log.js';
 import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
@@ -236,12 +236,12 @@ export class CocoServer {
    * read the result), for at most `ms`, and those still there then are told that the match goes on
    * without them. Resolves with how many players were waited for and how many were cut off.
    */
-  async drain(ms: number): Promise<{ waited: number; cutOff: number }> {
+  async drain(ms: number, why = SHUTDOWN_REASON): Promise<{ waited: number; cutOff: number }> {
     this.startDraining();
     const players = new Set<CocoConnection>();
     for (const connection of this.cocoConnections) {
       if (connection.isPlaying()) players.add(connection);
-      else connection.goAway();
+      else connection.goAway(why);
     }
     const waited = players.size;
     if (waited > 0 && ms > 0) {
@@ -264,7 +264,7 @@ export class CocoServer {
     let cutOff = 0;
     for (const connection of players) {
       if (connection.isPlaying()) cutOff++;
-      connection.goAway(connection.isPlaying() ? LEFT_MATCH_ON_OTHER_NODE : undefined);
+      connection.goAway(connection.isPlaying() ? LEFT_MATCH_ON_OTHER_NODE : why);
     }
     if (waited > 0) this.options.log.info(`stopping: ${waited - players.size} of ${waited} players finished their matches on other nodes${cutOff ? `; ${cutOff} still playing were told their match goes on without them` : ''}`);
     return { waited, cutOff };
@@ -273,13 +273,16 @@ export class CocoServer {
   /** Told each coco connection that closes while drain() waits. */
   private closedWhileDraining: ((connection: CocoConnection) => void) | null = null;
 
-  /** Tells every client the server is going away (1001), then closes what is left. */
-  async close(): Promise<void> {
+  /**
+   * Tells every client the server is going away (1001, saying `why`: the reason its matches ended),
+   * then closes what is left.
+   */
+  async close(why = SHUTDOWN_REASON): Promise<void> {
     this.heartbeat.stop();
     this.stopSweeping?.();
     this.stopSweeping = null;
     this.http.close();
-    for (const connection of this.cocoConnections) connection.goAway();
+    for (const connection of this.cocoConnections) connection.goAway(why);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, CLOSE_GRACE_MS);
       const check = (): void => {

@@ -219,8 +219,9 @@ export interface LobbyPort {
    * doors letting the players of other nodes' matches finish them) runs while the node is still a
    * member of its cluster, which it leaves after. `wait` is false when there is nothing to wait
    * for (the node cannot reach its cluster, or was declared dead): those players are told at once.
+   * `reason` is the running matches' (SHUTDOWN_REASON unless the node was declared dead).
    */
-  shutdown(drain?: (wait: boolean) => Promise<void>): Promise<void>;
+  shutdown(drain?: (wait: boolean) => Promise<void>, reason?: string): Promise<void>;
 }
 
 /** Where a match of this node came from, for the directory the other nodes read. */
@@ -580,10 +581,10 @@ export class Lobby implements LobbyPort {
    * SHUTDOWN_REASON (no player's fault) and are recorded before their players are told; no new
    * one is made. Resolves when all are recorded and `drain` (LobbyPort.shutdown) has run.
    */
-  async shutdown(drain?: (wait: boolean) => Promise<void>): Promise<void> {
+  async shutdown(drain?: (wait: boolean) => Promise<void>, reason = SHUTDOWN_REASON): Promise<void> {
     this.stopping = true;
     for (const match of [...this.matches.values()]) {
-      if (match.running) match.running.abort(SHUTDOWN_REASON);
+      if (match.running) match.running.abort(reason);
       else this.expire(match);
     }
     await this.idle();

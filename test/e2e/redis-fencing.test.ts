@@ -46,17 +46,19 @@ after(async () => {
   await postgres?.stop();
 });
 
-test('a node paused (SIGSTOP) past its lease: a survivor records its running match as node failure; woken (SIGCONT), it records nothing over it, says why in one line, and exits', async () => {
+test('a node paused (SIGSTOP) past its lease: a survivor records its running match as node failure; woken (SIGCONT), it records nothing over it, says why in one line, tells its own players "node failure" as the record says, and exits', async () => {
   const id = await newMatch(paused.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
   for (let attempt = 0; !(await coco(survivor.url, ['lobby'])).stdout.includes(id); attempt++) assert.ok(attempt < 200, `match ${id} never listed on the survivor`);
-  // Bridged through the survivor: they hear of the failure from it.
-  const players = [startCoco(survivor.url, ['connect', id, '-n', 'carol', '--', 'python3', BOT, 'ROCK']), startCoco(survivor.url, ['connect', id, '-n', 'dave', '--', 'python3', BOT, 'ROCK'])];
-  for (const player of players) await player.waitForOutput(/> match started/);
+  // Carol is bridged through the survivor: she hears of the failure from it. Dave is on the paused
+  // node itself: he hears nothing until it wakes, and then the same as the record says.
+  const carol = startCoco(survivor.url, ['connect', id, '-n', 'carol', '--', 'python3', BOT, 'ROCK']);
+  const dave = startCoco(paused.url, ['connect', id, '-n', 'dave', '--', 'python3', BOT, 'ROCK']);
+  for (const player of [carol, dave]) await player.waitForOutput(/> match started/);
 
   paused.kill('SIGSTOP');
   await survivor.waitForLog(new RegExp(`match ${id} recorded as ended by node failure`));
-  const ended = await Promise.all(players.map((player) => player.done));
-  for (const finished of ended) assert.match(finished.stdout, /> match ended: no result \(node failure\)/, JSON.stringify(finished));
+  const ended = await carol.done;
+  assert.match(ended.stdout, /> match ended: no result \(node failure\)/, JSON.stringify(ended));
   const before = await stored(id);
   assert.equal(before.length, 1);
   assert.equal(before[0]!['reason'], 'node failure');
@@ -64,6 +66,9 @@ test('a node paused (SIGSTOP) past its lease: a survivor records its running mat
   paused.kill('SIGCONT');
   const code = await paused.exited;
   assert.equal(code, 1, 'a node declared dead exits 1, for its supervisor to start a new one');
+  // Not "server shutdown": the woken node ends its match as the survivor recorded it.
+  const woken = await dave.done;
+  assert.match(woken.stdout, /> match ended: no result \(node failure\)/, JSON.stringify(woken));
   assert.deepEqual(await stored(id), before, 'the survivor\'s record is unchanged');
   const refusals = paused.log().split('\n').filter((line) => /lost its lease/.test(line));
   assert.equal(refusals.length, 1, paused.log());
