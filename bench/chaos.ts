@@ -25,7 +25,10 @@ const count = (name: string, text: string): number => {
 const faults = count('faults', values.faults!);
 const nodes = count('nodes', values.nodes!);
 const slots = count('slots', values.slots!);
-const result = await runChaos({ seed: values.seed!, faults, nodes, slots, progress: (line) => process.stderr.write(`chaos: ${line}\n`) });
+const began = process.hrtime.bigint();
+// Each progress line says when it came (seconds since the start): where a slow run waited shows.
+const elapsed = (): string => (Number(process.hrtime.bigint() - began) / 1e9).toFixed(1);
+const result = await runChaos({ seed: values.seed!, faults, nodes, slots, progress: (line) => process.stderr.write(`chaos [${elapsed()} s]: ${line}\n`) });
 const kinds = new Map<string, number>();
 for (const fault of result.faults) kinds.set(fault.kind, (kinds.get(fault.kind) ?? 0) + 1);
 const rows: [string, string][] = [

@@ -49,6 +49,11 @@ export interface ChaosResult {
 
 const BOT = join(ROOT, 'test/fixtures/gesture_bot.py');
 const GESTURES = ['ROCK', 'PAPER', 'SCISSORS'] as const;
+/**
+ * `coco new` refused this many times in a row with no fault under way: the run fails (the cluster
+ * should take new matches then), instead of trying for ever.
+ */
+const CALM_REFUSALS = 20;
 /** Short leases, so a dead or paused node is noticed within seconds. */
 const LEASE = ['--limit', 'redis-lease-seconds=2', '--limit', 'redis-lease-refresh-seconds=0.5'];
 /** Every client connects from 127.0.0.1: the per-address limits are raised to what the load needs. */
@@ -98,6 +103,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   let loadStopped = false;
   /** Settles when the fault under way has recovered: a refused `coco new` waits for it. */
   let calm: Promise<void> = Promise.resolve();
+  let faultUnderWay = false;
+  /** `coco new` refused in a row while no fault was under way (the cluster should take them). */
+  let refusedInCalm = 0;
+  /**
+   * Rejects when the run cannot go on (the load cannot make a match outside any fault): every wait
+   * of the run races it, so that the run fails saying why instead of waiting for ever.
+   */
+  let fail!: (error: Error) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {});
+  const until = <T>(wait: Promise<T>): Promise<T> => Promise.race([wait, failed]);
 
   const startNode = async (slot: number): Promise<Node> => {
     const process = await startServer(['--redis', redis!.url, '--postgres', history, ...LEASE, ...LOAD_LIMITS], null);
@@ -143,24 +159,34 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   /** One match: created on one node, its two players joining through nodes the seed picks. */
   const playOne = async (): Promise<void> => {
     const creator = pick();
-    if (!creator) return calm;
-    const made = await coco(creator.process.url, ['new', ...matchArgs]);
-    const id = made.stdout.trim();
-    if (made.code !== 0 || !id) {
+    const made = creator ? await coco(creator.process.url, ['new', ...matchArgs]) : null;
+    const id = made?.stdout.trim() ?? '';
+    if (!creator || !made || made.code !== 0 || !id) {
+      const why = creator ? `coco new refused on ${creator.name}: ${made?.stderr.trim().split('\n').pop() ?? ''}` : 'no node is up';
+      if (!faultUnderWay && ++refusedInCalm >= CALM_REFUSALS) {
+        fail(new Error(`chaos run: the load could not make a match ${refusedInCalm} times in a row with no fault under way (last: ${why})`));
+      }
       refusedCreations++;
-      return calm;
+      progress(`${why}; ${faultUnderWay ? "waiting for the fault's recovery" : 'trying again'}`);
+      // A fault under way: the next try waits for its recovery. Otherwise at once (at most
+      // CALM_REFUSALS times), but in a new turn, so that a loop of refusals cannot starve the rest.
+      return faultUnderWay ? calm : new Promise((resolve) => setImmediate(resolve));
     }
+    if (!faultUnderWay) refusedInCalm = 0;
     const seats = [pick(), pick()];
     const observation = { id, started: false, endings: [] as (string | null)[] };
     observations.push(observation);
+    progress(`match ${id} made on ${creator.name}; players through ${seats.map((node) => node?.name ?? 'none').join(', ')}`);
     const running = seats.map((node, seat) => (node ? startCoco(node.process.url, ['connect', id, '-n', `p${seat}`, '--', 'python3', BOT, GESTURES[random.int(3)]!]) : null));
     for (const player of running) if (player) players.push(player);
     let counted = false;
+    const seenStart = running.map(() => false);
     const finished = await Promise.all(
-      running.map(async (player) => {
+      running.map(async (player, seat) => {
         if (!player) return null;
         player.waitForOutput(/> match started/).then(
           () => {
+            seenStart[seat] = true;
             observation.started = true;
             if (!counted) {
               counted = true;
@@ -169,9 +195,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           },
           () => {},
         );
-        return player.done;
+        const result = await player.done;
+        // A player that ended before its match started (it could not reach its node, or that node
+        // went away) leaves a seat nobody will take: the others would wait for the match's expiry
+        // (10 minutes). They give up now, as a player would. (One that did see the start plays on;
+        // one stopped just as the match started leaves it, which its record then says.)
+        if (!result.stdout.includes('> match started')) {
+          running.forEach((other, i) => {
+            if (other && other !== player && !seenStart[i] && other.child.exitCode === null && other.child.signalCode === null) other.child.kill('SIGTERM');
+          });
+        }
+        return result;
       }),
     );
+    progress(`match ${id}: its players exited (${finished.map((result) => (result ? `${result.code}: ${/> match ended.*|[^\n]*\n?$/.exec(result.stdout)?.[0]?.trim() ?? ''}` : 'none')).join('; ')})`);
     for (const result of finished) {
       if (!result) continue;
       if (result.stdout.includes('> match started')) observation.started = true;
@@ -182,6 +219,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const load = async (): Promise<void> => {
     while (!loadStopped) await playOne();
   };
+  /** Takes a node out of the load's picks as the run stops it (startNode puts a new one in its slot). */
+  const takeDown = (node: Node): void => {
+    node.expectedExit = true;
+    const slot = nodes.indexOf(node);
+    if (slot >= 0) nodes[slot] = null;
+  };
 
   /** Injects one fault and resolves once the cluster has recovered from it. */
   const inject = async (fault: Fault): Promise<void> => {
@@ -190,7 +233,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const others = alive().filter((node) => node !== victim);
     switch (fault.kind) {
       case 'kill': {
-        victim.expectedExit = true;
+        takeDown(victim);
         victim.process.kill('SIGKILL');
         await victim.process.exited;
         progress(`killed ${victim.name}; waiting for a survivor to clean up after it`);
@@ -200,7 +243,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         return;
       }
       case 'pause': {
-        victim.expectedExit = true;
+        takeDown(victim);
         const before = victim.process.log().length;
         victim.process.kill('SIGSTOP');
         await Promise.race(others.map((node) => node.process.waitForLog(new RegExp(`node ${victim.name} is down`))));
@@ -236,7 +279,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         return;
       }
       case 'node-restart': {
-        victim.expectedExit = true;
+        takeDown(victim);
         await victim.process.stop();
         await startNode(slot);
         return;
@@ -278,20 +321,23 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     progress(`${nodeCount} nodes up; schedule (seed ${options.seed}): ${faults.map((f) => `${f.kind}@${f.node}`).join(', ')}`);
     const loops = Array.from({ length: slots }, () => load());
     for (const [i, fault] of faults.entries()) {
-      await matchesStarted(started + fault.matchesBefore);
+      await until(matchesStarted(started + fault.matchesBefore));
       // Nodes that exited by themselves are replaced first (the supervisor's job).
       for (let slot = 0; slot < nodeCount; slot++) if (!nodes[slot]) await startNode(slot);
       let recovered!: () => void;
       calm = new Promise((resolve) => (recovered = resolve));
+      faultUnderWay = true;
       progress(`fault ${i + 1}/${faults.length}: ${fault.kind} (node slot ${fault.node}), ${started} matches started so far`);
-      await inject(fault);
+      await until(inject(fault));
+      faultUnderWay = false;
       recovered();
       snapshots.push(await readRows());
       progress(`recovered; ${snapshots[snapshots.length - 1]!.length} matches recorded`);
     }
-    await matchesStarted(started + 1);
+    await until(matchesStarted(started + 1));
     loadStopped = true;
-    await Promise.all(loops);
+    progress('the schedule is over: waiting for the matches under way to end');
+    await until(Promise.all(loops));
     const stored = await readRows();
     const stillRunning = await stopAll();
     const report = check({ matches: observations, stored, snapshots, stillRunning });
