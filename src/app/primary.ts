@@ -22,6 +22,17 @@ export interface NodeConfig {
   /** Only the first node serves the TCP game ports (their rooms and pairings are node-local). */
   readonly tcpPorts: boolean;
   readonly options: Omit<CocodOptions, 'log' | 'clock' | 'extraGames'>;
+  /**
+   * With --redis --postgres: the node is a node of the Redis cluster like one on another machine,
+   * and so records into PostgreSQL itself, its writes fenced by its own lease (docs/deployment.md,
+   * "Fencing"). The URL comes in a message (NodeHistory) after the fork, never in its environment.
+   */
+  readonly ownHistory: boolean;
+}
+
+/** The history a node with `ownHistory` opens: sent over IPC when it asks ('history?'), as the URL may hold a password. */
+export interface NodeHistory {
+  readonly postgres: string;
 }
 
 export const NODE_CONFIG_ENV = 'COCOD_NODE_CONFIG';
@@ -75,6 +86,11 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
       ? await (await import('../store/postgres-tournament-store.js')).PostgresTournamentStore.open(options.postgres, (error) => log.warn(`a connection of the tournament store was lost while idle: ${error.message}`))
       : new MemoryTournamentStore();
   const hub = new ClusterHub(options.clock ?? systemClock);
+  // Nodes of a Redis cluster whose history is PostgreSQL record themselves, each fenced by its lease
+  // and numbered by the database's sequence, as a node of another machine: a node of this machine
+  // paused past its lease and woken is refused like any other. (The store opened above then only
+  // checks at start that the database answers.)
+  const ownHistory = options.redis !== undefined && options.postgres !== undefined;
   const { extraGames: _extra, clock: _clock, postgres: _postgres, ...plain } = options as CocodOptions;
   // The nodes record through this process and never open the history: they get its name to log,
   // not the PostgreSQL URL (which may hold a password, and would sit in their environment).
@@ -88,9 +104,16 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
   const fork = (slot: Slot): Promise<NodeReady> => {
     slot.generation++;
     slot.name = `node-${slot.index + 1}.${slot.generation}`;
-    const config: NodeConfig = { node: slot.name, tcpPorts: slot.index === 0, options: nodeOptions };
-    // COCOD_POSTGRES emptied: a node needs no database URL, and its environment is one more place a password could be read.
+    const config: NodeConfig = { node: slot.name, tcpPorts: slot.index === 0, options: nodeOptions, ownHistory };
+    // COCOD_POSTGRES emptied: the environment is one more place a password could be read. A node
+    // that records itself gets the URL in a message instead.
     const worker = cluster.fork({ [NODE_CONFIG_ENV]: JSON.stringify(config), COCOD_POSTGRES: '' });
+    // Sent when the node asks (it listens by then: a message sent earlier could be lost).
+    if (ownHistory) {
+      worker.on('message', (message: { cocod?: string }) => {
+        if (message?.cocod === 'history?' && worker.isConnected()) worker.send({ cocod: 'history', body: { postgres: options.postgres! } satisfies NodeHistory });
+      });
+    }
     slot.worker = worker;
     log.info(`node ${slot.name} started (pid ${worker.process.pid})`);
     const name = slot.name;
@@ -100,8 +123,10 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
         if (worker.isConnected()) toNode.send(event);
       }),
     );
-    serveHistoryStore(store, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(worker, 'store'));
-    serveTournamentStore(tournaments, ipcChannel<RemoteTournamentRequest, RemoteTournamentReply>(worker, 'tournaments'));
+    if (!ownHistory) {
+      serveHistoryStore(store, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(worker, 'store'));
+      serveTournamentStore(tournaments, ipcChannel<RemoteTournamentRequest, RemoteTournamentReply>(worker, 'tournaments'));
+    }
     const ready = new Promise<NodeReady>((resolve, reject) => {
       readyOnce.set(worker.id, resolve);
       worker.once('exit', (code, signal) => reject(new Error(`node ${name} exited (${signal ?? code}) before it listened`)));

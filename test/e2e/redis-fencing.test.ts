@@ -77,3 +77,38 @@ test('a node paused (SIGSTOP) past its lease: a survivor records its running mat
   assert.equal(survivor.log().split(`match ${id} recorded as ended by node failure`).length, 2, 'recorded once');
   assert.match((await coco(survivor.url, ['history'])).stdout, new RegExp(`${id}\\s.*no result \\(node failure\\)`));
 });
+
+test('cocod --nodes 2 --redis --postgres: a forked node paused past its lease is fenced like a node of another machine: its number comes from PostgreSQL, a survivor records its match as node failure, and woken it is refused its write, records nothing, exits and is replaced', async () => {
+  const machine = await startServer(['--nodes', '2', '--redis', redis.url, '--postgres', history, ...LEASE], null);
+  try {
+    const joined = await machine.waitForLog(/(node-\d+\.1): node \S+ joined the cluster through Redis[^\n]*node number \d+ \(match ids start with (\d{3})\), from (\S+)[\s\S]*?(node-\d+\.1): node \S+ joined the cluster through Redis[^\n]*node number \d+ \(match ids start with (\d{3})\), from (\S+)/);
+    assert.deepEqual([joined[3], joined[6]], ['PostgreSQL', 'PostgreSQL'], 'each forked node takes its number from the database');
+    const prefixes = new Map([[joined[2]!, joined[1]!], [joined[5]!, joined[4]!]]);
+    const id = await newMatch(machine.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
+    const forked = prefixes.get(id.slice(0, 3));
+    assert.ok(forked, `match ${id} made by one of the forked nodes (${[...prefixes].join(' ')})`);
+    const [, pid] = machine.log().match(new RegExp(`node ${forked!.replace('.', '\\.')} started \\(pid (\\d+)\\)`))!;
+    // Played through the separate node: the players hear of the failure from the cluster.
+    const players = [startCoco(survivor.url, ['connect', id, '-n', 'erin', '--', 'python3', BOT, 'ROCK']), startCoco(survivor.url, ['connect', id, '-n', 'fred', '--', 'python3', BOT, 'ROCK'])];
+    for (const player of players) await player.waitForOutput(/> match started/);
+
+    process.kill(Number(pid), 'SIGSTOP');
+    const failure = new RegExp(`match ${id} recorded as ended by node failure`);
+    // The first to notice cleans up: the other forked node, or a node of the other "machine".
+    await Promise.race([paused, survivor, machine].map((node) => node.waitForLog(failure).catch(() => new Promise(() => {}))));
+    for (const finished of await Promise.all(players.map((player) => player.done))) assert.match(finished.stdout, /> match ended: no result \(node failure\)/);
+    const before = await stored(id);
+    assert.equal(before.length, 1);
+
+    process.kill(Number(pid), 'SIGCONT');
+    await machine.waitForLog(new RegExp(`node ${forked!.replace('.', '\\.')} exited \\(code 1\\)`));
+    assert.deepEqual(await stored(id), before, "the survivor's record is unchanged");
+    const refusal = machine.log().split('\n').filter((line) => line.startsWith(`${forked}: `) && /lost its lease/.test(line));
+    assert.equal(refusal.length, 1, machine.log());
+    assert.match(refusal[0]!, new RegExp(`its writes are refused .*not recorded: ${id}; this node records nothing more and stops`));
+    assert.doesNotMatch(machine.log(), new RegExp(`${forked!.replace('.', '\\.')}: match ${id} recorded\\b`));
+    await machine.waitForLog(/node node-\d+\.2 replaces /);
+  } finally {
+    await machine.stop();
+  }
+});
