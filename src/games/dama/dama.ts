@@ -63,7 +63,8 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     seat.black.write(text);
     ctx.spectators.write(text);
   };
-  const vis = new DamaVis((event) => ctx.vis(event));
+  // Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event.
+  const vis = ctx.drawing ? new DamaVis((event) => ctx.vis(event)) : null;
   let position = config.start ?? startPosition();
 
   everyone(`${names.white}\n${names.black}\n${START_LINE}\n`);
@@ -71,7 +72,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
   seat.white.write(`${YOU_ARE.white}\n`);
   seat.black.write(`${YOU_ARE.black}\n`);
   ctx.spectators.write(coloursLine(names));
-  vis.start(position, names);
+  vis?.start(position, names);
 
   for (;;) {
     const state = outcome(position);
@@ -91,10 +92,10 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
       ctx.spectators.write(gameOverBlock());
       const winner = opponent(color);
       const reason = `${names[winner]} (${winner}) wins: ${names[color]} (${color}) ${read.why}`;
-      vis.end(reason);
+      vis?.end(reason);
       return { scores: scoresFor(winner), reason };
     }
-    vis.move(read.move, color, mover.name);
+    vis?.move(read.move, color, mover.name);
     position = applyMove(position, read.move);
     // Only the waiting player is told the move in words; everyone sees the board.
     waiting.write(echoLine(read.move.path));
@@ -113,7 +114,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     if (state.kind === 'draw') {
       everyone(drawBlock());
       const reason = `draw: ${QUIET_MOVE_LIMIT} moves by each side without a capture or a man move`;
-      vis.end(reason);
+      vis?.end(reason);
       return { scores: scoresFor(null), reason };
     }
     const loser = opponent(state.winner);
@@ -123,7 +124,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     ctx.spectators.write(blocks.others);
     const why = state.reason === 'no-pieces' ? 'has no pieces left' : 'has no legal move';
     const reason = `${names[state.winner]} (${state.winner}) wins: ${names[loser]} (${loser}) ${why}`;
-    vis.end(reason);
+    vis?.end(reason);
     return { scores: scoresFor(state.winner), reason };
   }
 }
@@ -189,6 +190,9 @@ export const dama: GameDefinition<DamaConfig> = {
   args: ARGS,
   maxLineBytes: 1024,
   answersBadLines: true,
+  // Its pictures follow from the colours drawn and the moves read, on a logical clock; a player who
+  // left is drawn with why its seat was closed, which the record's note keeps.
+  visFromInput: true,
   configure: (params) => {
     const timeout = params.timeout ?? DEFAULT_TIMEOUT;
     return configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT }, ARGS, (args) => {
