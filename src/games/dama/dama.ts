@@ -6,14 +6,14 @@ import { configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { opponent, type Color } from './board.js';
 import { playDamaBot } from './bot.js';
 import { judgeMoveLine } from './refusal.js';
-import { applyMove, outcome, startPosition, QUIET_MOVE_LIMIT, type Move, type Outcome, type Position } from './rules.js';
+import { applyMove, legalMoves, outcome, startPosition, QUIET_MOVE_LIMIT, type Move, type Outcome, type Position } from './rules.js';
 import type { SearchBudget } from './search.js';
 import {
   START_LINE,
   TURN_LINE,
   WAIT_LINE,
   YOU_ARE,
-  boardBlock,
+  boardBlockBytes,
   coloursLine,
   drawBlock,
   echoLine,
@@ -58,24 +58,28 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
   const whiteIndex = ctx.random.bit();
   const seat: Readonly<Record<Color, PlayerSeat>> = { white: ctx.seats[whiteIndex]!, black: ctx.seats[1 - whiteIndex]! };
   const names = { white: seat.white.name, black: seat.black.name };
-  const everyone = (text: string): void => {
-    seat.white.write(text);
-    seat.black.write(text);
-    ctx.spectators.write(text);
+  /** The same bytes to both players and the spectators, encoded once. */
+  const everyone = (text: string | Buffer): void => {
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+    seat.white.writeBytes(bytes);
+    seat.black.writeBytes(bytes);
+    ctx.spectators.write(bytes);
   };
   // Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event.
   const vis = ctx.drawing ? new DamaVis((event) => ctx.vis(event)) : null;
   let position = config.start ?? startPosition();
 
   everyone(`${names.white}\n${names.black}\n${START_LINE}\n`);
-  everyone(boardBlock(position.board));
+  everyone(boardBlockBytes(position.board));
   seat.white.write(`${YOU_ARE.white}\n`);
   seat.black.write(`${YOU_ARE.black}\n`);
   ctx.spectators.write(coloursLine(names));
   vis?.start(position, names);
 
   for (;;) {
-    const state = outcome(position);
+    // Generated once a turn: the outcome and every line the mover sends are judged against them.
+    const moves = legalMoves(position);
+    const state = outcome(position, moves);
     if (state) return finish(state);
     const turnStarted = ctx.elapsed();
     const color = position.turn;
@@ -85,7 +89,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     waiting.write(`${WAIT_LINE}\n`);
     ctx.spectators.write(`${TURN_LINE[color]}\n`);
 
-    const read = await readMove(ctx, mover, position);
+    const read = await readMove(ctx, mover, position, moves);
     if (read.kind === 'left') {
       // As the reference: the result goes to the opponent only; the spectators get the end marker.
       waiting.write(leftBlock(color));
@@ -99,7 +103,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     position = applyMove(position, read.move);
     // Only the waiting player is told the move in words; everyone sees the board.
     waiting.write(echoLine(read.move.path));
-    everyone(boardBlock(position.board));
+    everyone(boardBlockBytes(position.board));
     // The pace runs from the start of the turn, so a slow mover adds no wait; the next turn, or the
     // result if the game is over, waits for it.
     const wait = config.pace - (ctx.elapsed() - turnStarted);
@@ -134,7 +138,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
  * and the inactivity timeout starts again for the next line, as on the reference server; only
  * MAX_INVALID_LINES_PER_TURN bounds a turn.
  */
-async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position): Promise<MoveRead> {
+async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position, moves: readonly Move[]): Promise<MoveRead> {
   for (let invalid = 0; ; ) {
     const line = await readLineOrTimeOut(ctx, mover);
     if (line === null) {
@@ -142,7 +146,7 @@ async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position
       if (mover.closeReason === 'line/invalid-utf8') mover.write(timedOutBlock());
       return { kind: 'left', why: describeLeave(mover.closeReason) };
     }
-    const judged = judgeMoveLine(position, line);
+    const judged = judgeMoveLine(position, line, moves);
     if (judged.ok) return { kind: 'move', move: judged.value };
     if (++invalid >= MAX_INVALID_LINES_PER_TURN) {
       mover.write(tooManyInvalidLinesBlock(MAX_INVALID_LINES_PER_TURN));
