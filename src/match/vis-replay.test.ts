@@ -214,3 +214,32 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
   assert.equal(watched.visJson, drawn.visJson);
   assert.equal(parseVisReplayNote(match!.recordVis().toString()), null);
 });
+
+test('a viewer watching a dama match live sees a player who times out drawn as timed out, as the game drew it', async () => {
+  const watchedFromTheStart = async (game: GameDefinition<any>): Promise<string> => {
+    const clock = new ManualClock();
+    let history = '';
+    const events: string[] = [];
+    const record = await clock.runUntil(
+      playLocalMatch({
+        game,
+        clock,
+        params: { timeout: 5, args: { pace: '0' } },
+        players: [
+          { name: 'a', play: silent },
+          { name: 'b', play: silent },
+        ],
+        made: (match) => {
+          const { historyJson } = match.vis.subscribe({ history: () => {}, event: (event) => events.push(JSON.stringify(event)), end: () => {} });
+          history = historyJson.toString('utf8');
+        },
+      }),
+    );
+    assert.match(record.outcome.result!.reason, /did not move in time/);
+    const whole = JSON.parse(`[${[history.slice(1, -1), ...events].filter((part) => part !== '').join(',')}]`) as unknown[];
+    // What the viewer saw is what the record keeps.
+    assert.deepEqual(whole, JSON.parse(record.visJson));
+    return record.visJson;
+  };
+  assert.equal(await watchedFromTheStart(dama), await watchedFromTheStart(drawingAsItPlays(dama)));
+});
