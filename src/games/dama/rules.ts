@@ -156,6 +156,9 @@ function directionRange(side: Side, king: boolean): [number, number] {
   return side === 1 ? [0, 2] : [2, 4];
 }
 
+/** What a step captures: one frozen empty list for every step, not two new ones each (a step is most moves). */
+const NOTHING_CAPTURED: readonly number[] = Object.freeze([]);
+
 function generateSteps(board: Int8Array, side: Side): Move[] {
   const moves: Move[] = [];
   const lastRow = promotionRow(side);
@@ -167,7 +170,7 @@ function generateSteps(board: Int8Array, side: Side): Move[] {
     for (let d = first; d < last; d++) {
       const to = NEIGHBOUR[from * 4 + d]!;
       if (to < 0 || board[to] !== EMPTY) continue;
-      moves.push({ path: [from, to], captured: [], capturedPieces: [], piece, promotes: !king && rowOf(to) === lastRow });
+      moves.push({ path: [from, to], captured: NOTHING_CAPTURED, capturedPieces: NOTHING_CAPTURED, piece, promotes: !king && rowOf(to) === lastRow });
     }
   }
   return moves;
