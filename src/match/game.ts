@@ -142,9 +142,10 @@ export interface GameDefinition<C = unknown> {
   readonly answersBadLines?: boolean;
   /**
    * Whether the game's visualizer events follow from the match's seed, its settings and the lines
-   * each seat sent (in order, each seat's input ending where the game saw it end), and from
-   * nothing else: not the time, the timers, the seats' close reasons nor `stopReason`, and every
-   * event carries its own `t`. Such a game's events are not built while it is played: the runtime
+   * each seat sent (in order, each seat's input ending where the game saw it end, closed for the
+   * reason the seat had then), and from nothing else: not the time, the game's own timers (a timer
+   * that closes a seat is seen through that seat's close reason), the order in which lines of
+   * different seats came, nor `stopReason`, and every event carries its own `t`. Such a game's events are not built while it is played: the runtime
    * replays the game on the recorded input when a live viewer watches, and the record keeps a
    * note to replay it from instead of the events (match/vis-replay.ts). Other games (and every
    * external game) draw as they play.

@@ -8,7 +8,7 @@ import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
 import type { VisError } from '../protocol/vis-limits.js';
-import { VisReplay, visReplayNoteJson } from './vis-replay.js';
+import { VisReplay, notedEnds, visReplayNoteJson, type VisReplayNote } from './vis-replay.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 
@@ -222,8 +222,18 @@ export class Match<C> {
    */
   recordVis(): Buffer {
     if (!this.derivesVis || this.replay) return this.vis.jsonBytes();
+    return Buffer.from(visReplayNoteJson(this.replayNote()));
+  }
+
+  /**
+   * What the game read of each seat, as a record's note keeps it (match/vis-replay.ts): how many
+   * lines, and why the seat was closed if the game read the end of its input. Call it once the
+   * match has run.
+   */
+  replayNote(): VisReplayNote {
     const { timeout } = this.options.settings;
-    return Buffer.from(visReplayNoteJson({ timeout: Number.isFinite(timeout) ? timeout : null, taken: this.seats.map((seat) => seat.linesTaken) }));
+    const ends = notedEnds(this.seats.map((seat) => (seat.endTaken ? seat.closeReason : null)));
+    return { timeout: Number.isFinite(timeout) ? timeout : null, taken: this.seats.map((seat) => seat.linesTaken), ...(ends && { ends }) };
   }
 
   /**
@@ -250,7 +260,7 @@ export class Match<C> {
     this.seats.forEach((seat, index) => {
       const follower = replay.seats[index]!;
       for (const line of this.transcripts[index]!.playerLines(seat.linesTaken)) follower.push(line);
-      if (seat.endTaken) follower.end();
+      if (seat.endTaken) follower.end(seat.closeReason);
       seat.follower = follower;
     });
   }

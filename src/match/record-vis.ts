@@ -37,6 +37,7 @@ export async function deriveRecordVis(game: GameDefinition<any>, record: Replaya
   });
   replay.seats.forEach((seat, index) => {
     for (const line of playerLinesOf(record.artifacts[transcriptName(index)] ?? '', note.taken[index] ?? 0)) seat.push(line);
+    seat.end(note.ends?.[index] ?? null);
   });
   replay.endAll();
   await replay.done;

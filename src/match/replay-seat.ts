@@ -2,13 +2,24 @@ import { LineQueue } from './line-queue.js';
 import type { PlayerSeat, SeatCloseReason } from './seat.js';
 
 /**
+ * Why a seat's input ended when nothing else is known: the player's program went away. It is the
+ * reason a played seat has by the time its game, having read the end, looks (match/seat.ts).
+ */
+export const PRESUMED_END_REASON: SeatCloseReason = 'disconnected';
+
+/**
  * A seat of a replayed match (match/vis-replay.ts): it gives the game the lines the seat's game
  * read in the match that was played, in order, then the end; what the game writes goes nowhere.
  * There is no player, no timeout and no transcript: a line or the end comes only when pushed.
+ * Once the game reads the end, the seat is closed for the reason the played seat had then (its
+ * timeout, a bad line, ...), so a game that tells why a player left draws the same words.
  */
 export class ReplaySeat implements PlayerSeat {
-  private readonly input = new LineQueue();
+  private readonly input = new LineQueue((line) => {
+    if (line === null && this.reason === null) this.reason = this.endReason;
+  });
   private reason: SeatCloseReason | null = null;
+  private endReason: SeatCloseReason = PRESUMED_END_REASON;
 
   constructor(
     readonly index: number,
@@ -29,8 +40,12 @@ export class ReplaySeat implements PlayerSeat {
     this.input.push(line);
   }
 
-  /** The played match's game read the end of this seat's input (or the match is over): no more lines. */
-  end(): void {
+  /**
+   * The played match's game read the end of this seat's input (or the match is over): no more
+   * lines. `reason` is why the played seat was closed, if it was known.
+   */
+  end(reason: SeatCloseReason | null = null): void {
+    if (reason !== null) this.endReason = reason;
     this.input.end();
   }
 

@@ -156,7 +156,7 @@ export class SeatTranscript {
     while (newline !== -1) {
       if (this.begin(direction, AS_IT_CAME, time, pending.bytes + newline - start)) {
         pending.writeTo(this.log);
-        this.log.append(bytes.subarray(start, newline + 1));
+        this.log.appendRange(bytes, start, newline + 1);
       }
       pending.clear();
       start = newline + 1;

@@ -6,7 +6,8 @@ import type { SeatTranscript } from './seat-transcript.js';
 /** What follows a seat's lines as the game takes them (a replay drawing the match: match/replay-seat.ts). */
 export interface SeatFollower {
   push(line: string): void;
-  end(): void;
+  /** The game read the end of the seat's input; `reason` is why the seat is closed, null when it is not yet (the player went away). */
+  end(reason: SeatCloseReason | null): void;
 }
 
 /** The connection behind a seat: a WebSocket, a TCP socket, a child process or an in-process bot. */
@@ -265,7 +266,7 @@ export class Seat implements PlayerSeat {
   /** The game read the end of this seat's input. */
   private takeEnd(): void {
     this.endTaken = true;
-    this.follower?.end();
+    this.follower?.end(this.reason);
   }
 
   private waitAtMost(ms: number): void {

@@ -6,7 +6,11 @@ import { ManualClock } from '../util/clock.js';
 import type { GameDefinition } from './game.js';
 import { playLocalMatch, type LocalMatchOptions, type LocalPlayer } from './local-match.js';
 import type { Match } from './match.js';
-import { parseVisReplayNote } from './vis-replay.js';
+import { parseVisReplayNote, visReplayNoteJson, type VisReplayNote } from './vis-replay.js';
+import { deriveRecordVis } from './record-vis.js';
+import { dama, type DamaConfig } from '../games/dama/dama.js';
+import { royalur } from '../games/royalur/royalur.js';
+import { ok } from '../util/result.js';
 
 /** The game as it was before its events were derived: it draws every round as it plays. */
 function drawingAsItPlays(game: GameDefinition<any>): GameDefinition<any> {
@@ -33,26 +37,103 @@ async function bothWays(options: LocalMatchOptions): Promise<{ derived: string; 
 }
 
 /**
- * A short match of server bots of each built-in game replayed on its input. A game that draws as
- * it plays keeps doing so, through the path it always took (its bots may search against the
- * clock, so two of its matches need not be the same: nothing to compare there).
+ * One match of `options.game` drawn as it plays (as every game was drawn before its events were
+ * derived), and the events a replay derives from that match's record (its seed, arguments,
+ * transcripts and note): what a replay showed, and what it shows now, over the same recorded match.
+ * Bots that search against the clock play a different match each time, so both sides are taken
+ * from one match.
  */
-const BOT_MATCHES: Readonly<Record<string, Record<string, string>>> = {
-  roshambo: { pace: '0', rounds: '300' },
+async function drawnAndDerived(options: LocalMatchOptions): Promise<{ drawn: string; derived: string; note: VisReplayNote }> {
+  let match: Match<any> | null = null;
+  const run = playLocalMatch({ ...options, game: drawingAsItPlays(options.game), made: (made) => (match = made) });
+  const drawn = await (options.clock instanceof ManualClock ? options.clock.runUntil(run) : run);
+  const note = match!.replayNote();
+  const record = {
+    args: options.params?.args ?? {},
+    players: drawn.outcome.seats.map((seat) => seat.name),
+    bots: options.params?.bots ?? 0,
+    seed: drawn.outcome.seed,
+    artifacts: drawn.outcome.artifacts,
+  };
+  const derived = (await deriveRecordVis(options.game, record, note)).toString('utf8');
+  return { drawn: drawn.visJson, derived, note };
+}
+
+/** A player that reads everything and never answers (it times out, or the match ends without it). */
+const silent: LocalPlayer = async (io) => {
+  while ((await io.readLine()) !== null);
 };
 
-test('every built-in game either draws as it plays or is replayed on its input, and a replay of a match of bots shows what the game drew as it played', async () => {
-  for (const game of BUILT_IN_GAMES) {
-    const args = BOT_MATCHES[game.name];
-    if (args === undefined) {
-      assert.notEqual(game.visFromInput, true, `${game.name} is replayed on its input: give it a match here`);
-      continue;
+/** A player that sends `bytes` when it has read `after` lines, then reads on without answering. */
+function sendsAfter(after: number, bytes: Uint8Array): LocalPlayer {
+  return async (io, sendBytes) => {
+    for (let read = 0; (await io.readLine()) !== null; ) if (++read === after) sendBytes(bytes);
+  };
+}
+
+/** The dama server bot on a node budget, so that its matches do not depend on the machine's speed. */
+const damaOnNodes: GameDefinition<DamaConfig> = {
+  ...dama,
+  configure: (params) => {
+    const configured = dama.configure(params);
+    return configured.ok ? ok({ ...configured.value, config: { ...configured.value.config, botBudget: { maxNodes: 300 } } }) : configured;
+  },
+};
+
+interface ReplayCase {
+  readonly name: string;
+  readonly options: LocalMatchOptions;
+  /** The reason the match must end with, so that the case shows what it is meant to. */
+  readonly reason?: RegExp;
+}
+
+/**
+ * For each built-in game whose events are derived from its seats' input, recorded matches whose
+ * replay must show what the game drew as it played: whole matches of bots, and each way a player
+ * leaves (a timeout, a bad line, invalid UTF-8, going away), since the drawing tells why.
+ */
+const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
+  roshambo: [
+    { name: 'bots', options: { game: roshambo, params: { bots: 2, args: { pace: '0', rounds: '300' } }, players: [], seed: 'replay-roshambo' } },
+    { name: 'timeout', options: { game: roshambo, clock: new ManualClock(), params: { timeout: 30, args: { pace: '0', rounds: '3' } }, players: [{ name: 'a', play: silent }, { name: 'b', play: scripted(['ROCK']) }] }, reason: /round 1: a retired/ },
+  ],
+  royalur: [
+    { name: 'bots', options: { game: royalur, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-royalur' }, reason: /tokens home/ },
+    { name: 'other bots', options: { game: royalur, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-royalur-2' }, reason: /tokens home/ },
+    { name: 'timeout', options: { game: royalur, clock: new ManualClock(), params: { timeout: 20, args: { pace: '0' } }, players: [{ name: 'a', play: silent }, { name: 'b', play: silent }] }, reason: /did not move in time|timed out|time/ },
+    { name: 'invalid move', options: { game: royalur, params: { args: { pace: '0' } }, players: [{ name: 'a', play: scripted(['X', 'X'], 3) }, { name: 'b', play: scripted(['X', 'X'], 3) }] }, reason: /invalid move/ },
+    { name: 'gone', options: { game: royalur, params: { args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 3) }, { name: 'b', play: scripted([], 3) }] } },
+    { name: 'a server bot against a player gone', options: { game: royalur, params: { bots: 1, args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 3) }], seed: 'replay-royalur-3' } },
+  ],
+  dama: [
+    { name: 'bots', options: { game: damaOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-dama' } },
+    { name: 'other bots', options: { game: damaOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-dama-2' } },
+    { name: 'timeout', options: { game: dama, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0' } }, players: [{ name: 'a', play: silent }, { name: 'b', play: silent }] }, reason: /did not move in time/ },
+    { name: 'invalid UTF-8', options: { game: dama, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0' } }, players: [{ name: 'a', play: sendsAfter(14, Uint8Array.of(0xff, 0xfe, 0x0a)) }, { name: 'b', play: sendsAfter(14, Uint8Array.of(0xff, 0xfe, 0x0a)) }] }, reason: /invalid UTF-8/ },
+    { name: 'invalid lines', options: { game: dama, params: { args: { pace: '0' } }, players: [{ name: 'a', play: scripted(Array(120).fill('6A 6B'), 0) }, { name: 'b', play: scripted(Array(120).fill('6A 6B'), 0) }] }, reason: /invalid lines/ },
+    { name: 'a server bot against a player gone', options: { game: damaOnNodes, params: { bots: 1, args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 0) }], seed: 'replay-dama-3' } },
+  ],
+};
+
+test('every built-in game either draws as it plays or is replayed on its input, and a replay of its recorded matches shows what the game drew as it played', async () => {
+  const derivedGames = BUILT_IN_GAMES.filter((game) => game.visFromInput === true).map((game) => game.name);
+  assert.deepEqual(derivedGames.sort(), Object.keys(REPLAY_CASES).sort(), 'the games replayed on their input, each with its cases here');
+  for (const [game, cases] of Object.entries(REPLAY_CASES)) {
+    for (const { name, options, reason } of cases) {
+      const { drawn, derived } = await drawnAndDerived(options);
+      assert.ok(JSON.parse(drawn).length > 5, `${game}, ${name}: something drawn`);
+      assert.equal(derived, drawn, `${game}, ${name}`);
+      if (reason) assert.match(drawn, reason, `${game}, ${name}`);
     }
-    const { derived, drawn } = await bothWays({ game, params: { bots: 2, args }, players: [], seed: `replay-${game.name}` });
-    assert.ok(JSON.parse(drawn).length > 10, game.name);
-    assert.equal(derived, drawn, game.name);
   }
-  assert.equal(roshambo.visFromInput, true);
+});
+
+test('a record notes why a seat was closed when its game read the end of its input, unless the player went away', async () => {
+  const { note } = await drawnAndDerived(REPLAY_CASES['dama']!.find((replay) => replay.name === 'timeout')!.options);
+  assert.deepEqual(note.ends, ['timeout', null]);
+  const gone = await drawnAndDerived(REPLAY_CASES['royalur']!.find((replay) => replay.name === 'gone')!.options);
+  assert.equal(gone.note.ends, undefined);
+  assert.deepEqual(parseVisReplayNote(visReplayNoteJson(note)), note);
 });
 
 test('a roshambo record keeps the note its events are derived from, not the events', async () => {
@@ -132,4 +213,33 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
   // Once watched, the record keeps the events themselves.
   assert.equal(watched.visJson, drawn.visJson);
   assert.equal(parseVisReplayNote(match!.recordVis().toString()), null);
+});
+
+test('a viewer watching a dama match live sees a player who times out drawn as timed out, as the game drew it', async () => {
+  const watchedFromTheStart = async (game: GameDefinition<any>): Promise<string> => {
+    const clock = new ManualClock();
+    let history = '';
+    const events: string[] = [];
+    const record = await clock.runUntil(
+      playLocalMatch({
+        game,
+        clock,
+        params: { timeout: 5, args: { pace: '0' } },
+        players: [
+          { name: 'a', play: silent },
+          { name: 'b', play: silent },
+        ],
+        made: (match) => {
+          const { historyJson } = match.vis.subscribe({ history: () => {}, event: (event) => events.push(JSON.stringify(event)), end: () => {} });
+          history = historyJson.toString('utf8');
+        },
+      }),
+    );
+    assert.match(record.outcome.result!.reason, /did not move in time/);
+    const whole = JSON.parse(`[${[history.slice(1, -1), ...events].filter((part) => part !== '').join(',')}]`) as unknown[];
+    // What the viewer saw is what the record keeps.
+    assert.deepEqual(whole, JSON.parse(record.visJson));
+    return record.visJson;
+  };
+  assert.equal(await watchedFromTheStart(dama), await watchedFromTheStart(drawingAsItPlays(dama)));
 });

@@ -1,6 +1,7 @@
 import type { GameDefinition, MatchContext, MatchSettings } from './game.js';
 import { Random } from './random.js';
-import { ReplaySeat } from './replay-seat.js';
+import { PRESUMED_END_REASON, ReplaySeat } from './replay-seat.js';
+import type { SeatCloseReason } from './seat.js';
 import type { VisFeed } from './vis-feed.js';
 
 /** Who sits where in the replayed match, in seat order (as the match's lineup). */
@@ -76,6 +77,19 @@ export interface VisReplayNote {
   readonly timeout: number | null;
   /** How many lines the game read from each seat, in seat order: its input then ended (or the match did). */
   readonly taken: readonly number[];
+  /**
+   * Why each seat was closed when the game read the end of its input (a timeout, a bad line, the
+   * game removing it), in seat order; null where the game did not read it, or where the player
+   * went away (PRESUMED_END_REASON). Absent when all are null: a game that tells why a player
+   * left draws it from here.
+   */
+  readonly ends?: readonly (SeatCloseReason | null)[];
+}
+
+/** The note's `ends`, or undefined when it says nothing a replay does not presume. */
+export function notedEnds(ends: readonly (SeatCloseReason | null)[]): (SeatCloseReason | null)[] | undefined {
+  const noted = ends.map((reason) => (reason === PRESUMED_END_REASON ? null : reason));
+  return noted.some((reason) => reason !== null) ? noted : undefined;
 }
 
 /** The note's key: a record's events are a JSON array, so an object with this key is never mistaken for them. */
@@ -83,7 +97,7 @@ const NOTE_KEY = 'replayFromInput';
 
 /** The note as the record keeps it in place of the events' JSON text. */
 export function visReplayNoteJson(note: VisReplayNote): string {
-  return JSON.stringify({ [NOTE_KEY]: { timeout: note.timeout, taken: note.taken } });
+  return JSON.stringify({ [NOTE_KEY]: { timeout: note.timeout, taken: note.taken, ...(note.ends && { ends: note.ends }) } });
 }
 
 /** The note in a record's visualizer part, or null when the part holds the events themselves. */
@@ -97,8 +111,10 @@ export function parseVisReplayNote(json: string): VisReplayNote | null {
   }
   const note = (value as Record<string, unknown> | null)?.[NOTE_KEY] as Record<string, unknown> | undefined;
   if (typeof note !== 'object' || note === null) return null;
-  const { timeout, taken } = note;
+  const { timeout, taken, ends } = note;
   if (timeout !== null && typeof timeout !== 'number') return null;
   if (!Array.isArray(taken) || !taken.every((count) => Number.isSafeInteger(count) && count >= 0)) return null;
-  return { timeout, taken: taken as number[] };
+  if (ends === undefined) return { timeout, taken: taken as number[] };
+  if (!Array.isArray(ends) || !ends.every((reason) => reason === null || typeof reason === 'string')) return null;
+  return { timeout, taken: taken as number[], ends: ends as (SeatCloseReason | null)[] };
 }

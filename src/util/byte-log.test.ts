@@ -71,3 +71,24 @@ test('the chunks of a byte log, in order, are exactly what was appended', () => 
   assert.equal(Buffer.concat(chunks).toString(), 'abcdefghijklmnopq!');
   assert.ok(chunks.length > 2, 'spread over several chunks');
 });
+
+test('ranges of buffers appended come back as their bytes, short and long, inside a chunk and across chunk boundaries', () => {
+  const random = Random.fromSeed('byte-log-ranges');
+  const log = new ByteLog(8, 128);
+  const expected: Buffer[] = [];
+  const source = new Uint8Array(Array.from({ length: 300 }, (_, i) => i % 251));
+  for (let i = 0; i < 2000; i++) {
+    if (random.int(4) === 0) {
+      log.append('x');
+      expected.push(Buffer.from('x'));
+      continue;
+    }
+    const start = random.int(source.length);
+    const longest = Math.min(source.length - start, random.int(2) === 0 ? 10 : 200);
+    const end = start + random.int(longest + 1);
+    log.appendRange(source, start, end);
+    expected.push(Buffer.from(source.subarray(start, end)));
+  }
+  assert.deepEqual(log.toBuffer(), Buffer.concat(expected));
+  assert.equal(log.length, Buffer.concat(expected).length);
+});

@@ -1,5 +1,7 @@
 /** The chunk of a log nothing was appended to yet; it has no room, so nothing is ever written into it. */
 const NO_CHUNK = Buffer.alloc(0);
+/** Bytes `appendRange` copies one by one rather than through a view (a line of a board, a move). */
+const SHORT_RANGE = 64;
 
 /**
  * An append-only byte log kept outside the JavaScript heap: written into fixed-size chunks, read
@@ -55,6 +57,20 @@ export class ByteLog {
       offset += count;
     }
     this.bytes += data.length;
+  }
+
+  /**
+   * `data[start..end)`, as `append(data.subarray(start, end))` but without making the view when the
+   * bytes fit the current chunk: a block of many lines is appended a line at a time (transcripts).
+   */
+  appendRange(data: Uint8Array, start: number, end: number): void {
+    const count = end - start;
+    if (this.chunk === NO_CHUNK || count > this.chunk.length - this.used) return this.append(data.subarray(start, end));
+    // A short line is copied byte by byte; a long one is worth its view.
+    if (count > SHORT_RANGE) this.chunk.set(data.subarray(start, end), this.used);
+    else for (let i = start, at = this.used; i < end; i++) this.chunk[at++] = data[i]!;
+    this.used += count;
+    this.bytes += count;
   }
 
   /** One byte (0 to 255), without the cost of a buffer or a string. */

@@ -15,6 +15,8 @@ export type Ending =
 export class ChessGame {
   readonly position: Chess;
   private readonly seen = new Map<string, number>();
+  /** The current position's repetition key, made once per move (a FEN is most of a move's cost). */
+  private key = '';
 
   constructor(position: Chess = Chess.default()) {
     this.position = position.clone();
@@ -29,17 +31,19 @@ export class ChessGame {
   /** How the game ends in the current position, or null while the side to move has a move to make. */
   ending(): Ending | null {
     const position = this.position;
-    if (position.isCheckmate()) return { kind: 'checkmate', winner: position.turn === 'white' ? 'black' : 'white' };
-    if (position.isStalemate()) return { kind: 'draw', why: 'STALEMATE' };
+    // One context (checkers, pins) for both questions, instead of one each.
+    const context = position.ctx();
+    if (position.isCheckmate(context)) return { kind: 'checkmate', winner: position.turn === 'white' ? 'black' : 'white' };
+    if (position.isStalemate(context)) return { kind: 'draw', why: 'STALEMATE' };
     if (position.isInsufficientMaterial()) return { kind: 'draw', why: 'INSUFFICIENT-MATERIAL' };
-    if ((this.seen.get(positionKey(position)) ?? 0) >= 3) return { kind: 'draw', why: 'REPETITION' };
+    if ((this.seen.get(this.key) ?? 0) >= 3) return { kind: 'draw', why: 'REPETITION' };
     if (position.halfmoves >= 100) return { kind: 'draw', why: 'FIFTY-MOVES' };
     return null;
   }
 
   private count(): void {
-    const key = positionKey(this.position);
-    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
+    this.key = positionKey(this.position);
+    this.seen.set(this.key, (this.seen.get(this.key) ?? 0) + 1);
   }
 }
 

@@ -6,14 +6,14 @@ import { configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { opponent, type Color } from './board.js';
 import { playDamaBot } from './bot.js';
 import { judgeMoveLine } from './refusal.js';
-import { applyMove, outcome, startPosition, QUIET_MOVE_LIMIT, type Move, type Outcome, type Position } from './rules.js';
+import { applyMove, legalMoves, outcome, startPosition, QUIET_MOVE_LIMIT, type Move, type Outcome, type Position } from './rules.js';
 import type { SearchBudget } from './search.js';
 import {
   START_LINE,
   TURN_LINE,
   WAIT_LINE,
   YOU_ARE,
-  boardBlock,
+  boardBlockBytes,
   coloursLine,
   drawBlock,
   echoLine,
@@ -58,23 +58,28 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
   const whiteIndex = ctx.random.bit();
   const seat: Readonly<Record<Color, PlayerSeat>> = { white: ctx.seats[whiteIndex]!, black: ctx.seats[1 - whiteIndex]! };
   const names = { white: seat.white.name, black: seat.black.name };
-  const everyone = (text: string): void => {
-    seat.white.write(text);
-    seat.black.write(text);
-    ctx.spectators.write(text);
+  /** The same bytes to both players and the spectators, encoded once. */
+  const everyone = (text: string | Buffer): void => {
+    const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+    seat.white.writeBytes(bytes);
+    seat.black.writeBytes(bytes);
+    ctx.spectators.write(bytes);
   };
-  const vis = new DamaVis((event) => ctx.vis(event));
+  // Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event.
+  const vis = ctx.drawing ? new DamaVis((event) => ctx.vis(event)) : null;
   let position = config.start ?? startPosition();
 
   everyone(`${names.white}\n${names.black}\n${START_LINE}\n`);
-  everyone(boardBlock(position.board));
+  everyone(boardBlockBytes(position.board));
   seat.white.write(`${YOU_ARE.white}\n`);
   seat.black.write(`${YOU_ARE.black}\n`);
   ctx.spectators.write(coloursLine(names));
-  vis.start(position, names);
+  vis?.start(position, names);
 
   for (;;) {
-    const state = outcome(position);
+    // Generated once a turn: the outcome and every line the mover sends are judged against them.
+    const moves = legalMoves(position);
+    const state = outcome(position, moves);
     if (state) return finish(state);
     const turnStarted = ctx.elapsed();
     const color = position.turn;
@@ -84,21 +89,21 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     waiting.write(`${WAIT_LINE}\n`);
     ctx.spectators.write(`${TURN_LINE[color]}\n`);
 
-    const read = await readMove(ctx, mover, position);
+    const read = await readMove(ctx, mover, position, moves);
     if (read.kind === 'left') {
       // As the reference: the result goes to the opponent only; the spectators get the end marker.
       waiting.write(leftBlock(color));
       ctx.spectators.write(gameOverBlock());
       const winner = opponent(color);
       const reason = `${names[winner]} (${winner}) wins: ${names[color]} (${color}) ${read.why}`;
-      vis.end(reason);
+      vis?.end(reason);
       return { scores: scoresFor(winner), reason };
     }
-    vis.move(read.move, color, mover.name);
+    vis?.move(read.move, color, mover.name);
     position = applyMove(position, read.move);
     // Only the waiting player is told the move in words; everyone sees the board.
     waiting.write(echoLine(read.move.path));
-    everyone(boardBlock(position.board));
+    everyone(boardBlockBytes(position.board));
     // The pace runs from the start of the turn, so a slow mover adds no wait; the next turn, or the
     // result if the game is over, waits for it.
     const wait = config.pace - (ctx.elapsed() - turnStarted);
@@ -113,7 +118,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     if (state.kind === 'draw') {
       everyone(drawBlock());
       const reason = `draw: ${QUIET_MOVE_LIMIT} moves by each side without a capture or a man move`;
-      vis.end(reason);
+      vis?.end(reason);
       return { scores: scoresFor(null), reason };
     }
     const loser = opponent(state.winner);
@@ -123,7 +128,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     ctx.spectators.write(blocks.others);
     const why = state.reason === 'no-pieces' ? 'has no pieces left' : 'has no legal move';
     const reason = `${names[state.winner]} (${state.winner}) wins: ${names[loser]} (${loser}) ${why}`;
-    vis.end(reason);
+    vis?.end(reason);
     return { scores: scoresFor(state.winner), reason };
   }
 }
@@ -133,7 +138,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
  * and the inactivity timeout starts again for the next line, as on the reference server; only
  * MAX_INVALID_LINES_PER_TURN bounds a turn.
  */
-async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position): Promise<MoveRead> {
+async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position, moves: readonly Move[]): Promise<MoveRead> {
   for (let invalid = 0; ; ) {
     const line = await readLineOrTimeOut(ctx, mover);
     if (line === null) {
@@ -141,7 +146,7 @@ async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position
       if (mover.closeReason === 'line/invalid-utf8') mover.write(timedOutBlock());
       return { kind: 'left', why: describeLeave(mover.closeReason) };
     }
-    const judged = judgeMoveLine(position, line);
+    const judged = judgeMoveLine(position, line, moves);
     if (judged.ok) return { kind: 'move', move: judged.value };
     if (++invalid >= MAX_INVALID_LINES_PER_TURN) {
       mover.write(tooManyInvalidLinesBlock(MAX_INVALID_LINES_PER_TURN));
@@ -189,6 +194,9 @@ export const dama: GameDefinition<DamaConfig> = {
   args: ARGS,
   maxLineBytes: 1024,
   answersBadLines: true,
+  // Its pictures follow from the colours drawn and the moves read, on a logical clock; a player who
+  // left is drawn with why its seat was closed, which the record's note keeps.
+  visFromInput: true,
   configure: (params) => {
     const timeout = params.timeout ?? DEFAULT_TIMEOUT;
     return configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 1, defaultTimeout: DEFAULT_TIMEOUT }, ARGS, (args) => {

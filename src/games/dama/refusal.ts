@@ -87,10 +87,10 @@ export function referenceObjection(board: readonly number[], color: Color, path:
  * always accepted, even where the reference would object (a king's capture that passes its own
  * starting square): the rules are this platform's, only the refusals are the reference's.
  */
-export function judgeMoveLine(position: Position, line: string): Result<Move, Refusal> {
+export function judgeMoveLine(position: Position, line: string, moves?: readonly Move[]): Result<Move, Refusal> {
   const path = parseMoveLine(line);
   if (!path.ok) return err({ code: 'line/syntax' });
-  const move = findMove(position, path.value);
+  const move = findMove(position, path.value, moves);
   if (move) return ok(move);
   return err(referenceObjection(position.board, position.turn, path.value) ?? { code: 'move/illegal' });
 }

@@ -112,26 +112,29 @@ export function applyMove(position: Position, move: Move): Position {
   const board = Int8Array.from(position.board);
   makeMove(board, move);
   const resets = move.captured.length > 0 || move.piece === 1 || move.piece === -1;
-  return { board: Array.from(board), turn: opponent(position.turn), quietPlies: resets ? 0 : position.quietPlies + 1 };
+  // A loop, not Array.from: that one walks an iterator, an object per square.
+  const after = new Array<number>(SQUARES);
+  for (let square = 0; square < SQUARES; square++) after[square] = board[square]!;
+  return { board: after, turn: opponent(position.turn), quietPlies: resets ? 0 : position.quietPlies + 1 };
 }
 
 /**
- * How the game stands: null while it goes on. A side left without moves loses even when the
+ * How the game stands: null while it goes on (`moves`: the position's legal moves, when known). A side left without moves loses even when the
  * quiet-move limit is reached by the same move.
  */
-export function outcome(position: Position): Outcome | null {
+export function outcome(position: Position, moves?: readonly Move[]): Outcome | null {
   const side = sideOf(position.turn);
   const winner = opponent(position.turn);
   if (!position.board.some((piece) => piece * side > 0)) return { kind: 'win', winner, reason: 'no-pieces' };
-  if (legalMoves(position).length === 0) return { kind: 'win', winner, reason: 'no-moves' };
+  if ((moves ?? legalMoves(position)).length === 0) return { kind: 'win', winner, reason: 'no-moves' };
   if (position.quietPlies >= QUIET_PLY_LIMIT) return { kind: 'draw', reason: 'quiet-moves' };
   return null;
 }
 
-/** The legal move that visits exactly these squares, or null. */
-export function findMove(position: Position, path: readonly number[]): Move | null {
+/** The legal move that visits exactly these squares, or null; `moves` are the position's legal moves, when known. */
+export function findMove(position: Position, path: readonly number[], moves: readonly Move[] = legalMoves(position)): Move | null {
   return (
-    legalMoves(position).find(
+    moves.find(
       (move) => move.path.length === path.length && move.path.every((square, i) => square === path[i]),
     ) ?? null
   );
@@ -153,6 +156,9 @@ function directionRange(side: Side, king: boolean): [number, number] {
   return side === 1 ? [0, 2] : [2, 4];
 }
 
+/** What a step captures: one frozen empty list for every step, not two new ones each (a step is most moves). */
+const NOTHING_CAPTURED: readonly number[] = Object.freeze([]);
+
 function generateSteps(board: Int8Array, side: Side): Move[] {
   const moves: Move[] = [];
   const lastRow = promotionRow(side);
@@ -164,7 +170,7 @@ function generateSteps(board: Int8Array, side: Side): Move[] {
     for (let d = first; d < last; d++) {
       const to = NEIGHBOUR[from * 4 + d]!;
       if (to < 0 || board[to] !== EMPTY) continue;
-      moves.push({ path: [from, to], captured: [], capturedPieces: [], piece, promotes: !king && rowOf(to) === lastRow });
+      moves.push({ path: [from, to], captured: NOTHING_CAPTURED, capturedPieces: NOTHING_CAPTURED, piece, promotes: !king && rowOf(to) === lastRow });
     }
   }
   return moves;

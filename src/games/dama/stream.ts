@@ -3,8 +3,8 @@
  * and the tests. They are the reference server's bytes (notes/dama-stream.md), typos included
  * (`gia`, `Mossa non valida riprova!`): programs written for the real server compare them.
  */
-import { opponent, type Color } from './board.js';
-import { formatBoard, squareLabel } from './notation.js';
+import { BOARD_SIZE, EMPTY, SQUARES, opponent, squareAt, type Color } from './board.js';
+import { COLUMN_LINE, formatBoard, squareLabel } from './notation.js';
 import type { Refusal } from './refusal.js';
 
 export const START_LINE = 'Avvio la partita di dama...';
@@ -30,6 +30,31 @@ const PLURAL: Readonly<Record<Color, string>> = { white: 'bianchi', black: 'neri
 /** The board as the stream sends it: an empty line, the 10-line drawing, an empty line. */
 export function boardBlock(board: readonly number[]): string {
   return `\n${formatBoard(board)}\n\n`;
+}
+
+/** The empty board's block as bytes: every block has the same length, only the squares' glyphs differ. */
+const EMPTY_BLOCK = Buffer.from(boardBlock(new Array<number>(SQUARES).fill(EMPTY)), 'latin1');
+/** Where the first row's first glyph is: after the empty line, the column line and `1 [`. */
+const FIRST_GLYPH = 1 + COLUMN_LINE.length + 1 + 3;
+/** A row line (`1 [ ][b]...[ ] 1`) and its newline. */
+const ROW_BYTES = 2 + 3 * BOARD_SIZE + 2 + 1;
+/** Each piece code's glyph byte (as formatBoard draws it), by code + 2. */
+const GLYPH_BYTES = [-2, -1, 0, 1, 2].map((code) => formatBoard(new Array<number>(SQUARES).fill(code)).charCodeAt(FIRST_GLYPH - 1));
+const UNKNOWN_GLYPH = '?'.charCodeAt(0);
+
+/**
+ * `boardBlock` as the bytes sent (it is ASCII), written straight into a copy of the empty block: a
+ * move's board costs one buffer instead of some twenty strings and an encoding per recipient.
+ */
+export function boardBlockBytes(board: readonly number[]): Buffer {
+  const bytes = Buffer.from(EMPTY_BLOCK);
+  for (let row = 0; row < BOARD_SIZE; row++) {
+    for (let column = 0; column < BOARD_SIZE; column++) {
+      const code = board[squareAt(row, column)]!;
+      bytes[FIRST_GLYPH + row * ROW_BYTES + column * 3] = GLYPH_BYTES[code + 2] ?? UNKNOWN_GLYPH;
+    }
+  }
+  return bytes;
 }
 
 /** The spectators' line naming who plays which colour, sent once before the first turn. */

@@ -238,9 +238,11 @@ export class HaseRoom {
     return (this.state.turn % 2) as 0 | 1;
   }
 
+  /** The same message to both players and the spectators, encoded once. */
   private broadcast(text: string): void {
-    this.seats.forEach((seat) => seat.write(text));
-    this.ctx.spectators.write(text);
+    const bytes = Buffer.from(text);
+    for (const seat of this.seats) seat.writeBytes(bytes);
+    this.ctx.spectators.write(bytes);
   }
 
   /**

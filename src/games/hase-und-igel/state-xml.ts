@@ -1,6 +1,7 @@
-import { FIELD_COUNT, FIELD_TYPES, type FieldType } from './board.js';
+import { FIELD_COUNT, FIELD_TYPES, type Board, type FieldType } from './board.js';
 import { CARD_TYPES, type Action, type CardType, type Color, type GameState, type Move, type PlayerState } from './rules.js';
 import { attr, child, el, type XmlElement } from './xml/xml-element.js';
+import { prerendered } from './xml/xml-writer.js';
 import { err, ok, type Result } from '../../util/result.js';
 
 /**
@@ -45,13 +46,28 @@ export function playerElement(name: string, player: PlayerState, displayName: st
   );
 }
 
+/** Where a state's board is written in a memento: protocol > room > data > state > board. */
+const BOARD_DEPTH_IN_MEMENTO = 4;
+
+/**
+ * Each board's element, written once: a board never changes during a game (every state of the
+ * game holds the same array), and it is two thirds of every memento. Keyed by the array, so a
+ * finished game's entry goes with its states.
+ */
+const boardElements = new WeakMap<Board, XmlElement>();
+
+function boardElement(board: Board): XmlElement {
+  let element = boardElements.get(board);
+  if (element === undefined) {
+    element = prerendered(el('board', {}, board.map((type, index) => el('fields', { index, type }))), BOARD_DEPTH_IN_MEMENTO);
+    boardElements.set(board, element);
+  }
+  return element;
+}
+
 export function stateElement(state: GameState, displayNames: readonly [string, string]): XmlElement {
   const [red, blue] = state.players;
-  const children = [
-    playerElement('red', red, displayNames[0]),
-    playerElement('blue', blue, displayNames[1]),
-    el('board', {}, state.board.map((type, index) => el('fields', { index, type }))),
-  ];
+  const children = [playerElement('red', red, displayNames[0]), playerElement('blue', blue, displayNames[1]), boardElement(state.board)];
   if (state.lastMove) children.push(el('lastMove', {}, moveChildren(state.lastMove)));
   return el('state', { class: 'state', turn: state.turn, startPlayer: 'RED', currentPlayer: state.turn % 2 === 0 ? 'RED' : 'BLUE' }, children);
 }

@@ -75,7 +75,8 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
   players[1].write(`${names}1\n`);
   ctx.spectators.write(names);
   const dice = (options.dice ?? randomDice)(ctx.random);
-  const vis = new RoyalUrVis((event) => ctx.vis(event), [players[0].name, players[1].name]);
+  // Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a turn builds no event.
+  const vis = ctx.drawing ? new RoyalUrVis((event) => ctx.vis(event), [players[0].name, players[1].name]) : null;
 
   const victory = (winner: PlayerIndex, why: string): MatchResult => {
     const scores = ctx.seats.map(() => 0);
@@ -99,9 +100,9 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
     players[1].write(rollLine);
     ctx.spectators.write(rollLine);
     const mover = state.toMove;
-    vis.roll(mover, coins);
+    vis?.roll(mover, coins);
     if (legalMoves(state, roll).length === 0) {
-      vis.pass(mover);
+      vis?.pass(mover);
       state = passTurn(state);
       nextRollAt = rolledAt + config.pace;
       continue;
@@ -128,20 +129,20 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
       other.write(`${RETIRE}\n`);
       ctx.spectators.write(`${RETIRE}\n`);
       const why = `${seat.name} ${failure ?? 'retired'}`;
-      vis.retire(mover, failure ?? 'retired');
-      vis.win(opponent(mover), why);
+      vis?.retire(mover, failure ?? 'retired');
+      vis?.win(opponent(mover), why);
       return victory(opponent(mover), why);
     }
     await waitUntil(rolledAt + config.pace);
     const moveLine = `${outcome.token}\n`;
     other.write(moveLine);
     ctx.spectators.write(moveLine);
-    vis.move(outcome);
+    vis?.move(outcome);
     nextRollAt = ctx.elapsed() + config.pace;
     state = outcome.state;
     if (outcome.winner !== null) {
       const why = `all ${TOKENS} tokens home (${other.name} had ${tokensExited(state, opponent(mover))})`;
-      vis.win(mover, why);
+      vis?.win(mover, why);
       return victory(mover, why);
     }
   }
@@ -158,6 +159,9 @@ export function createRoyalUr(options: RoyalUrOptions = {}): GameDefinition<Roya
     description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
     args: ARGS,
     maxLineBytes: 1024,
+    // Its pictures follow from the dice (the match's seeded source) and the moves read, on a
+    // logical clock; a player who left is drawn with why its seat was closed, which the note keeps.
+    visFromInput: true,
     configure: (params) =>
       configureMatch(
         params,

@@ -67,7 +67,10 @@ export function isRosette(cell: number): boolean {
 }
 
 export function tokensExited(state: RoyalUrState, player: PlayerIndex): number {
-  return state.positions[player].filter((position) => position === END).length;
+  // A loop: this runs for every token checked (checkMove), and a filtered array per call adds up.
+  let exited = 0;
+  for (const position of state.positions[player]) if (position === END) exited++;
+  return exited;
 }
 
 /** The player who took all 7 tokens out, or null while the game goes on. */
@@ -76,21 +79,29 @@ export function winner(state: RoyalUrState): PlayerIndex | null {
   return null;
 }
 
+/**
+ * checkMove's answers, made once: it is asked for every token of every turn (legalMoves), and a
+ * result is never changed by whoever gets it.
+ */
+const REFUSED: Readonly<Record<MoveError, Result<number, MoveError>>> = Object.fromEntries(MOVE_ERRORS.map((error) => [error, err(error)])) as Record<MoveError, Result<number, MoveError>>;
+const LANDS_ON: readonly Result<number, MoveError>[] = Array.from({ length: END + 1 }, (_, cell) => ok(cell));
+
 /** Where `token` of the player to move would land with `roll`, or why it cannot move. */
 export function checkMove(state: RoyalUrState, token: number, roll: number): Result<number, MoveError> {
-  if (!Number.isInteger(token) || token < 0 || token >= TOKENS) return err('move/no-such-token');
-  if (winner(state) !== null) return err('move/game-over');
-  if (roll <= 0) return err('move/zero-roll');
+  if (!Number.isInteger(token) || token < 0 || token >= TOKENS) return REFUSED['move/no-such-token'];
+  if (winner(state) !== null) return REFUSED['move/game-over'];
+  if (roll <= 0) return REFUSED['move/zero-roll'];
   const player = state.toMove;
-  const from = state.positions[player][token]!;
-  if (from === END) return err('move/token-exited');
+  const mine = state.positions[player];
+  const from = mine[token]!;
+  if (from === END) return REFUSED['move/token-exited'];
   const to = from + roll;
-  if (to > END) return err('move/overshoot');
-  if (to === END) return ok(to);
-  if (state.positions[player].some((position, other) => other !== token && position === to)) return err('move/own-token');
+  if (to > END) return REFUSED['move/overshoot'];
+  if (to === END) return LANDS_ON[to]!;
+  for (let other = 0; other < mine.length; other++) if (other !== token && mine[other] === to) return REFUSED['move/own-token'];
   // Only the shared middle row can hold the opponent's tokens; its rosette protects them.
-  if (isShared(to) && isRosette(to) && state.positions[opponent(player)].includes(to)) return err('move/rosette-occupied');
-  return ok(to);
+  if (isShared(to) && isRosette(to) && state.positions[opponent(player)].includes(to)) return REFUSED['move/rosette-occupied'];
+  return LANDS_ON[to]!;
 }
 
 /** The tokens the player to move may move with `roll`, ascending; empty means the turn passes. */

@@ -5,6 +5,11 @@ export interface XmlElement {
   readonly children: readonly XmlElement[];
   /** Character data directly inside the element (all runs joined); '' when none. */
   readonly text: string;
+  /**
+   * The element already written, at the depth it is written at (xml-writer.ts `prerendered`): an
+   * element sent unchanged in every message is written once.
+   */
+  readonly rendered?: { readonly depth: number; readonly text: string };
 }
 
 /** Builds an element; attributes whose value is null or undefined are left out (as XStream omits null fields). */

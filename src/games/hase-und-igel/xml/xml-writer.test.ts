@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { el } from './xml-element.js';
-import { escapeAttribute, escapeText, renderElement, renderMessage } from './xml-writer.js';
+import { escapeAttribute, escapeText, prerendered, renderElement, renderMessage } from './xml-writer.js';
 import { XmlStreamReader } from './xml-reader.js';
 
 test('escaping follows XStream: markup characters, CR and control characters as references', () => {
@@ -27,4 +27,13 @@ test('what the writer writes, the reader reads back unchanged', () => {
   const events = reader.push(`<protocol>${renderMessage(tree)}`);
   const message = events.find((e) => e.kind === 'message');
   assert.deepEqual(message?.kind === 'message' ? message.element : null, tree);
+});
+
+test('an element written ahead of time is written the same at its depth, and afresh at any other depth', () => {
+  const board = el('board', {}, [el('fields', { index: 0, type: 'START' }), el('fields', { index: 1, type: 'CARROT' })]);
+  const ahead = prerendered(board, 4);
+  assert.equal(renderElement(ahead, 4), renderElement(board, 4));
+  assert.equal(renderElement(el('state', {}, [ahead]), 3), renderElement(el('state', {}, [board]), 3));
+  assert.equal(renderElement(ahead, 2), renderElement(board, 2));
+  assert.notEqual(renderElement(board, 2), renderElement(board, 4));
 });

@@ -57,6 +57,7 @@ export function escapeAttribute(value: string): string {
 
 /** An element and everything in it, its start tag at the current position, its children indented below `depth`. */
 export function renderElement(element: XmlElement, depth: number): string {
+  if (element.rendered?.depth === depth) return element.rendered.text;
   let out = `<${element.name}`;
   for (const [key, value] of element.attributes) out += ` ${key}="${escapeAttribute(value)}"`;
   if (element.children.length > 0) {
@@ -66,6 +67,11 @@ export function renderElement(element: XmlElement, depth: number): string {
   }
   if (element.text !== '') return `${out}>${escapeText(element.text)}</${element.name}>`;
   return `${out}/>`;
+}
+
+/** `element` with its text at `depth` written now, so that writing it there again costs nothing. */
+export function prerendered(element: XmlElement, depth: number): XmlElement {
+  return { ...element, rendered: { depth, text: renderElement(element, depth) } };
 }
 
 /** The opening of a stream: the root start tag, written once per connection. */
