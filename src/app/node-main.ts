@@ -8,6 +8,7 @@ import { ipcChannel, type IpcEnd } from '../cluster/ipc-channel.js';
 import { NODE_CONFIG_ENV, type NodeConfig, type NodeReady } from './primary.js';
 import { RemoteHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
 import { RemoteTournamentStore, type RemoteTournamentReply, type RemoteTournamentRequest } from '../cluster/remote-tournament-store.js';
+import { RemoteArenaStore, type RemoteArenaReply, type RemoteArenaRequest } from '../cluster/remote-arena-store.js';
 
 const config = JSON.parse(process.env[NODE_CONFIG_ENV] ?? 'null') as NodeConfig | null;
 if (!config || !process.send) {
@@ -22,13 +23,15 @@ const link = config.options.redis === undefined ? new HubLink(config.node, ipcCh
 const store = new RemoteHistoryStore(ipcChannel<RemoteStoreReply, RemoteStoreRequest>(toPrimary, 'store'));
 // The server tournaments every node shares (src/tournament/shared-tournaments.ts), kept by the primary.
 const tournaments = new RemoteTournamentStore(ipcChannel<RemoteTournamentReply, RemoteTournamentRequest>(toPrimary, 'tournaments'));
+// The arena's ratings, kept by the primary beside the history the nodes record into.
+const arena = new RemoteArenaStore(ipcChannel<RemoteArenaReply, RemoteArenaRequest>(toPrimary, 'arena'));
 const { clobberPort, sochaPort, ...shared } = config.options;
 const server = await startCocod({
   ...shared,
   ...(config.tcpPorts && clobberPort !== undefined && { clobberPort }),
   ...(config.tcpPorts && sochaPort !== undefined && { sochaPort }),
   log,
-  cluster: { ...(link && { link }), store, tournaments },
+  cluster: { ...(link && { link }), store, tournaments, arena },
   onEvicted: () => stop('declared dead by the cluster'),
 });
 const ready: NodeReady = { url: server.url, port: server.port, clobberPort: server.clobberPort, sochaPort: server.sochaPort };
@@ -55,5 +58,6 @@ process.on('SIGINT', () => {});
 process.on('disconnect', () => {
   store.fail('the primary process is gone');
   tournaments.fail('the primary process is gone');
+  arena.fail('the primary process is gone');
   stop('primary gone');
 });

@@ -9,6 +9,9 @@ import { outcomeOf, type ArenaStore } from './arena-store.js';
 import { MemoryArenaStore } from './memory-arena-store.js';
 import { PostgresArenaStore } from './postgres-arena-store.js';
 import { SqliteArenaStore } from './sqlite-arena-store.js';
+import { MessageChannel } from 'node:worker_threads';
+import { ipcChannel, portEnd } from '../cluster/ipc-channel.js';
+import { RemoteArenaStore, serveArenaStore, type RemoteArenaReply, type RemoteArenaRequest } from '../cluster/remote-arena-store.js';
 
 /** The contract every arena store passes (memory, SQLite, PostgreSQL). */
 function contract(name: string, open: () => Promise<ArenaStore>): void {
@@ -74,6 +77,21 @@ test('outcome: a win is the best score alone, a shared best is a draw', () => {
 });
 
 contract('memory', async () => new MemoryArenaStore());
+
+// The nodes of `cocod --nodes N` reach the primary's store over IPC; a MessagePort carries the same structured clones.
+contract('remote (a node reaching the primary\'s store over a channel)', async () => {
+  const owned = new MemoryArenaStore();
+  const pipe = new MessageChannel();
+  serveArenaStore(owned, ipcChannel<RemoteArenaRequest, RemoteArenaReply>(portEnd(pipe.port1), 'arena'));
+  const remote = new RemoteArenaStore(ipcChannel<RemoteArenaReply, RemoteArenaRequest>(portEnd(pipe.port2), 'arena'));
+  return Object.assign(remote, {
+    close: async () => {
+      await owned.close();
+      pipe.port1.close();
+      pipe.port2.close();
+    },
+  });
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'coco-arena-store-'));
 let files = 0;

@@ -186,6 +186,9 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   const proxyProtocol = values['proxy-protocol'] ?? proxyProtocolEntry ?? false;
   // Without a trusted balancer a preamble could only come from a client naming itself.
   if (proxyProtocol && trustedProxy === undefined) return err('--proxy-protocol needs --trusted-proxy ADDR: the balancers whose preambles are believed');
+  if (limits.value['arena-lease-refresh-seconds'] >= limits.value['arena-lease-seconds']) {
+    return err(`limit "arena-lease-refresh-seconds" must be less than "arena-lease-seconds" (a lease must be renewed before it runs out)`);
+  }
   if (limits.value['tournament-lease-refresh-seconds'] >= limits.value['tournament-lease-seconds']) {
     return err(`limit "tournament-lease-refresh-seconds" must be less than "tournament-lease-seconds" (a lease must be renewed before it runs out)`);
   }
