@@ -258,3 +258,19 @@ test('arena: a match the lobby refuses leaves its entrants queued', async () => 
   host.refuse = null;
   await arena.close();
 });
+
+test('arena: a named bot anchors as ServerBot$BOT: its seat asks the lobby for that bot, and it is rated under that name', async () => {
+  const { arena, host, store } = arenaOf({ games: [{ ...ROSHAMBO, anchorGames: 1, anchorBots: ['hard'] }] });
+  const amy = new Told();
+  await arena.enter({ game: 'roshambo', name: 'amy', concurrency: 1, address: 'x' }, amy);
+  await settle();
+  const { request, id } = host.created[0]!;
+  assert.deepEqual(request.botChoices, ['hard']);
+  assert.deepEqual([...amy.pairings[0]!.players].sort(), ['ServerBot$hard', 'amy']);
+  const botSeat = host.seats(id).indexOf('ServerBot$0');
+  host.end(id, botSeat === 0 ? [2, 0] : [0, 2]);
+  await settle();
+  assert.deepEqual((await store.board('roshambo', 10)).map((r) => r.player), ['ServerBot$hard', 'amy']);
+  assert.deepEqual(arena.view('roshambo')!.queue.filter((q) => q.anchor).map((q) => q.name), ['ServerBot$hard']);
+  assert.ok(!(await arena.enter({ game: 'roshambo', name: 'ServerBot$hard', concurrency: 1, address: 'y' }, new Told())).ok, 'nobody enters as an anchor');
+});

@@ -26,6 +26,14 @@ export const ARENA_ORIGIN = 'arena';
 /** The name anchors (the game's server bot) play and are rated under: the name of server bots in the ratings. */
 export const ANCHOR_NAME = BOT_PLAYER;
 
+/**
+ * The name an anchor plays and is rated under: ANCHOR_NAME for the game's usual bot,
+ * `ServerBot$BOT` for its named bot BOT (a `$` no user name has, so nobody can claim or enter as it).
+ */
+export function anchorName(bot: string | null): string {
+  return bot === null ? ANCHOR_NAME : `${ANCHOR_NAME}$${bot}`;
+}
+
 /** How often the queue is paired besides each entry and each freed slot (waiting widens windows). */
 export const PAIRING_INTERVAL_MS = 1_000;
 
@@ -56,8 +64,10 @@ export interface ArenaGameSettings {
   readonly args: Readonly<Record<string, string>>;
   /** Seconds of player inactivity, or null for the game's default. */
   readonly timeout: number | null;
-  /** Games the game's server bot plays at once as an anchor; 0: no anchor. */
+  /** Games each anchor plays at once; 0: no anchor. */
   readonly anchorGames: number;
+  /** The anchors: each a named bot of the game (GameDefinition.botChoices) or null for its usual bot; [null] when absent. */
+  readonly anchorBots?: readonly (string | null)[];
 }
 
 /** The arena's limits (server-limits.ts names them `arena-*`). */
@@ -139,6 +149,8 @@ interface Entry {
   readonly address: string | null;
   readonly entrant: ArenaEntrant | null;
   readonly anchor: boolean;
+  /** An anchor's named bot, or null for the game's usual one (and for every entrant). */
+  readonly bot: string | null;
   /** Matches it plays now. */
   readonly playing: Set<string>;
   /** Since when each free slot waits (oldest first). */
@@ -198,7 +210,12 @@ export class Arena {
   constructor(private readonly options: ArenaOptions) {
     this.games = new Map(options.games.map((settings) => [settings.game, settings]));
     for (const settings of options.games) {
-      if (settings.anchorGames > 0) this.addEntry(settings.game, ANCHOR_NAME, settings.anchorGames, null, null, true);
+      if (settings.anchorGames === 0) continue;
+      for (const bot of settings.anchorBots ?? [null]) {
+        // Its rating is read as an entrant's is; until then it pairs as a newcomer.
+        void this.loadSkill(settings.game, anchorName(bot)).catch((error: unknown) => options.log.warn(`arena ${settings.game}: the rating of anchor ${anchorName(bot)} could not be read: ${String(error)}`));
+        this.addEntry(settings.game, anchorName(bot), settings.anchorGames, null, null, true, bot);
+      }
     }
     this.tick();
   }
@@ -274,9 +291,9 @@ export class Arena {
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
   }
 
-  private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean): Entry {
+  private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean, bot: string | null = null): Entry {
     const now = this.options.clock.now();
-    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), lastMet: [], left: false };
+    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, bot, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), lastMet: [], left: false };
     this.entries.add(entry);
     this.schedulePairing();
     return entry;
@@ -368,6 +385,7 @@ export class Arena {
     const seated = order.map((name) => table.find((entry) => entry.name === name)!);
     let bots = 0;
     const seatNames = seated.map((entry) => (entry.anchor ? botName(bots++) : entry.name));
+    const botChoices = seated.filter((entry) => entry.anchor).map((entry) => entry.bot);
     const password = this.options.passwords?.() ?? randomBytes(12).toString('base64url');
     const created = this.options.host.create(
       {
@@ -378,6 +396,7 @@ export class Arena {
         password,
         verification: null,
         reservedSeats: true,
+        ...(botChoices.some((bot) => bot !== null) && { botChoices }),
       },
       ARENA_ORIGIN,
     );

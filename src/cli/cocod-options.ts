@@ -57,9 +57,10 @@ Options:
                                     (docs/deployment.md)
       --arena-arg GAME:KEY=VALUE    a game argument every arena match of GAME has (its time
                                     control, its rounds; repeatable); see docs/arena.md
-      --arena-anchors GAME[,GAME...]
-                                    queue the server bot of each GAME in its arena as an
-                                    anchor of fixed strength (arena-anchor-games at once)
+      --arena-anchors GAME[:BOT][,GAME[:BOT]...]
+                                    queue the server bot of each GAME (or its named bot
+                                    BOT, one of the game's bots) in its arena as an anchor
+                                    of fixed strength (arena-anchor-games at once)
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
