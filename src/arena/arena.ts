@@ -242,6 +242,7 @@ export class Arena {
     const ofName = mine.filter((entry) => entry.name === request.name).reduce((sum, entry) => sum + entry.concurrency, 0);
     if (ofName + request.concurrency > limits.perName) return err(`Too many games at once for "${request.name}": at most ${limits.perName} over all its entries (arena-games-per-name)`);
     await this.loadSkill(request.game, request.name);
+    await this.loadStanding(request.game, request.name);
     if (this.closed) return err('The arena is closed (server shutdown)');
     const entry = this.addEntry(request.game, request.name, request.concurrency, request.address, entrant, false);
     this.options.log.info(`arena ${request.game}: ${request.name} entered (${request.concurrency} at once)`);
@@ -315,6 +316,36 @@ export class Arena {
     this.setSkill(game, name, known.get(name) ?? INITIAL_SKILL);
   }
 
+  /**
+   * What the store keeps of a name besides its rating (failures, hold, meetings), merged into
+   * memory where memory knows less: a restarted server, or a cluster's next pairing node, goes on
+   * from it. A store that cannot be read costs these counts, not the entry.
+   */
+  private async loadStanding(game: string, name: string): Promise<void> {
+    let standing;
+    try {
+      standing = await this.options.store.standing(game, name);
+    } catch (error) {
+      this.options.log.warn(`arena ${game}: the failures and meetings of ${name} could not be read: ${String(error)}`);
+      return;
+    }
+    const key = this.nameKey(game, name);
+    if (!this.names.has(key) && (standing.failures > 0 || standing.heldUntil > this.options.clock.now())) this.names.set(key, { failures: standing.failures, heldUntil: standing.heldUntil });
+    for (const [table, games] of standing.meetings) {
+      const meeting = this.meetingKey(game, table);
+      this.meetings.set(meeting, Math.max(this.meetings.get(meeting) ?? 0, games));
+    }
+  }
+
+  private meetingKey(game: string, table: string): string {
+    return `${game}\n${table}`;
+  }
+
+  /** Written after the fact: pairing never waits for the store. */
+  private keep(what: string, write: Promise<void>): void {
+    write.catch((error: unknown) => this.options.log.warn(`arena: ${what} could not be kept: ${String(error)}`));
+  }
+
   private setSkill(game: string, name: string, skill: Skill): void {
     let skills = this.skills.get(game);
     if (!skills) this.skills.set(game, (skills = new Map()));
@@ -379,7 +410,7 @@ export class Arena {
 
   /** Creates the match of one table: seats in alternating order, reserved for its names, anchors as server bots. */
   private start(settings: ArenaGameSettings, table: readonly Entry[]): void {
-    const meetingKey = tableKey(table.map((entry) => entry.name));
+    const meetingKey = this.meetingKey(settings.game, tableKey(table.map((entry) => entry.name)));
     const before = this.meetings.get(meetingKey) ?? 0;
     const order = seatOrder(table.map((entry) => entry.name), before);
     const seated = order.map((name) => table.find((entry) => entry.name === name)!);
@@ -407,6 +438,7 @@ export class Arena {
     }
     const id = created.value;
     this.meetings.set(meetingKey, before + 1);
+    this.keep(`the meeting of ${order.join(', ')}`, this.options.store.countMeeting(settings.game, order));
     for (const entry of seated) {
       entry.freeSince.shift();
       entry.playing.add(id);
@@ -471,16 +503,20 @@ export class Arena {
   private countFailure(entry: Entry, failure: string | null, now: number): void {
     const key = this.nameKey(entry.game, entry.name);
     const state = this.names.get(key) ?? { failures: 0, heldUntil: 0 };
+    const kept = (): void => this.keep(`the failures of ${entry.name}`, this.options.store.saveFailures(entry.game, entry.name, state.failures, state.heldUntil));
     if (failure === null) {
+      const had = state.failures > 0;
       state.failures = 0;
       if (state.heldUntil <= now) this.names.delete(key);
+      if (had) kept();
       return;
     }
     state.failures++;
     this.names.set(key, state);
-    if (state.failures < this.options.limits.failures) return;
+    if (state.failures < this.options.limits.failures) return kept();
     state.failures = 0;
     state.heldUntil = now + this.options.limits.holdSeconds * 1000;
+    kept();
     this.options.log.warn(`arena ${entry.game}: ${entry.name} held out for ${this.options.limits.holdSeconds} s after ${this.options.limits.failures} failed games in a row (last: ${failure})`);
     for (const other of this.entries) {
       if (other.game === entry.game && other.name === entry.name) other.entrant?.held(state.heldUntil, `${this.options.limits.failures} failed games in a row (last: ${failure})`);

@@ -1,4 +1,4 @@
-import type { ArenaGame, ArenaRating, ArenaResult, ArenaStore } from '../arena/arena-store.js';
+import type { ArenaGame, ArenaRating, ArenaResult, ArenaStanding, ArenaStore } from '../arena/arena-store.js';
 import type { Skill } from '../ratings/rating.js';
 import type { Channel } from './hub.js';
 
@@ -9,7 +9,7 @@ import type { Channel } from './hub.js';
  * What crosses is plain data: the skills go as [name, skill] pairs.
  */
 type Op = Exclude<keyof ArenaStore, 'close'>;
-const OPS: readonly Op[] = ['skills', 'record', 'board', 'games'];
+const OPS: readonly Op[] = ['skills', 'record', 'standing', 'saveFailures', 'countMeeting', 'board', 'games'];
 
 export type RemoteArenaRequest = { readonly id: number; readonly op: Op; readonly args: readonly unknown[] };
 export type RemoteArenaReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
@@ -35,6 +35,19 @@ export class RemoteArenaStore implements ArenaStore {
 
   record(result: ArenaResult): Promise<ArenaRating[]> {
     return this.ask('record', [result]) as Promise<ArenaRating[]>;
+  }
+
+  async standing(game: string, player: string): Promise<ArenaStanding> {
+    const { meetings, ...failures } = (await this.ask('standing', [game, player])) as { failures: number; heldUntil: number; meetings: [string, number][] };
+    return { ...failures, meetings: new Map(meetings) };
+  }
+
+  async saveFailures(game: string, player: string, failures: number, heldUntil: number): Promise<void> {
+    await this.ask('saveFailures', [game, player, failures, heldUntil]);
+  }
+
+  async countMeeting(game: string, players: readonly string[]): Promise<void> {
+    await this.ask('countMeeting', [game, [...players]]);
   }
 
   board(game: string, limit: number): Promise<ArenaRating[]> {
@@ -73,8 +86,15 @@ export function serveArenaStore(store: ArenaStore, channel: Channel<RemoteArenaR
     if (!OPS.includes(request.op)) return channel.send({ id: request.id, ok: false, error: `no arena store operation "${String(request.op)}"` });
     const method = store[request.op] as (...args: readonly unknown[]) => Promise<unknown>;
     method.apply(store, [...request.args]).then(
-      (value) => channel.send({ id: request.id, ok: true, value: value instanceof Map ? [...value] : value ?? null }),
+      (value) => channel.send({ id: request.id, ok: true, value: plain(value) }),
       (error: unknown) => channel.send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
     );
   });
+}
+
+/** A value as plain data: Maps (the skills, a standing's meetings) as [key, value] pairs. */
+function plain(value: unknown): unknown {
+  if (value instanceof Map) return [...value];
+  if (value && typeof value === 'object' && 'meetings' in value && value.meetings instanceof Map) return { ...value, meetings: [...value.meetings] };
+  return value ?? null;
 }
