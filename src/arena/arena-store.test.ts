@@ -150,3 +150,14 @@ after(async () => {
   await postgres?.stop();
 });
 contract('postgres', async () => PostgresArenaStore.open(await postgres!.createDatabase(`arena_${++databases}`)));
+
+test('postgres arena store: servers starting together on an empty database create its tables once, without a race', async () => {
+  const url = await postgres!.createDatabase('arena_together');
+  const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresArenaStore.open(url)));
+  try {
+    await stores[0]!.record({ matchId: 'm', game: 'roshambo', endedAt: 1, standings: [{ player: 'a', score: 1 }, { player: 'b', score: 0 }] });
+    assert.equal((await stores[3]!.board('roshambo', 10)).length, 2);
+  } finally {
+    await Promise.all(stores.map((store) => store.close()));
+  }
+});

@@ -88,7 +88,21 @@ export class PostgresArenaStore implements ArenaStore {
   static async open(url: string): Promise<PostgresArenaStore> {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on('error', () => {}); // an idle client's failure is seen by the next query
-    await pool.query(ARENA_TABLES);
+    // Nodes that start together would race on CREATE TABLE IF NOT EXISTS (a duplicate pg_type
+    // row): one creates the tables at a time, under the arena's lock.
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ARENA_LOCK]);
+      await client.query(ARENA_TABLES);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      await pool.end();
+      throw error;
+    }
+    client.release();
     return new PostgresArenaStore(pool);
   }
 
