@@ -7,6 +7,9 @@ import type { Log } from '../util/log.js';
 import type { BridgeMessage, NodeBus } from '../cluster/seams.js';
 import type { Arena, ArenaEntrant, ArenaTicket } from './arena.js';
 
+/** The refusal of an entry sent to a node that does not (or no longer) pair: its door tries the new holder. */
+export const PAIRING_CHANGED = "the arena's pairing node changed: enter again";
+
 /** What the relay does with a forwarded entry: the ticket once entered, or whether it left while entering. */
 interface Forwarded {
   ticket: ArenaTicket | null;
@@ -70,7 +73,7 @@ export class ArenaRelay {
     const { key, epoch } = message;
     const refuse = (error: string): void => this.bus.send(from, { t: 'arena-entered', key, epoch, error, args: null, seats: 0 });
     const id = `${from}\n${key}`;
-    if (epoch !== this.epoch || this.closing) return refuse('the arena\'s pairing node changed: enter again');
+    if (epoch !== this.epoch || this.closing) return refuse(PAIRING_CHANGED);
     if (this.forwarded.has(id)) return;
     const forwarded: Forwarded = { ticket: null, left: false };
     this.forwarded.set(id, forwarded);
@@ -88,7 +91,7 @@ export class ArenaRelay {
     }
     if (forwarded.left || this.closing || this.forwarded.get(id) !== forwarded) {
       entered.value.leave();
-      if (!forwarded.left) refuse('the arena\'s pairing node changed: enter again');
+      if (!forwarded.left) refuse(PAIRING_CHANGED);
       return;
     }
     forwarded.ticket = entered.value;

@@ -213,12 +213,32 @@ test('cluster arena: a holder that stops gives the lease up (the next renewal ta
     await b.arena.close();
     cluster.nodes.get('b')!.link.leases!.claim('arena-pairing', LEASE_MS); // b seems alive to the hub, then falls silent
     const entering = c.arena.enter({ game: 'roshambo', name: 'dan', concurrency: 1, address: 'x9' }, new Told());
-    await cluster.clock.advance(ARENA_ANSWER_MS);
+    // Unanswered, then sent once more to the holder c renews to (b again, under its new epoch): unanswered too.
+    await cluster.clock.advance(2 * ARENA_ANSWER_MS);
     const answered = await entering;
     assert.equal(answered.ok, false, 'a silent pairing node does not hold an entry forever');
-    await cluster.clock.advance(LEASE_MS + REFRESH_MS);
+    await cluster.clock.advance(LEASE_MS + REFRESH_MS - 2 * ARENA_ANSWER_MS);
     await until(() => c.arena.pairingNode()?.node === 'c');
     assert.ok((await c.arena.enter({ game: 'roshambo', name: 'dan', concurrency: 1, address: 'x9' }, new Told())).ok);
+  } finally {
+    await cluster.stop();
+  }
+});
+
+test('cluster arena: an entry sent to a holder that just stopped, before its door learnt of the new one, is sent again to the new holder', async () => {
+  const cluster = clusterOf();
+  try {
+    const a = await cluster.node('a');
+    const b = await cluster.node('b');
+    const c = await cluster.node('c');
+    await a.arena.close();
+    // c still believes a pairs: its entry goes to a, which no longer answers; meanwhile b takes the lease.
+    const entering = c.arena.enter({ game: 'roshambo', name: 'dan', concurrency: 1, address: 'x9' }, new Told());
+    await cluster.clock.advance(ARENA_ANSWER_MS);
+    const entered = await entering;
+    assert.ok(entered.ok, entered.ok ? '' : entered.error);
+    assert.equal(b.arena.pairingNode()?.node, 'b');
+    assert.deepEqual((await c.arena.view('roshambo'))?.queue.map((q) => q.name), ['dan'], 'queued with the new holder');
   } finally {
     await cluster.stop();
   }

@@ -22,7 +22,7 @@ import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import type { BridgeMessage, ClusterLeases, LeaseHolder, NodeBus } from '../cluster/seams.js';
 import type { Arena, ArenaEntrant, ArenaEntryRequest, ArenaTicket, ArenaView, CheckName } from './arena.js';
-import { ArenaRelay } from './arena-relay.js';
+import { ArenaRelay, PAIRING_CHANGED } from './arena-relay.js';
 
 /** The name of the pairing lease among the cluster's leases. */
 export const ARENA_LEASE = 'arena-pairing';
@@ -122,7 +122,13 @@ export class ClusterArena implements ArenaService {
     const { token: _token, ...forwarded } = request;
     const entry: DoorEntry = { key: `arena:${this.node}:${this.nextKey++}`, request: forwarded, entrant, at: null, asked: null, playing: new Map(), backlog: [], left: false };
     this.doors.set(entry.key, entry);
-    const answer = await this.send(entry, holder);
+    let answer = await this.send(entry, holder);
+    if (answer.retry) {
+      // Sent during a takeover: once more to whoever holds the lease now, if that changed.
+      await this.renew();
+      const now = this.holder;
+      if (now && !same(now, holder) && !this.closed) answer = await this.send(entry, now);
+    }
     if (answer.error !== null) {
       this.doors.delete(entry.key);
       return err(answer.error);
@@ -235,13 +241,13 @@ export class ClusterArena implements ArenaService {
   }
 
   /** Sends the entry to `holder` and waits for its answer (ARENA_ANSWER_MS at most). */
-  private async send(entry: DoorEntry, holder: LeaseHolder): Promise<{ error: string | null; args: Readonly<Record<string, string>> | null; seats: number }> {
+  private async send(entry: DoorEntry, holder: LeaseHolder): Promise<{ error: string | null; args: Readonly<Record<string, string>> | null; seats: number; retry: boolean }> {
     entry.asked = holder;
     entry.at = null;
     const answer = await this.ask(entry.key, () => this.options.bus.send(holder.node, { t: 'arena-enter', key: entry.key, epoch: holder.epoch, request: entry.request }));
     if (entry.asked === holder) entry.asked = null;
-    if (answer?.t !== 'arena-entered') return { error: `The arena's pairing node (${holder.node}) did not answer: try again`, args: null, seats: 0 };
-    return answer;
+    if (answer?.t !== 'arena-entered') return { error: `The arena's pairing node (${holder.node}) did not answer: try again`, args: null, seats: 0, retry: true };
+    return { error: answer.error, args: answer.args, seats: answer.seats, retry: answer.error === PAIRING_CHANGED };
   }
 
   /** Sends a request and resolves with the answer of the same key, or null after ARENA_ANSWER_MS. */
@@ -265,8 +271,10 @@ export class ClusterArena implements ArenaService {
     switch (message.t) {
       case 'arena-entered': {
         const entry = this.doors.get(message.key);
+        // Only the answer of the holder last asked (a late one from an earlier holder is not it).
+        if (!entry?.asked || entry.asked.node !== from || entry.asked.epoch !== message.epoch) return;
         // Taken at once, not when the awaiting code resumes: a pairing may follow in the same batch.
-        if (entry?.asked && entry.asked.node === from && entry.asked.epoch === message.epoch && message.error === null) entry.at = entry.asked;
+        if (message.error === null) entry.at = entry.asked;
         this.answers.get(message.key)?.(message);
         return;
       }
@@ -275,7 +283,7 @@ export class ClusterArena implements ArenaService {
         return;
       // Sent to this node while it held the lease (or before a door learnt it lost it): refused at once.
       case 'arena-enter':
-        this.options.bus.send(from, { t: 'arena-entered', key: message.key, epoch: message.epoch, error: 'the arena\'s pairing node changed: enter again', args: null, seats: 0 });
+        this.options.bus.send(from, { t: 'arena-entered', key: message.key, epoch: message.epoch, error: PAIRING_CHANGED, args: null, seats: 0 });
         return;
       case 'arena-look':
         this.options.bus.send(from, { t: 'arena-view', key: message.key, view: null });
