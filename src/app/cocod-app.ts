@@ -39,9 +39,11 @@ import { historyLabel, openHistoryStore } from '../store/open-history-store.js';
 import { ServerMetrics } from '../gateways/metrics.js';
 import { nameDesk } from '../names/name-desk.js';
 import { StoredNameClaims, type NameClaims } from '../names/name-claims.js';
-import { Arena } from '../arena/arena.js';
+import { Arena, type ArenaService, type CheckName } from '../arena/arena.js';
 import { arenaGameSettings } from '../arena/arena-games.js';
 import { openArenaStore } from '../arena/open-arena-store.js';
+import { ClusterArena } from '../cluster/cluster-arena.js';
+import type { ArenaStore } from '../arena/arena-store.js';
 import { ArenaApi } from '../gateways/arena-api.js';
 import { DerivedVisStore } from '../store/derived-vis-store.js';
 
@@ -80,7 +82,7 @@ export interface CocodOptions {
    * (else through `redis` when given) and records into `store` (the primary's) instead of opening
    * `database` itself.
    */
-  readonly cluster?: { readonly link?: ClusterLink; readonly store?: HistoryStore; readonly tournaments?: TournamentStore };
+  readonly cluster?: { readonly link?: ClusterLink; readonly store?: HistoryStore; readonly tournaments?: TournamentStore; readonly arena?: ArenaStore };
   /** Redis URL of a cluster of nodes on several machines (docs/deployment.md): this server is one node. */
   readonly redis?: string;
   /** This node's name in the Redis cluster; made unique from the host, the pid and a random part by default. */
@@ -295,28 +297,49 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // The arena asks `claims` too: one NameClaims for every door that seats a player by name.
   const claims: NameClaims = new StoredNameClaims(store);
   const names = nameDesk(claims, limits, clock, verificationPassword);
-  // The arena pairs in this process's memory: one node only (docs/arena.md says what nodes lack).
-  const arenaStore = options.cluster || options.redis !== undefined ? null : await openArenaStore(options);
   const arenaSettings = arenaGameSettings(games, options.arenaArgs ?? {}, options.arenaAnchors ?? [], limits['arena-anchor-games']);
   if (!arenaSettings.ok) throw new Error(arenaSettings.error);
-  const arena = arenaStore
-    ? new Arena({
-        host: matchHost,
-        store: arenaStore,
-        clock,
-        log,
-        checkName: (name, token) => claims.check(name, token),
-        games: arenaSettings.value,
-        limits: {
-          entries: limits['arena-entries'],
-          perName: limits['arena-games-per-name'],
-          perAddress: limits['arena-entries-per-address'],
-          joinSeconds: limits['arena-join-seconds'],
-          failures: limits['arena-failures'],
-          holdSeconds: limits['arena-hold-seconds'],
-        },
-      })
-    : null;
+  // The arena's ratings: beside the history; with --nodes the primary's; with --redis in PostgreSQL
+  // (ratings in each node's own SQLite file would not be one ladder), else the arena is off.
+  const arenaStore: ArenaStore | null = options.cluster?.arena ?? (options.cluster || (options.redis !== undefined && options.postgres === undefined) ? null : await openArenaStore(options));
+  if (!arenaStore) log.warn('arena: off on this node (a cluster of nodes on Redis keeps arena ratings in PostgreSQL: give --postgres)');
+  const pairingArena = (checkName: CheckName): Arena =>
+    new Arena({
+      host: matchHost,
+      store: arenaStore!,
+      clock,
+      log,
+      checkName,
+      games: arenaSettings.value,
+      limits: {
+        entries: limits['arena-entries'],
+        perName: limits['arena-games-per-name'],
+        perAddress: limits['arena-entries-per-address'],
+        joinSeconds: limits['arena-join-seconds'],
+        failures: limits['arena-failures'],
+        holdSeconds: limits['arena-hold-seconds'],
+      },
+    });
+  const checkName: CheckName = (name, token) => claims.check(name, token);
+  // One node of several: the queue is on whichever node holds the pairing lease (cluster-arena.ts);
+  // each node checks its own entrants' names, so the pairing node's Arena checks none again.
+  const arena: (ArenaService & { close(): Promise<void> }) | null = !arenaStore
+    ? null
+    : link
+      ? link.leases
+        ? new ClusterArena({
+            bus: link.bus,
+            leases: link.leases,
+            clock,
+            log,
+            checkName,
+            gameNames: arenaSettings.value.map((settings) => settings.game),
+            startArena: () => pairingArena(async () => null),
+            leaseMs: limits['arena-lease-seconds'] * 1000,
+            refreshMs: limits['arena-lease-refresh-seconds'] * 1000,
+          })
+        : null
+      : pairingArena(checkName);
   // One reader of request bodies for the replay import and the tournaments: an address's count is one.
   const bodies = RequestBodies.forServer({ limits, clock, memory, peers, log, refused });
   const tournamentsApi = new TournamentsApi({ tournaments: tournamentService, games: () => games, verificationPassword, addresses, peers, limits, clock, bodies });

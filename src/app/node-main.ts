@@ -10,6 +10,7 @@ import { ipcChannel, type IpcEnd } from '../cluster/ipc-channel.js';
 import { NODE_CONFIG_ENV, type NodeConfig, type NodeHistory, type NodeReady } from './primary.js';
 import { RemoteHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } from '../cluster/remote-store.js';
 import { RemoteTournamentStore, type RemoteTournamentReply, type RemoteTournamentRequest } from '../cluster/remote-tournament-store.js';
+import { RemoteArenaStore, type RemoteArenaReply, type RemoteArenaRequest } from '../cluster/remote-arena-store.js';
 
 const config = JSON.parse(process.env[NODE_CONFIG_ENV] ?? 'null') as NodeConfig | null;
 if (!config || !process.send) {
@@ -37,6 +38,8 @@ const store = history ? null : new RemoteHistoryStore(ipcChannel<RemoteStoreRepl
 // The server tournaments every node shares (src/tournament/shared-tournaments.ts), kept by the
 // primary; a node that records itself keeps them in PostgreSQL, as a node of another machine does.
 const tournaments = history ? null : new RemoteTournamentStore(ipcChannel<RemoteTournamentReply, RemoteTournamentRequest>(toPrimary, 'tournaments'));
+// The arena's ratings, kept by the primary (in PostgreSQL when it has one) for whichever node pairs the arena.
+const arena = new RemoteArenaStore(ipcChannel<RemoteArenaReply, RemoteArenaRequest>(toPrimary, 'arena'));
 const { clobberPort, sochaPort, ...shared } = config.options;
 const server = await startCocod({
   ...shared,
@@ -44,7 +47,7 @@ const server = await startCocod({
   ...(config.tcpPorts && clobberPort !== undefined && { clobberPort }),
   ...(config.tcpPorts && sochaPort !== undefined && { sochaPort }),
   log,
-  cluster: { ...(link && { link }), ...(store && { store }), ...(tournaments && { tournaments }) },
+  cluster: { ...(link && { link }), ...(store && { store }), ...(tournaments && { tournaments }), arena },
   // Its running matches were recorded as lost by another node: they end here as that record says.
   // It exits 1, as a single cocod declared dead does.
   onEvicted: () => stop('declared dead by the cluster', { drain: false, reason: NODE_FAILURE_REASON }, 1),
@@ -73,6 +76,7 @@ process.on('SIGINT', () => {});
 process.on('disconnect', () => {
   store?.fail('the primary process is gone');
   tournaments?.fail('the primary process is gone');
+  arena.fail('the primary process is gone');
   // Their bytes crossed the primary: nothing is left to drain.
   stop('primary gone', { drain: false });
 });

@@ -13,6 +13,9 @@ import { serveHistoryStore, type RemoteStoreReply, type RemoteStoreRequest } fro
 import { serveTournamentStore, type RemoteTournamentReply, type RemoteTournamentRequest } from '../cluster/remote-tournament-store.js';
 import { MemoryTournamentStore, type TournamentStore } from '../store/tournament-store.js';
 import { recordLost } from '../cluster/node-failure.js';
+import { serveArenaStore, type RemoteArenaReply, type RemoteArenaRequest } from '../cluster/remote-arena-store.js';
+import { openArenaStore } from '../arena/open-arena-store.js';
+import type { ArenaStore } from '../arena/arena-store.js';
 
 export { NODE_FAILURE_REASON } from '../cluster/node-failure.js';
 
@@ -85,6 +88,8 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
     options.postgres !== undefined
       ? await (await import('../store/postgres-tournament-store.js')).PostgresTournamentStore.open(options.postgres, (error) => log.warn(`a connection of the tournament store was lost while idle: ${error.message}`))
       : new MemoryTournamentStore();
+  // The arena's ratings, beside the history (as the nodes record into it), for whichever node pairs the arena.
+  const arena: ArenaStore = await openArenaStore(options);
   const hub = new ClusterHub(options.clock ?? systemClock);
   // Nodes of a Redis cluster whose history is PostgreSQL record themselves, each fenced by its lease
   // and numbered by the database's sequence, as a node of another machine: a node of this machine
@@ -127,6 +132,7 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
       serveHistoryStore(store, ipcChannel<RemoteStoreRequest, RemoteStoreReply>(worker, 'store'));
       serveTournamentStore(tournaments, ipcChannel<RemoteTournamentRequest, RemoteTournamentReply>(worker, 'tournaments'));
     }
+    serveArenaStore(arena, ipcChannel<RemoteArenaRequest, RemoteArenaReply>(worker, 'arena'));
     const ready = new Promise<NodeReady>((resolve, reject) => {
       readyOnce.set(worker.id, resolve);
       worker.once('exit', (code, signal) => reject(new Error(`node ${name} exited (${signal ?? code}) before it listened`)));
@@ -183,6 +189,7 @@ export async function startPrimary(options: Omit<CocodOptions, 'log'>, nodes: nu
       });
       await Promise.all(exits);
       await tournaments.close();
+      await arena.close();
       await store.close();
     },
   };

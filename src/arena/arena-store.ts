@@ -44,6 +44,20 @@ export interface ArenaResult {
   readonly standings: readonly Standing[];
 }
 
+/**
+ * What the arena keeps of a name besides its rating, so that a restarted server, or the next
+ * pairing node of a cluster, goes on from it: its failures in a row, its hold, and how many games
+ * it played with each set of names (for alternating seats).
+ */
+export interface ArenaStanding {
+  /** Failed games in a row (arena-failures holds it out). */
+  readonly failures: number;
+  /** Unix ms until which it is held out of pairing; 0: not held. */
+  readonly heldUntil: number;
+  /** Games played together, by table key (pairing.ts, tableKey) of each set of names it played with. */
+  readonly meetings: ReadonlyMap<string, number>;
+}
+
 export interface ArenaStore {
   /** The current skill of each of `players` (INITIAL_SKILL for a newcomer), for pairing. */
   skills(game: string, players: readonly string[]): Promise<Map<string, Skill>>;
@@ -52,6 +66,12 @@ export interface ArenaStore {
    * again (its earlier ratings come back). Returns each player's rating after it, in order.
    */
   record(result: ArenaResult): Promise<ArenaRating[]>;
+  /** A name's failures, hold and meetings in `game` (none for a newcomer). */
+  standing(game: string, player: string): Promise<ArenaStanding>;
+  /** Keeps a name's failures in a row and the end of its hold (0: none). */
+  saveFailures(game: string, player: string, failures: number, heldUntil: number): Promise<void>;
+  /** Counts one more game of `players` together (each of them keeps the count under their table key). */
+  countMeeting(game: string, players: readonly string[]): Promise<void>;
   /** The leaderboard: best displayed rating first, then by name (byte order). */
   board(game: string, limit: number): Promise<ArenaRating[]>;
   /** The newest `limit` games, newest first: of `player` when given, else of the whole game. */
@@ -97,3 +117,6 @@ export function compareRatings(a: ArenaRating, b: ArenaRating): number {
 
 /** The most rows one leaderboard or games request returns. */
 export const ARENA_LIST_MAX = 1000;
+
+/** A name nothing is known of. */
+export const NO_STANDING: ArenaStanding = { failures: 0, heldUntil: 0, meetings: new Map() };

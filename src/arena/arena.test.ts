@@ -66,10 +66,10 @@ class Told implements ArenaEntrant {
 const LIMITS: ArenaLimits = { entries: 10, perName: 4, perAddress: 3, joinSeconds: 30, failures: 2, holdSeconds: 300 };
 const ROSHAMBO: ArenaGameSettings = { game: 'roshambo', seats: 2, args: { rounds: '5' }, timeout: null, anchorGames: 0 };
 
-function arenaOf(options: { games?: ArenaGameSettings[]; limits?: Partial<ArenaLimits>; claimed?: Record<string, string> } = {}) {
-  const clock = new ManualClock();
+function arenaOf(options: { games?: ArenaGameSettings[]; limits?: Partial<ArenaLimits>; claimed?: Record<string, string>; store?: MemoryArenaStore; clock?: ManualClock } = {}) {
+  const clock = options.clock ?? new ManualClock();
   const host = new FakeHost();
-  const store = new MemoryArenaStore();
+  const store = options.store ?? new MemoryArenaStore();
   const claimed = options.claimed ?? {};
   const arena = new Arena({
     host,
@@ -257,4 +257,56 @@ test('arena: a match the lobby refuses leaves its entrants queued', async () => 
   assert.equal(host.created.length, 0);
   host.refuse = null;
   await arena.close();
+});
+
+test('arena: a named bot anchors as ServerBot$BOT: its seat asks the lobby for that bot, and it is rated under that name', async () => {
+  const { arena, host, store } = arenaOf({ games: [{ ...ROSHAMBO, anchorGames: 1, anchorBots: ['hard'] }] });
+  const amy = new Told();
+  await arena.enter({ game: 'roshambo', name: 'amy', concurrency: 1, address: 'x' }, amy);
+  await settle();
+  const { request, id } = host.created[0]!;
+  assert.deepEqual(request.botChoices, ['hard']);
+  assert.deepEqual([...amy.pairings[0]!.players].sort(), ['ServerBot$hard', 'amy']);
+  const botSeat = host.seats(id).indexOf('ServerBot$0');
+  host.end(id, botSeat === 0 ? [2, 0] : [0, 2]);
+  await settle();
+  assert.deepEqual((await store.board('roshambo', 10)).map((r) => r.player), ['ServerBot$hard', 'amy']);
+  assert.deepEqual(arena.view('roshambo')!.queue.filter((q) => q.anchor).map((q) => q.name), ['ServerBot$hard']);
+  assert.ok(!(await arena.enter({ game: 'roshambo', name: 'ServerBot$hard', concurrency: 1, address: 'y' }, new Told())).ok, 'nobody enters as an anchor');
+});
+
+test('arena: a restarted arena goes on from its store: the seats go on alternating, failures go on counting, and a name held out stays held', async () => {
+  const store = new MemoryArenaStore();
+  const clock = new ManualClock();
+  const restarted = async () => {
+    const { arena, host } = arenaOf({ store, clock });
+    const amy = new Told();
+    await arena.enter({ game: 'roshambo', name: 'amy', concurrency: 1, address: 'a1' }, amy);
+    await arena.enter({ game: 'roshambo', name: 'bob', concurrency: 1, address: 'a2' }, new Told());
+    await settle();
+    return { arena, host, amy };
+  };
+  const first = await restarted();
+  assert.deepEqual(first.host.seats('m1'), ['amy', 'bob']);
+  first.host.end('m1', [0, 1], ['disconnected', null]);
+  await settle();
+  assert.equal(first.amy.holds.length, 0, 'one failure of arena-failures=2');
+  await first.arena.close();
+
+  // The server restarts (or another node takes the pairing over): the same store, a fresh memory.
+  const second = await restarted();
+  assert.deepEqual(second.host.seats('m1'), ['bob', 'amy'], 'their second game: bob moves first');
+  second.host.end('m1', [1, 0], [null, 'disconnected']);
+  await settle();
+  assert.equal(second.amy.holds.length, 1, 'the second failure in a row holds amy out');
+  await second.arena.close();
+
+  const third = await restarted();
+  assert.deepEqual(third.amy.holds.map((hold) => hold.until), [second.amy.holds[0]!.until], 'still held, and told so on entry');
+  assert.equal(third.host.created.length, 0);
+  await clock.advance(LIMITS.holdSeconds * 1000);
+  await settle();
+  assert.deepEqual(third.host.seats('m1'), ['amy', 'bob'], 'their third game, once the hold is over');
+  third.host.end('m1', [1, 0]);
+  await third.arena.close();
 });

@@ -26,6 +26,14 @@ export const ARENA_ORIGIN = 'arena';
 /** The name anchors (the game's server bot) play and are rated under: the name of server bots in the ratings. */
 export const ANCHOR_NAME = BOT_PLAYER;
 
+/**
+ * The name an anchor plays and is rated under: ANCHOR_NAME for the game's usual bot,
+ * `ServerBot$BOT` for its named bot BOT (a `$` no user name has, so nobody can claim or enter as it).
+ */
+export function anchorName(bot: string | null): string {
+  return bot === null ? ANCHOR_NAME : `${ANCHOR_NAME}$${bot}`;
+}
+
 /** How often the queue is paired besides each entry and each freed slot (waiting widens windows). */
 export const PAIRING_INTERVAL_MS = 1_000;
 
@@ -56,8 +64,10 @@ export interface ArenaGameSettings {
   readonly args: Readonly<Record<string, string>>;
   /** Seconds of player inactivity, or null for the game's default. */
   readonly timeout: number | null;
-  /** Games the game's server bot plays at once as an anchor; 0: no anchor. */
+  /** Games each anchor plays at once; 0: no anchor. */
   readonly anchorGames: number;
+  /** The anchors: each a named bot of the game (GameDefinition.botChoices) or null for its usual bot; [null] when absent. */
+  readonly anchorBots?: readonly (string | null)[];
 }
 
 /** The arena's limits (server-limits.ts names them `arena-*`). */
@@ -139,6 +149,8 @@ interface Entry {
   readonly address: string | null;
   readonly entrant: ArenaEntrant | null;
   readonly anchor: boolean;
+  /** An anchor's named bot, or null for the game's usual one (and for every entrant). */
+  readonly bot: string | null;
   /** Matches it plays now. */
   readonly playing: Set<string>;
   /** Since when each free slot waits (oldest first). */
@@ -178,6 +190,14 @@ export interface ArenaOptions {
   readonly passwords?: () => string;
 }
 
+/** What the front doors use: the Arena of a single server, or a ClusterArena (src/cluster/cluster-arena.ts). */
+export interface ArenaService {
+  enter(request: ArenaEntryRequest, entrant: ArenaEntrant): Promise<Result<ArenaTicket>>;
+  /** The queue and live games of `game`; null when it has no arena; rejects when they cannot be read now. */
+  view(game: string): ArenaView | null | Promise<ArenaView | null>;
+  gameNames(): string[];
+}
+
 /** Why a paired entrant's seat counts as a failure: it never came, or its seat was closed early. */
 const NO_SHOW = 'did not take its seat in time';
 
@@ -198,7 +218,12 @@ export class Arena {
   constructor(private readonly options: ArenaOptions) {
     this.games = new Map(options.games.map((settings) => [settings.game, settings]));
     for (const settings of options.games) {
-      if (settings.anchorGames > 0) this.addEntry(settings.game, ANCHOR_NAME, settings.anchorGames, null, null, true);
+      if (settings.anchorGames === 0) continue;
+      for (const bot of settings.anchorBots ?? [null]) {
+        // Its rating is read as an entrant's is; until then it pairs as a newcomer.
+        void this.loadSkill(settings.game, anchorName(bot)).catch((error: unknown) => options.log.warn(`arena ${settings.game}: the rating of anchor ${anchorName(bot)} could not be read: ${String(error)}`));
+        this.addEntry(settings.game, anchorName(bot), settings.anchorGames, null, null, true, bot);
+      }
     }
     this.tick();
   }
@@ -225,6 +250,7 @@ export class Arena {
     const ofName = mine.filter((entry) => entry.name === request.name).reduce((sum, entry) => sum + entry.concurrency, 0);
     if (ofName + request.concurrency > limits.perName) return err(`Too many games at once for "${request.name}": at most ${limits.perName} over all its entries (arena-games-per-name)`);
     await this.loadSkill(request.game, request.name);
+    await this.loadStanding(request.game, request.name);
     if (this.closed) return err('The arena is closed (server shutdown)');
     const entry = this.addEntry(request.game, request.name, request.concurrency, request.address, entrant, false);
     this.options.log.info(`arena ${request.game}: ${request.name} entered (${request.concurrency} at once)`);
@@ -274,9 +300,9 @@ export class Arena {
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
   }
 
-  private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean): Entry {
+  private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean, bot: string | null = null): Entry {
     const now = this.options.clock.now();
-    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), lastMet: [], left: false };
+    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, bot, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), lastMet: [], left: false };
     this.entries.add(entry);
     this.schedulePairing();
     return entry;
@@ -296,6 +322,36 @@ export class Arena {
   private async loadSkill(game: string, name: string): Promise<void> {
     const known = await this.options.store.skills(game, [name]);
     this.setSkill(game, name, known.get(name) ?? INITIAL_SKILL);
+  }
+
+  /**
+   * What the store keeps of a name besides its rating (failures, hold, meetings), merged into
+   * memory where memory knows less: a restarted server, or a cluster's next pairing node, goes on
+   * from it. A store that cannot be read costs these counts, not the entry.
+   */
+  private async loadStanding(game: string, name: string): Promise<void> {
+    let standing;
+    try {
+      standing = await this.options.store.standing(game, name);
+    } catch (error) {
+      this.options.log.warn(`arena ${game}: the failures and meetings of ${name} could not be read: ${String(error)}`);
+      return;
+    }
+    const key = this.nameKey(game, name);
+    if (!this.names.has(key) && (standing.failures > 0 || standing.heldUntil > this.options.clock.now())) this.names.set(key, { failures: standing.failures, heldUntil: standing.heldUntil });
+    for (const [table, games] of standing.meetings) {
+      const meeting = this.meetingKey(game, table);
+      this.meetings.set(meeting, Math.max(this.meetings.get(meeting) ?? 0, games));
+    }
+  }
+
+  private meetingKey(game: string, table: string): string {
+    return `${game}\n${table}`;
+  }
+
+  /** Written after the fact: pairing never waits for the store. */
+  private keep(what: string, write: Promise<void>): void {
+    write.catch((error: unknown) => this.options.log.warn(`arena: ${what} could not be kept: ${String(error)}`));
   }
 
   private setSkill(game: string, name: string, skill: Skill): void {
@@ -362,12 +418,13 @@ export class Arena {
 
   /** Creates the match of one table: seats in alternating order, reserved for its names, anchors as server bots. */
   private start(settings: ArenaGameSettings, table: readonly Entry[]): void {
-    const meetingKey = tableKey(table.map((entry) => entry.name));
+    const meetingKey = this.meetingKey(settings.game, tableKey(table.map((entry) => entry.name)));
     const before = this.meetings.get(meetingKey) ?? 0;
     const order = seatOrder(table.map((entry) => entry.name), before);
     const seated = order.map((name) => table.find((entry) => entry.name === name)!);
     let bots = 0;
     const seatNames = seated.map((entry) => (entry.anchor ? botName(bots++) : entry.name));
+    const botChoices = seated.filter((entry) => entry.anchor).map((entry) => entry.bot);
     const password = this.options.passwords?.() ?? randomBytes(12).toString('base64url');
     const created = this.options.host.create(
       {
@@ -378,6 +435,7 @@ export class Arena {
         password,
         verification: null,
         reservedSeats: true,
+        ...(botChoices.some((bot) => bot !== null) && { botChoices }),
       },
       ARENA_ORIGIN,
     );
@@ -388,6 +446,7 @@ export class Arena {
     }
     const id = created.value;
     this.meetings.set(meetingKey, before + 1);
+    this.keep(`the meeting of ${order.join(', ')}`, this.options.store.countMeeting(settings.game, order));
     for (const entry of seated) {
       entry.freeSince.shift();
       entry.playing.add(id);
@@ -452,16 +511,20 @@ export class Arena {
   private countFailure(entry: Entry, failure: string | null, now: number): void {
     const key = this.nameKey(entry.game, entry.name);
     const state = this.names.get(key) ?? { failures: 0, heldUntil: 0 };
+    const kept = (): void => this.keep(`the failures of ${entry.name}`, this.options.store.saveFailures(entry.game, entry.name, state.failures, state.heldUntil));
     if (failure === null) {
+      const had = state.failures > 0;
       state.failures = 0;
       if (state.heldUntil <= now) this.names.delete(key);
+      if (had) kept();
       return;
     }
     state.failures++;
     this.names.set(key, state);
-    if (state.failures < this.options.limits.failures) return;
+    if (state.failures < this.options.limits.failures) return kept();
     state.failures = 0;
     state.heldUntil = now + this.options.limits.holdSeconds * 1000;
+    kept();
     this.options.log.warn(`arena ${entry.game}: ${entry.name} held out for ${this.options.limits.holdSeconds} s after ${this.options.limits.failures} failed games in a row (last: ${failure})`);
     for (const other of this.entries) {
       if (other.game === entry.game && other.name === entry.name) other.entrant?.held(state.heldUntil, `${this.options.limits.failures} failed games in a row (last: ${failure})`);

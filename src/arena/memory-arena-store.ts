@@ -1,12 +1,34 @@
 import type { Skill } from '../ratings/rating.js';
 import { INITIAL_SKILL } from '../ratings/rating.js';
-import { compareRatings, ratingsAfter, type ArenaGame, type ArenaRating, type ArenaResult, type ArenaStore } from './arena-store.js';
+import { compareRatings, ratingsAfter, type ArenaGame, type ArenaRating, type ArenaResult, type ArenaStanding, type ArenaStore } from './arena-store.js';
+import { tableKey } from './pairing.js';
 
 /** The arena store in memory: for tests and for a server that keeps no history (`--database :memory:`). */
 export class MemoryArenaStore implements ArenaStore {
   private readonly ratings = new Map<string, Map<string, ArenaRating>>();
   private readonly played: ArenaGame[] = [];
   private readonly recorded = new Map<string, ArenaRating[]>();
+  private readonly failures = new Map<string, { failures: number; heldUntil: number }>();
+  /** By game and player: games played with each table key. */
+  private readonly meetings = new Map<string, Map<string, number>>();
+
+  async standing(game: string, player: string): Promise<ArenaStanding> {
+    const failures = this.failures.get(`${game}\n${player}`) ?? { failures: 0, heldUntil: 0 };
+    return { ...failures, meetings: new Map(this.meetings.get(`${game}\n${player}`)) };
+  }
+
+  async saveFailures(game: string, player: string, failures: number, heldUntil: number): Promise<void> {
+    this.failures.set(`${game}\n${player}`, { failures, heldUntil });
+  }
+
+  async countMeeting(game: string, players: readonly string[]): Promise<void> {
+    const key = tableKey(players);
+    for (const player of new Set(players)) {
+      let mine = this.meetings.get(`${game}\n${player}`);
+      if (!mine) this.meetings.set(`${game}\n${player}`, (mine = new Map()));
+      mine.set(key, (mine.get(key) ?? 0) + 1);
+    }
+  }
 
   async skills(game: string, players: readonly string[]): Promise<Map<string, Skill>> {
     const board = this.ratings.get(game);

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { Skill } from '../ratings/rating.js';
 import { INITIAL_SKILL } from '../ratings/rating.js';
-import { ratingsAfter, type ArenaGame, type ArenaRating, type ArenaResult, type ArenaStore } from './arena-store.js';
+import { ratingsAfter, type ArenaGame, type ArenaRating, type ArenaResult, type ArenaStanding, type ArenaStore } from './arena-store.js';
+import { tableKey } from './pairing.js';
 
 /** The arena's tables in the history's PostgreSQL database, created if absent (beside the history's own migrations). */
 const ARENA_TABLES = `
@@ -34,7 +35,21 @@ const ARENA_TABLES = `
     ended_at BIGINT NOT NULL,
     PRIMARY KEY (match_id, player)
   );
-  CREATE INDEX IF NOT EXISTS arena_game_players_by_player ON arena_game_players(game, player, ended_at);`;
+  CREATE INDEX IF NOT EXISTS arena_game_players_by_player ON arena_game_players(game, player, ended_at);
+  CREATE TABLE IF NOT EXISTS arena_failures (
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,
+    failures INTEGER NOT NULL,
+    held_until BIGINT NOT NULL,
+    PRIMARY KEY (game, player)
+  );
+  CREATE TABLE IF NOT EXISTS arena_meetings (
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,
+    table_key TEXT NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (game, player, table_key)
+  );`;
 
 /** Serializes the arena's writers across nodes: one game's read-rate-write at a time (an advisory lock number of ours). */
 const ARENA_LOCK = 0x61726e61;
@@ -73,7 +88,21 @@ export class PostgresArenaStore implements ArenaStore {
   static async open(url: string): Promise<PostgresArenaStore> {
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on('error', () => {}); // an idle client's failure is seen by the next query
-    await pool.query(ARENA_TABLES);
+    // Nodes that start together would race on CREATE TABLE IF NOT EXISTS (a duplicate pg_type
+    // row): one creates the tables at a time, under the arena's lock.
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ARENA_LOCK]);
+      await client.query(ARENA_TABLES);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      await pool.end();
+      throw error;
+    }
+    client.release();
     return new PostgresArenaStore(pool);
   }
 
@@ -122,6 +151,31 @@ export class PostgresArenaStore implements ArenaStore {
     } finally {
       client.release();
     }
+  }
+
+  async standing(game: string, player: string): Promise<ArenaStanding> {
+    const [failures, meetings] = await Promise.all([
+      this.pool.query<{ failures: number; held_until: string }>('SELECT failures, held_until FROM arena_failures WHERE game = $1 AND player = $2', [game, player]),
+      this.pool.query<{ table_key: string; games: number }>('SELECT table_key, games FROM arena_meetings WHERE game = $1 AND player = $2', [game, player]),
+    ]);
+    const row = failures.rows[0];
+    return { failures: row?.failures ?? 0, heldUntil: Number(row?.held_until ?? 0), meetings: new Map(meetings.rows.map((m) => [m.table_key, m.games])) };
+  }
+
+  async saveFailures(game: string, player: string, failures: number, heldUntil: number): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO arena_failures (game, player, failures, held_until) VALUES ($1, $2, $3, $4) ON CONFLICT (game, player) DO UPDATE SET failures = excluded.failures, held_until = excluded.held_until',
+      [game, player, failures, heldUntil],
+    );
+  }
+
+  async countMeeting(game: string, players: readonly string[]): Promise<void> {
+    // One statement: every member's count goes up together.
+    await this.pool.query(
+      `INSERT INTO arena_meetings (game, player, table_key, games) SELECT $1, p, $3, 1 FROM unnest($2::text[]) AS p
+       ON CONFLICT (game, player, table_key) DO UPDATE SET games = arena_meetings.games + 1`,
+      [game, [...new Set(players)], tableKey(players)],
+    );
   }
 
   async board(game: string, limit: number): Promise<ArenaRating[]> {

@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
 import type { Skill } from '../ratings/rating.js';
 import { INITIAL_SKILL } from '../ratings/rating.js';
-import { ratingsAfter, type ArenaGame, type ArenaRating, type ArenaResult, type ArenaStore } from './arena-store.js';
+import { ratingsAfter, type ArenaGame, type ArenaRating, type ArenaResult, type ArenaStanding, type ArenaStore } from './arena-store.js';
+import { tableKey } from './pairing.js';
 
 /**
  * The arena's tables, in the history's SQLite file beside the history's own (whose migrations do
  * not know them): created if absent, versioned by arena_schema so a later change can migrate.
  */
-const ARENA_SCHEMA_VERSION = 1;
+const ARENA_SCHEMA_VERSION = 2;
 const ARENA_TABLES = `
   CREATE TABLE IF NOT EXISTS arena_schema (version INTEGER NOT NULL);
   CREATE TABLE IF NOT EXISTS arena_ratings (
@@ -39,7 +40,21 @@ const ARENA_TABLES = `
     ended_at INTEGER NOT NULL,
     PRIMARY KEY (match_id, player)
   );
-  CREATE INDEX IF NOT EXISTS arena_game_players_by_player ON arena_game_players(game, player, ended_at);`;
+  CREATE INDEX IF NOT EXISTS arena_game_players_by_player ON arena_game_players(game, player, ended_at);
+  CREATE TABLE IF NOT EXISTS arena_failures (
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,
+    failures INTEGER NOT NULL,
+    held_until INTEGER NOT NULL,
+    PRIMARY KEY (game, player)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS arena_meetings (
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,
+    table_key TEXT NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (game, player, table_key)
+  ) WITHOUT ROWID;`;
 
 /**
  * How long a write waits for the history's own writer (a worker thread on the same file) before
@@ -86,6 +101,8 @@ export class SqliteArenaStore implements ArenaStore {
     this.db.exec(ARENA_TABLES);
     const version = this.db.prepare('SELECT version FROM arena_schema').pluck().get() as number | undefined;
     if (version === undefined) this.db.prepare('INSERT INTO arena_schema (version) VALUES (?)').run(ARENA_SCHEMA_VERSION);
+    // Version 1 lacked arena_failures and arena_meetings, which ARENA_TABLES has just created.
+    else if (version < ARENA_SCHEMA_VERSION) this.db.prepare('UPDATE arena_schema SET version = ?').run(ARENA_SCHEMA_VERSION);
     else if (version > ARENA_SCHEMA_VERSION) throw new Error(`the arena tables in ${file} are of a newer version (${version}) than this server knows (${ARENA_SCHEMA_VERSION})`);
     const selectRating = this.db.prepare('SELECT player, mu, sigma, games, wins, draws, last_seen FROM arena_ratings WHERE game = ? AND player = ?');
     const selectRecorded = this.db.prepare('SELECT after FROM arena_games WHERE match_id = ?').pluck();
@@ -120,6 +137,26 @@ export class SqliteArenaStore implements ArenaStore {
 
   async record(result: ArenaResult): Promise<ArenaRating[]> {
     return this.recordTx(result);
+  }
+
+  async standing(game: string, player: string): Promise<ArenaStanding> {
+    const failures = this.db.prepare('SELECT failures, held_until FROM arena_failures WHERE game = ? AND player = ?').get(game, player) as { failures: number; held_until: number } | undefined;
+    const meetings = this.db.prepare('SELECT table_key, games FROM arena_meetings WHERE game = ? AND player = ?').all(game, player) as { table_key: string; games: number }[];
+    return { failures: failures?.failures ?? 0, heldUntil: failures?.held_until ?? 0, meetings: new Map(meetings.map((row) => [row.table_key, row.games])) };
+  }
+
+  async saveFailures(game: string, player: string, failures: number, heldUntil: number): Promise<void> {
+    this.db
+      .prepare('INSERT INTO arena_failures (game, player, failures, held_until) VALUES (?, ?, ?, ?) ON CONFLICT (game, player) DO UPDATE SET failures = excluded.failures, held_until = excluded.held_until')
+      .run(game, player, failures, heldUntil);
+  }
+
+  async countMeeting(game: string, players: readonly string[]): Promise<void> {
+    const key = tableKey(players);
+    const upsert = this.db.prepare('INSERT INTO arena_meetings (game, player, table_key, games) VALUES (?, ?, ?, 1) ON CONFLICT (game, player, table_key) DO UPDATE SET games = games + 1');
+    this.db.transaction(() => {
+      for (const player of new Set(players)) upsert.run(game, player, key);
+    })();
   }
 
   async board(game: string, limit: number): Promise<ArenaRating[]> {

@@ -57,9 +57,10 @@ Options:
                                     (docs/deployment.md)
       --arena-arg GAME:KEY=VALUE    a game argument every arena match of GAME has (its time
                                     control, its rounds; repeatable); see docs/arena.md
-      --arena-anchors GAME[,GAME...]
-                                    queue the server bot of each GAME in its arena as an
-                                    anchor of fixed strength (arena-anchor-games at once)
+      --arena-anchors GAME[:BOT][,GAME[:BOT]...]
+                                    queue the server bot of each GAME (or its named bot
+                                    BOT, one of the game's bots) in its arena as an anchor
+                                    of fixed strength (arena-anchor-games at once)
       --limit NAME=VALUE            change one limit on peers (repeatable); every limit,
                                     its default and meaning: docs/limits.md
       --config FILE                 a JSON file of options: {"limits": {NAME: VALUE, ...}}
@@ -186,6 +187,9 @@ export function resolveCocodOptions(argv: readonly string[], sources: OptionSour
   const proxyProtocol = values['proxy-protocol'] ?? proxyProtocolEntry ?? false;
   // Without a trusted balancer a preamble could only come from a client naming itself.
   if (proxyProtocol && trustedProxy === undefined) return err('--proxy-protocol needs --trusted-proxy ADDR: the balancers whose preambles are believed');
+  if (limits.value['arena-lease-refresh-seconds'] >= limits.value['arena-lease-seconds']) {
+    return err(`limit "arena-lease-refresh-seconds" must be less than "arena-lease-seconds" (a lease must be renewed before it runs out)`);
+  }
   if (limits.value['tournament-lease-refresh-seconds'] >= limits.value['tournament-lease-seconds']) {
     return err(`limit "tournament-lease-refresh-seconds" must be less than "tournament-lease-seconds" (a lease must be renewed before it runs out)`);
   }

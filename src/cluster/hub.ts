@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../util/clock.js';
 import { AddressTally } from './address-tally.js';
 import type { AddressCounter } from '../gateways/address-counter.js';
-import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
+import type { BridgeMessage, ClusterLeases, ClusterLink, DirectoryEntry, DirectoryListener, LeaseHolder, LobbyDirectory, NodeBus } from './seams.js';
 
 /** What a node asks the hub. */
 export type HubRequest =
@@ -15,6 +15,9 @@ export type HubRequest =
   | { readonly k: 'conn-open'; readonly req: number; readonly key: string; readonly limit: number }
   | { readonly k: 'conn-close'; readonly key: string }
   | { readonly k: 'game-new'; readonly req: number; readonly key: string; readonly perMinute: number }
+  /** Answered by a `lease` event: who holds the lease after the claim. */
+  | { readonly k: 'lease-claim'; readonly req: number; readonly name: string; readonly ms: number }
+  | { readonly k: 'lease-release'; readonly name: string }
   | { readonly k: 'leave' };
 
 /** What the hub tells a node. */
@@ -24,6 +27,7 @@ export type HubEvent =
   | { readonly k: 'list'; readonly req: number; readonly entries: readonly DirectoryEntry[] }
   | { readonly k: 'msg'; readonly from: string; readonly msg: BridgeMessage }
   | { readonly k: 'answer'; readonly req: number; readonly value: number }
+  | { readonly k: 'lease'; readonly req: number; readonly holder: LeaseHolder }
   | { readonly k: 'down'; readonly node: string };
 
 /** A two-way message pipe: in one process (microtasks), over IPC (process.send), over a MessagePort. */
@@ -42,9 +46,11 @@ export class ClusterHub {
   private readonly entries = new Map<string, DirectoryEntry>();
   private readonly nodes = new Map<string, (event: HubEvent) => void>();
   private readonly addresses: AddressTally;
+  /** The cluster-wide leases (ClusterLeases), and the last epoch of each name (kept when a lease is freed). */
+  private readonly leases = new Map<string, { holder: LeaseHolder | null; until: number; epoch: number }>();
 
-  /** `clock` times the shared GameNew buckets. */
-  constructor(clock: Clock = systemClock) {
+  /** `clock` times the shared GameNew buckets and the leases. */
+  constructor(private readonly clock: Clock = systemClock) {
     this.addresses = new AddressTally(clock);
   }
 
@@ -66,6 +72,8 @@ export class ClusterHub {
   down(node: string): DirectoryEntry[] {
     if (!this.nodes.delete(node)) return [];
     this.addresses.nodeDown(node);
+    // A node that is gone holds nothing: the next claim takes its leases at once.
+    for (const lease of this.leases.values()) if (lease.holder?.node === node) lease.holder = null;
     const lost = [...this.entries.values()].filter((entry) => entry.node === node);
     for (const entry of lost) {
       this.entries.delete(entry.info.id);
@@ -118,10 +126,27 @@ export class ClusterHub {
         return this.addresses.closeConnection(node, request.key);
       case 'game-new':
         return deliver({ k: 'answer', req: request.req, value: this.addresses.takeGameNew(request.key, request.perMinute) });
+      case 'lease-claim':
+        return deliver({ k: 'lease', req: request.req, holder: this.claim(node, request.name, request.ms) });
+      case 'lease-release': {
+        const lease = this.leases.get(request.name);
+        if (lease?.holder?.node === node) lease.holder = null;
+        return;
+      }
       case 'leave':
         this.down(node);
         return;
     }
+  }
+
+  private claim(node: string, name: string, ms: number): LeaseHolder {
+    const now = this.clock.now();
+    let lease = this.leases.get(name);
+    if (!lease) this.leases.set(name, (lease = { holder: null, until: 0, epoch: 0 }));
+    if (lease.holder !== null && lease.holder.node !== node && lease.until >= now) return lease.holder;
+    if (lease.holder?.node !== node) lease.holder = { node, epoch: ++lease.epoch };
+    lease.until = now + ms;
+    return lease.holder;
   }
 
   private broadcast(event: HubEvent): void {
@@ -134,12 +159,14 @@ export class HubLink implements ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
   readonly addresses: AddressCounter;
+  readonly leases: ClusterLeases;
   private readonly watchers = new Set<DirectoryListener>();
   private readonly handlers = new Set<(from: string, message: BridgeMessage) => void>();
   private readonly downHandlers = new Set<(node: string) => void>();
   private readonly lists = new Map<number, (entries: DirectoryEntry[]) => void>();
   /** Requests for a number (address counts) waiting for the hub's answer, with what to answer once closed. */
   private readonly answers = new Map<number, { resolve: (value: number) => void; closedValue: number }>();
+  private readonly leaseAnswers = new Map<number, { resolve: (holder: LeaseHolder) => void; reject: (error: Error) => void }>();
   private nextRequest = 0;
   private closed = false;
 
@@ -181,6 +208,16 @@ export class HubLink implements ClusterLink {
       closeConnection: (key) => request({ k: 'conn-close', key }),
       takeGameNew: (key, perMinute) => ask(0, (req) => ({ k: 'game-new', req, key, perMinute })),
     };
+    this.leases = {
+      claim: (name, ms) =>
+        new Promise((resolve, reject) => {
+          if (this.closed) return reject(new Error('this node left the cluster'));
+          const req = this.nextRequest++;
+          this.leaseAnswers.set(req, { resolve, reject });
+          request({ k: 'lease-claim', req, name, ms });
+        }),
+      release: async (name) => request({ k: 'lease-release', name }),
+    };
     this.bus = {
       node,
       send: (to, msg) => request({ k: 'send', to, msg }),
@@ -199,6 +236,8 @@ export class HubLink implements ClusterLink {
     if (this.closed) return;
     this.channel.send({ k: 'leave' });
     this.closed = true;
+    for (const { reject } of this.leaseAnswers.values()) reject(new Error('this node left the cluster'));
+    this.leaseAnswers.clear();
     for (const resolve of this.lists.values()) resolve([]);
     this.lists.clear();
     for (const { resolve, closedValue } of this.answers.values()) resolve(closedValue);
@@ -227,6 +266,12 @@ export class HubLink implements ClusterLink {
         const waiting = this.answers.get(event.req);
         this.answers.delete(event.req);
         waiting?.resolve(event.value);
+        return;
+      }
+      case 'lease': {
+        const waiting = this.leaseAnswers.get(event.req);
+        this.leaseAnswers.delete(event.req);
+        waiting?.resolve(event.holder);
         return;
       }
       case 'down':

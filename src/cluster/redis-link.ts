@@ -8,7 +8,7 @@ import { DirectoryView, parseChange } from './redis-directory-view.js';
 import { Liveness } from './redis-liveness.js';
 import { defineScripts, redisKeys, runScript, type RedisKeys } from './redis-scripts.js';
 import { maskRedisUrl } from './redis-url.js';
-import type { BridgeMessage, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
+import type { BridgeMessage, ClusterLeases, ClusterLink, DirectoryEntry, DirectoryListener, LobbyDirectory, NodeBus } from './seams.js';
 
 /** How soon a batch held during an outage is sent again when its destination has not resubscribed yet. */
 const HELD_RETRY_MS = 50;
@@ -65,6 +65,7 @@ export class RedisLink implements ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
   readonly addresses: RedisAddressCounter;
+  readonly leases: ClusterLeases;
   /** This node's number in the cluster (for match ids that no other node makes). */
   nodeNumber = 0;
   /** Settles when close() has left the cluster and disconnected. */
@@ -136,6 +137,18 @@ export class RedisLink implements ClusterLink {
       list: () => (this.available() ? this.snapshot().then((s) => s.entries, () => this.view.list()) : Promise.resolve(this.view.list())),
       find: (id) => this.find(id),
       watch: (listener) => this.watch(listener),
+    };
+    this.leases = {
+      claim: async (name, ms) => {
+        if (!this.available()) throw new Error('Redis cannot be reached');
+        const held = String(await runScript(this.cmd, 'namedLeaseClaim', [this.keys.lease(name), this.keys.leaseEpoch(name), this.keys.gone(node)], [node, Math.ceil(ms), this.options.useClockTime ? (this.options.clock ?? systemClock).now() : '']));
+        const space = held.indexOf(' ');
+        if (space < 1) throw new Error(`node ${node} was declared dead: it holds no lease`);
+        return { epoch: Number(held.slice(0, space)), node: held.slice(space + 1) };
+      },
+      release: async (name) => {
+        if (this.available()) await runScript(this.cmd, 'namedLeaseRelease', [this.keys.lease(name)], [node]);
+      },
     };
     this.bus = {
       node,

@@ -22,6 +22,8 @@ import type { Redis } from 'ioredis';
  *   epoch          a random value the first node to reach this Redis sets: a new one means Redis lost its data
  *   addr:NODE      hash  address key -> connections the node holds from it (leaves with the node)
  *   game-new:KEY   hash  the GameNew bucket of one address: tokens t as of time at (expires in a minute)
+ *   lease:NAME     hash  a cluster-wide lease (ClusterLeases): node, epoch, until (ms; free after it)
+ *   lease-epoch:NAME  the counter of that lease's holders (its fencing epoch), kept when it expires
  */
 export interface RedisKeys {
   readonly entries: string;
@@ -38,6 +40,8 @@ export interface RedisKeys {
   gone(node: string): string;
   addresses(node: string): string;
   gameNew(address: string): string;
+  lease(name: string): string;
+  leaseEpoch(name: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -56,6 +60,8 @@ export function redisKeys(prefix: string): RedisKeys {
     gone: (node) => `${prefix}gone:${node}`,
     addresses: (node) => `${prefix}addr:${node}`,
     gameNew: (address) => `${prefix}game-new:${address}`,
+    lease: (name) => `${prefix}lease:${name}`,
+    leaseEpoch: (name) => `${prefix}lease-epoch:${name}`,
   };
 }
 
@@ -238,6 +244,27 @@ if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 600
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], 60000)
 return wait`,
+  },
+  // KEYS lease(name) leaseEpoch(name) gone(node); ARGV node ms now
+  // "EPOCH NODE" of the holder after the claim (this node's when it was free, ran out, or was
+  // already its own); an empty text when this node was declared dead (it may hold nothing).
+  namedLeaseClaim: {
+    numberOfKeys: 3,
+    lua: `${NOW}
+if redis.call('EXISTS', KEYS[3]) == 1 then return '' end
+local node = redis.call('HGET', KEYS[1], 'node')
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if node and node ~= ARGV[1] and tonumber(redis.call('HGET', KEYS[1], 'until')) >= now then return epoch .. ' ' .. node end
+if node ~= ARGV[1] then epoch = tostring(redis.call('INCR', KEYS[2])) end
+redis.call('HSET', KEYS[1], 'node', ARGV[1], 'epoch', epoch, 'until', tostring(now + tonumber(ARGV[2])))
+return epoch .. ' ' .. ARGV[1]`,
+  },
+  // KEYS lease(name); ARGV node: frees the lease when this node holds it.
+  namedLeaseRelease: {
+    numberOfKeys: 1,
+    lua: `
+if redis.call('HGET', KEYS[1], 'node') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`,
   },
 } as const;
 

@@ -241,6 +241,33 @@ function contract(name: string, open: () => Cluster): void {
       assert.equal(await nodes[1]!.addresses.takeGameNew('10.0.0.1', perMinute), 0);
       assert.ok((await nodes[0]!.addresses.takeGameNew('10.0.0.1', perMinute)) > 0);
     }));
+
+  test(`${name}: a lease is held by one node at a time, renewed under one epoch, and taken under the next once it runs out, is released or its node dies`, () =>
+    using(async (cluster) => {
+      const a = await cluster.node('a');
+      const b = await cluster.node('b');
+      const c = await cluster.node('c');
+      const first = await a.leases!.claim('arena', 1_000);
+      assert.equal(first.node, 'a');
+      assert.deepEqual(await b.leases!.claim('arena', 1_000), first, 'b is told who holds it');
+      await cluster.clock.advance(900);
+      assert.deepEqual(await a.leases!.claim('arena', 1_000), first, 'a renewal keeps the epoch');
+      await cluster.clock.advance(900);
+      assert.deepEqual(await b.leases!.claim('arena', 1_000), first, 'renewed: still a\'s');
+      assert.equal((await b.leases!.claim('other', 1_000)).node, 'b', 'each name is a lease of its own');
+      await cluster.clock.advance(1_101);
+      const second = await b.leases!.claim('arena', 1_000);
+      assert.deepEqual(second, { node: 'b', epoch: first.epoch + 1 }, 'run out: taken under the next epoch');
+      assert.deepEqual(await a.leases!.claim('arena', 1_000), second, 'and its old holder is told so');
+      await b.leases!.release('arena');
+      await a.leases!.release('arena'); // not a's: changes nothing
+      const third = await c.leases!.claim('arena', 5_000);
+      assert.deepEqual(third, { node: 'c', epoch: first.epoch + 2 }, 'released: free at once');
+      await cluster.kill('c');
+      await b.directory.list();
+      const fourth = await a.leases!.claim('arena', 60_000);
+      assert.deepEqual(fourth, { node: 'a', epoch: first.epoch + 3 }, 'its node dead (at once, or once its lease ran out): free');
+    }));
 }
 
 contract('in-process hub', () => {

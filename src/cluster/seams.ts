@@ -1,6 +1,7 @@
 import type { MatchInfo } from '../protocol/coco/messages.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import type { AddressCounter } from '../gateways/address-counter.js';
+import type { ArenaEntryRequest, ArenaPairing, ArenaReport, ArenaView } from '../arena/arena.js';
 
 /**
  * The seams between nodes (processes, later machines) that share one lobby. Each is a small
@@ -86,7 +87,20 @@ export type BridgeMessage =
   | { readonly t: 'vis-history'; readonly key: string; readonly history: Uint8Array }
   | { readonly t: 'vis-events'; readonly key: string; readonly events: readonly VisEvent[] }
   | { readonly t: 'vis-end'; readonly key: string }
-  | { readonly t: 'vis-stop'; readonly key: string };
+  | { readonly t: 'vis-stop'; readonly key: string }
+  /**
+   * The arena of a cluster (src/cluster/cluster-arena.ts): a node's entry, queued on the node that
+   * holds the pairing lease. `epoch` is that lease's: either side drops what carries another.
+   * The entrant's token never crosses: its own node checked the name.
+   */
+  | { readonly t: 'arena-enter'; readonly key: string; readonly epoch: number; readonly request: Omit<ArenaEntryRequest, 'token'> }
+  | { readonly t: 'arena-entered'; readonly key: string; readonly epoch: number; readonly error: string | null; readonly args: Readonly<Record<string, string>> | null; readonly seats: number }
+  | { readonly t: 'arena-leave'; readonly key: string; readonly epoch: number }
+  | { readonly t: 'arena-paired'; readonly key: string; readonly epoch: number; readonly pairing: ArenaPairing }
+  | { readonly t: 'arena-finished'; readonly key: string; readonly epoch: number; readonly report: ArenaReport }
+  | { readonly t: 'arena-held'; readonly key: string; readonly epoch: number; readonly until: number; readonly why: string }
+  | { readonly t: 'arena-look'; readonly key: string; readonly game: string }
+  | { readonly t: 'arena-view'; readonly key: string; readonly view: ArenaView | null };
 
 /** Messages between nodes, in order between any two of them. */
 export interface NodeBus {
@@ -99,11 +113,33 @@ export interface NodeBus {
   onNodeDown(handler: (node: string) => void): () => void;
 }
 
+/** Who holds a cluster-wide lease, under which epoch (one more at each change of holder: it fences). */
+export interface LeaseHolder {
+  readonly node: string;
+  readonly epoch: number;
+}
+
+/**
+ * Named leases that one node at a time holds for the whole cluster (the arena's pairing): a lease
+ * not renewed within its time, or whose node went down, is free for the next node that claims it.
+ */
+export interface ClusterLeases {
+  /**
+   * Takes `name` for this node for `ms` when it is free, renews it when it is this node's, and
+   * answers who holds it now (this node or another); rejects when the cluster cannot be reached.
+   */
+  claim(name: string, ms: number): Promise<LeaseHolder>;
+  /** Frees `name` when this node holds it (a node that stops), so that another takes it at once. */
+  release(name: string): Promise<void>;
+}
+
 /** One node's ends of the seams. */
 export interface ClusterLink {
   readonly directory: LobbyDirectory;
   readonly bus: NodeBus;
   readonly addresses: AddressCounter;
+  /** Cluster-wide leases; absent: this link cannot hold them (the arena stays off on such nodes). */
+  readonly leases?: ClusterLeases;
   /** Leaves the cluster: the other nodes see this node go down. */
   close(): void;
   /**

@@ -3,7 +3,7 @@
  * `GET /api/arena/GAME.csv` (the leaderboard for export) and `GET /api/arena/GAME/PLAYER` (one
  * player's rating, its rating after each of its newest games and those games). Docs: docs/arena.md.
  */
-import type { Arena } from '../arena/arena.js';
+import type { ArenaService } from '../arena/arena.js';
 import { ARENA_LIST_MAX, type ArenaGame, type ArenaRating, type ArenaStore } from '../arena/arena-store.js';
 import { csvText } from './ratings-api.js';
 
@@ -52,12 +52,18 @@ export type ArenaAnswer = { readonly status: number; readonly json: unknown } | 
 /** Answers the arena paths from the arena (what lives in memory) and its store (ratings and games). */
 export class ArenaApi {
   constructor(
-    private readonly arena: Arena,
+    private readonly arena: ArenaService,
     private readonly store: ArenaStore,
   ) {}
 
   async answer(asked: ArenaRequest, limitParam: number | undefined): Promise<ArenaAnswer> {
-    const view = this.arena.view(asked.game);
+    let view;
+    try {
+      view = await this.arena.view(asked.game);
+    } catch (error) {
+      // A cluster's queue is on its pairing node, which did not answer (it is being taken over).
+      return { status: 503, json: { error: `the arena's queue cannot be read now: ${error instanceof Error ? error.message : String(error)}` } };
+    }
     if (!view) return { status: 404, json: { error: `no arena for "${asked.game}" (arenas: ${this.arena.gameNames().join(', ')})` } };
     const limit = Math.min(limitParam ?? ARENA_LIST_DEFAULT, ARENA_LIST_MAX);
     if (asked.kind === 'csv') {

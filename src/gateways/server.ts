@@ -13,7 +13,7 @@ import { peerLabel, type PeerAddresses } from './peer-addresses.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
 import type { TournamentsApi } from './tournaments-api.js';
-import type { Arena } from '../arena/arena.js';
+import type { ArenaService } from '../arena/arena.js';
 import type { ArenaApi } from './arena-api.js';
 import { ReplayLogImporter } from '../games/external/replay-log-importer.js';
 import { ResponseWriter } from './response-writer.js';
@@ -52,7 +52,7 @@ export interface ServerOptions {
   /** The server's tournaments, served below /api/tournaments. */
   readonly tournaments?: TournamentsApi;
   /** The arena: ArenaEnter on the coco protocol, and /api/arena. */
-  readonly arena?: Arena;
+  readonly arena?: ArenaService;
   readonly arenaApi?: ArenaApi;
 }
 

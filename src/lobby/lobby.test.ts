@@ -325,6 +325,32 @@ test('a bot lineup: a match of server bots only starts at once, seats in the ord
   assert.equal(record?.scores?.length, 2);
 });
 
+test('bot choices: a match with players seats each server bot as the named bot asked (the arena\'s named anchors); an unknown one is refused', async () => {
+  const chosen: (string | null)[] = [];
+  const picky: GameDefinition<any> = {
+    ...roshambo,
+    name: 'picky',
+    botChoices: ['rock', 'paper'],
+    playBot: async (io, config, env) => {
+      chosen.push(env.choice);
+      return roshambo.playBot(io, config, env);
+    },
+  };
+  const lobby = new Lobby({ games: [picky], store: new MemoryHistoryStore(), compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed' });
+  const create = (botChoices: (string | null)[]) => lobby.create(request({ game: 'picky', args: { pace: '0', rounds: '1' }, params: { players: 2, bots: 1, timeout: null }, botChoices }));
+  assert.deepEqual(create(['lizard']), { ok: false, error: 'Game picky has no server bot named "lizard"' });
+  assert.deepEqual(create(['rock', 'paper']), { ok: false, error: 'The bot choices of 2 server bots need as many bots' });
+  const created = create(['paper']);
+  assert.ok(created.ok);
+  const human = member();
+  lobby.join(created.value, 'human', null, human);
+  await settle();
+  human.seat!.attach({ send: () => {}, close: () => {} });
+  human.seat!.receive(Buffer.from('ROCK\n'));
+  await lobby.idle();
+  assert.deepEqual(chosen, ['paper']);
+});
+
 test('abort ends a running match now, recorded without scores and with the reason; a waiting one is removed; an unknown id is false', async () => {
   const { lobby, store } = makeLobby();
   // A long match of server bots: it would run for 1000 rounds at a 10 s pace on this clock.

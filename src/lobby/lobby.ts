@@ -80,6 +80,11 @@ export interface NewMatchRequest extends Omit<Extract<Request, { type: 'GameNew'
    */
   readonly botNames?: readonly string[];
   /**
+   * For a match with players: the named bot (GameDefinition.botChoices) of each server bot seat,
+   * `ServerBot$0` first, or null for the game's usual bot (the arena's named anchors). Absent: the usual bot in every one.
+   */
+  readonly botChoices?: readonly (string | null)[];
+  /**
    * Only the names of the seat order may join (the arena's matches: each seat is for one entrant,
    * and its password is shared by all of them, so the password alone does not say who is who).
    */
@@ -250,6 +255,8 @@ interface LobbyMatch {
   readonly botLineup: readonly (string | null)[] | null;
   /** The names of those bots' seats (NewMatchRequest.botNames), or null for `ServerBot$N`. */
   readonly botNames: readonly string[] | null;
+  /** The named bot of each bot seat of a match with players (NewMatchRequest.botChoices), or null. */
+  readonly botChoices: readonly (string | null)[] | null;
   /** Only the names of seatOrder may join (NewMatchRequest.reservedSeats). */
   readonly reservedSeats: boolean;
   /** Who made it (Requester.owner), for the waiting-match limit. */
@@ -400,6 +407,12 @@ export class Lobby implements LobbyPort {
         return err(`The names of a lineup of ${botLineup.length} server bots must be as many valid player names, no two alike`);
       }
     } else if (settings.bots >= settings.players) return err(ALL_BOTS);
+    const botChoices = botLineup ? null : (request.botChoices ?? null);
+    if (botChoices) {
+      if (botChoices.length !== settings.bots) return err(`The bot choices of ${botChoices.length} server bots need as many bots`);
+      const unknown = botChoices.find((bot) => bot !== null && !(game.botChoices ?? []).includes(bot));
+      if (unknown !== undefined) return err(`Game ${game.name} has no server bot named "${unknown}"`);
+    }
     if (settings.players > LOBBY_DEFAULTS.maxPlayers) return err(`Too many players: ${settings.players} > ${LOBBY_DEFAULTS.maxPlayers}`);
     if (!(settings.timeout >= LOBBY_DEFAULTS.minTimeout && settings.timeout <= LOBBY_DEFAULTS.maxTimeout)) {
       return err(`Timeout ${settings.timeout} out of allowed range [${LOBBY_DEFAULTS.minTimeout}; ${LOBBY_DEFAULTS.maxTimeout}]`);
@@ -424,6 +437,7 @@ export class Lobby implements LobbyPort {
       seatOrder,
       botLineup,
       botNames: (botLineup && request.botNames) ?? null,
+      botChoices,
       reservedSeats: request.reservedSeats === true && seatOrder !== null,
       owner: requester?.owner ?? null,
       network: requester?.network ?? null,
@@ -733,7 +747,7 @@ export class Lobby implements LobbyPort {
     // the match's seed, so who moves first is fair and a recorded match can be replayed.
     const lineup: SeatSpec[] = [
       ...[...match.members.keys()].map((name) => ({ name, isBot: false })),
-      ...Array.from({ length: match.settings.bots }, (_, i) => ({ name: botName(i), isBot: true })),
+      ...Array.from({ length: match.settings.bots }, (_, i) => ({ name: botName(i), isBot: true, bot: match.botChoices?.[i] ?? null })),
     ];
     const order = match.seatOrder;
     if (match.botLineup) {
