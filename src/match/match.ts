@@ -4,6 +4,7 @@ import type { GameDefinition, MatchContext, MatchResult, MatchSettings } from '.
 import { MatchClock } from './match-clock.js';
 import { Random } from './random.js';
 import { Seat, type SeatCloseReason } from './seat.js';
+import { CLOCK_RECORD, SeatClocks } from './seat-clocks.js';
 import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
@@ -109,6 +110,8 @@ export class Match<C> {
   private startMark = 0;
   private readonly artifacts = new Map<string, string>();
   private readonly transcripts: SeatTranscript[];
+  /** Each seat's turns: when it was asked to move and when it answered (the record's clock.json). */
+  private readonly seatClocks: SeatClocks;
   private stopReason: string | null = null;
   /** Whether the game's visualizer events are derived from its seats' input (GameDefinition.visFromInput) rather than built as it plays. */
   private readonly derivesVis: boolean;
@@ -128,6 +131,8 @@ export class Match<C> {
     // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
     const onFull = this.derivesVis ? () => this.drawNow() : null;
     this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
+    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed());
+    const onMove = options.onMove;
     this.seats = lineup.map(
       ({ name, isBot }, index) =>
         new Seat({
@@ -140,7 +145,10 @@ export class Match<C> {
           clock: this.clock,
           ...(game.framing && { framing: game.framing }),
           ...(game.answersBadLines && { outputAfterBadLine: true }),
-          ...(options.onMove && { onRead: options.onMove }),
+          onRead: () => {
+            this.seatClocks.moved(index);
+            onMove?.();
+          },
         }),
     );
     this.random = Random.fromSeed(options.seed);
@@ -180,6 +188,7 @@ export class Match<C> {
       attach: (name, text) => this.attach(name, text),
       stopReason: () => this.stopReason,
       drawing: !this.derivesVis,
+      toMove: (seat, limitSeconds) => this.seatClocks.toMove(seat, limitSeconds),
     };
     let result: MatchResult | null = null;
     let error: string | null = null;
@@ -190,6 +199,8 @@ export class Match<C> {
       this.options.log?.error(`game ${game.name} failed: ${error}`);
     }
     if (this.stopReason !== null) result = null;
+    // Its end is the game's: what follows (recording, the bots leaving) is no seat's time.
+    const clock = this.seatClocks.json();
     const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
     // Players are told the match is over once it is persisted (below); bots at once.
     for (const seat of this.seats) {
@@ -206,6 +217,7 @@ export class Match<C> {
     this.vis.end();
     await Promise.all(botRuns);
     this.transcripts.forEach((transcript, index) => this.attach(transcriptName(index), transcript.text()));
+    if (clock !== null) this.attach(CLOCK_RECORD.artifact, clock);
     const outcome: MatchOutcome = { result, stopped: this.stopReason, error, seed: this.options.seed, startedAt, endedAt: this.time.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
     try {
       await persist?.(outcome);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { transcriptName } from '../../match/match.js';
+import { CLOCK_RECORD } from '../../match/seat-clocks.js';
 import { ManualClock } from '../../util/clock.js';
 import { followGame } from './bot.js';
 import { parseCoins, rollValue, scriptedDice, type Coins } from './dice.js';
@@ -195,6 +196,35 @@ test('a mover who does not answer within the timeout retires', async () => {
   assert.deepEqual(record.outcome.result?.scores, [1, 0]);
   assert.equal(record.outcome.result?.reason, 'A wins: Silent did not move in time');
   assert.equal(record.outcome.seats[1]!.closeReason, 'timeout');
+});
+
+test('the record keeps each seat\'s turns (clock.json): asked, answered, the timeout; an unanswered turn has no answer', async () => {
+  const clock = new ManualClock();
+  const thinker: LocalPlayer = async (io) => {
+    for (let i = 0; i < 4; i++) await io.readLine();
+    await new Promise<void>((resolve) => clock.setTimer(2500, resolve));
+    io.write('0\n');
+    while ((await io.readLine()) !== null);
+  };
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
+      params: { args: { pace: '0' }, timeout: 90, bots: 0 },
+      players: [
+        { name: 'A', play: thinker },
+        { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+      ],
+      clock,
+    }),
+  );
+  assert.deepEqual(JSON.parse(record.outcome.artifacts[CLOCK_RECORD.artifact]!), {
+    version: 1,
+    ended: 92.5,
+    seats: [
+      { turns: [[0, 2.5, 90]], dropped: 0 },
+      { turns: [[2.5, null, 90]], dropped: 0 },
+    ],
+  });
 });
 
 test('a bad token number, an illegal token or garbage retires the mover', async () => {
