@@ -200,7 +200,7 @@ export class Match<C> {
     }
     if (this.stopReason !== null) result = null;
     // Its end is the game's: what follows (recording, the bots leaving) is no seat's time.
-    const clock = this.seatClocks.json();
+    const clock = this.seatClocks.json(!this.derivesVis);
     const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
     // Players are told the match is over once it is persisted (below); bots at once.
     for (const seat of this.seats) {

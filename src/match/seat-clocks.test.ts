@@ -19,6 +19,7 @@ test('a turn runs from the ask to the answer, with its limit, in match seconds r
   assert.deepEqual(JSON.parse(clocks.json()!), {
     version: CLOCK_RECORD.version,
     ended: 2.25,
+    vis_times: true,
     seats: [
       { turns: [[0.01, 1.521, 30]], dropped: 0 },
       { turns: [[2, null, 30]], dropped: 0 },

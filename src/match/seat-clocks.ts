@@ -8,7 +8,7 @@
  * The record (version 1), times in seconds since the match started (the scale of the visualizer
  * events' `t` and the transcripts' stamps), rounded to the millisecond:
  *
- *     {"version":1,"ended":12.5,"seats":[{"turns":[[0.01,1.52,30],[3.1,null,30]],"dropped":0}, ...]}
+ *     {"version":1,"ended":12.5,"vis_times":true,"seats":[{"turns":[[0.01,1.52,30],[3.1,null,30]],"dropped":0}, ...]}
  *
  * A turn is `[asked, answered, limit]`: `answered` is null when the seat never answered it (it
  * timed out, left, or the match ended first); `limit` is the seconds the seat had for that move
@@ -73,12 +73,18 @@ export class SeatClocks {
     state.open = null;
   }
 
-  /** The record's text, or null when the game never said a seat was to move (no clock to show). */
-  json(): string | null {
+  /**
+   * The record's text, or null when the game never said a seat was to move (no clock to show).
+   * `visTimes` says whether the match's visualizer events are stamped with the match's time (false
+   * for a game whose events are derived from its input, on a time scale of their own): a page then
+   * shows the clock by the pictures' times only when they are.
+   */
+  json(visTimes = true): string | null {
     if (!this.used) return null;
     return JSON.stringify({
       version: CLOCK_RECORD.version,
       ended: round(this.now()),
+      vis_times: visTimes,
       seats: this.seats.map(({ turns, dropped }) => ({ turns, dropped })),
     });
   }
