@@ -8,6 +8,7 @@ import { CLOCK_RECORD, SeatClocks } from './seat-clocks.js';
 import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
+import type { LiveSeats } from '../protocol/coco/messages.js';
 import type { VisError } from '../protocol/vis-limits.js';
 import { VisReplay, visReplayNoteJson } from './vis-replay.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -131,7 +132,7 @@ export class Match<C> {
     // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
     const onFull = this.derivesVis ? () => this.drawNow() : null;
     this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
-    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed());
+    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed(), () => this.vis.seatsChanged());
     const onMove = options.onMove;
     this.seats = lineup.map(
       ({ name, isBot }, index) =>
@@ -149,12 +150,14 @@ export class Match<C> {
             this.seatClocks.moved(index);
             onMove?.();
           },
+          onClose: () => this.vis.seatsChanged(),
         }),
     );
     this.random = Random.fromSeed(options.seed);
     this.vis = new VisFeed(() => this.elapsed(), {
       onReject: options.onVisReject ?? ((error) => options.log?.warn(`visualizer event refused: ${error.code}: ${error.message}`)),
       ...(this.derivesVis && { beforeSubscribe: () => this.drawNow() }),
+      seatsNow: () => this.liveSeats(),
     });
   }
 
@@ -265,6 +268,14 @@ export class Match<C> {
       if (seat.endTaken) follower.end();
       seat.follower = follower;
     });
+  }
+
+  /** The seats as a live viewer sees them now (VisSeats): names, latest turns, close reasons. */
+  private liveSeats(): LiveSeats {
+    return {
+      now: Math.round(this.elapsed() * 1000) / 1000,
+      seats: this.seats.map((seat, index) => ({ name: seat.name, turn: this.seatClocks.latest(index), closed: seat.closeReason })),
+    };
   }
 
   private attach(name: string, text: string): void {

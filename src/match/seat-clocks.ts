@@ -41,6 +41,8 @@ export class SeatClocks {
     seats: number,
     /** Seconds since the match started. */
     private readonly now: () => number,
+    /** Told when a turn starts or ends (the live page's seats: VisSeats). */
+    private readonly onChange: (() => void) | null = null,
   ) {
     this.seats = Array.from({ length: seats }, () => ({ turns: [], open: null, dropped: 0 }));
   }
@@ -63,6 +65,7 @@ export class SeatClocks {
     const turn: Turn = [round(this.now()), null, Number.isFinite(limitSeconds) ? round(limitSeconds) : null];
     state.turns.push(turn);
     state.open = turn;
+    this.onChange?.();
   }
 
   /** The game took a line from `seat`: its turn, if one was open, ends now. */
@@ -71,6 +74,14 @@ export class SeatClocks {
     if (state?.open == null) return;
     state.open[1] = round(this.now());
     state.open = null;
+    this.onChange?.();
+  }
+
+  /** The seat's latest turn kept (a copy), or null before its first. */
+  latest(seat: number): [asked: number, answered: number | null, limit: number | null] | null {
+    const turns = this.seats[seat]?.turns;
+    const last = turns?.[turns.length - 1];
+    return last === undefined ? null : [...last];
   }
 
   /**

@@ -4,6 +4,7 @@ import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { transcriptName } from '../../match/match.js';
 import { CLOCK_RECORD } from '../../match/seat-clocks.js';
+import type { LiveSeat, LiveSeats } from '../../protocol/coco/messages.js';
 import { ManualClock } from '../../util/clock.js';
 import { followGame } from './bot.js';
 import { parseCoins, rollValue, scriptedDice, type Coins } from './dice.js';
@@ -226,6 +227,38 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
       { turns: [[2.5, null, 90]], dropped: 0 },
     ],
   });
+});
+
+test('a live viewer is told the seats as they change: a turn asked, answered, a seat timed out (VisSeats)', async () => {
+  const clock = new ManualClock();
+  const told: LiveSeats[] = [];
+  const thinker: LocalPlayer = async (io) => {
+    for (let i = 0; i < 4; i++) await io.readLine();
+    await new Promise<void>((resolve) => clock.setTimer(2500, resolve));
+    io.write('0\n');
+    while ((await io.readLine()) !== null);
+  };
+  await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
+      params: { args: { pace: '0' }, timeout: 90 },
+      players: [
+        { name: 'A', play: thinker },
+        { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+      ],
+      clock,
+      made: (match) => void match.vis.subscribe({ history: () => {}, event: () => {}, end: () => {}, seats: (seats) => told.push(seats) }),
+    }),
+  );
+  const seat = (name: string, turn: LiveSeat['turn'], closed: string | null = null): LiveSeat => ({ name, turn, closed });
+  assert.deepEqual(told.slice(0, 6), [
+    { now: 0, seats: [seat('A', null), seat('Silent', null)] },
+    { now: 0, seats: [seat('A', [0, null, 90]), seat('Silent', null)] },
+    { now: 2.5, seats: [seat('A', [0, 2.5, 90]), seat('Silent', null)] },
+    { now: 2.5, seats: [seat('A', [0, 2.5, 90]), seat('Silent', [2.5, null, 90])] },
+    { now: 92.5, seats: [seat('A', [0, 2.5, 90]), seat('Silent', [2.5, null, 90], 'timeout')] },
+    { now: 92.5, seats: [seat('A', [0, 2.5, 90], 'match-over'), seat('Silent', [2.5, null, 90], 'timeout')] },
+  ]);
 });
 
 test('a bad token number, an illegal token or garbage retires the mover', async () => {
