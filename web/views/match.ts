@@ -5,6 +5,9 @@ import { matchSeatCount } from '../../src/lobby/seat-count.js';
 import { connectCommand, formatTimeout, lobbyTiming, serverFlagFor } from '../format.js';
 import { Player } from '../player.js';
 import { PlayerLegend } from '../player-legend.js';
+import { liveClocks, liveStatuses, readLiveSeats, type LiveSeats } from '../live-seats.js';
+import { seatColours } from '../seat-colours.js';
+import type { VisEvent } from '../../src/protocol/vis-event.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
 import { recordDownloads } from './record-downloads.js';
@@ -31,6 +34,10 @@ const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
  * this long without the lobby's word (no lobby connection, another node's slow bus).
  */
 const RECORD_WAIT_MS = 5000;
+/** How often the seat to move's clock is redrawn between the server's VisSeats (display only). */
+const CLOCK_TICK_MS = 100;
+/** The pictures' first creates kept to read the seats' colours from: games draw who is who at the start. */
+const COLOUR_CREATES_MAX = 2000;
 
 /**
  * `#/match/<id>`: live spectating. Three connections, each with one job: the spectator stream
@@ -51,6 +58,15 @@ export const matchView = (id: string): View => (root, context) => {
   let lobbyWatching = false;
   let leftLobby = false;
   let whenRecorded: (() => void) | null = null;
+  /**
+   * The seats as the server last told them (VisSeats) and when that came (the page's monotonic
+   * milliseconds): the legend's seats in order, their clocks and statuses until the record's take over.
+   */
+  let live: { seats: LiveSeats; at: number } | null = null;
+  let recordShown = false;
+  /** The pictures' creates so far, where each seat's colour is read (seat-colours.ts), until every seat has one. */
+  const creates: VisEvent[] = [];
+  let coloured = false;
 
   const title = h('span', {}, id);
   const pill = h('span', { class: 'pill' });
@@ -83,8 +99,39 @@ export const matchView = (id: string): View => (root, context) => {
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
   const chessTimes = new LiveChessTimes(player, (notes) => {
-    if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
+    if (live !== null && !recordShown) legend.showNotes(live.seats.seats.map((seat) => notes.get(seat.name) ?? null));
+    else if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
   });
+
+  /** The live seats' colours from the pictures so far, until each seat has one (or the record takes over). */
+  const colourLiveSeats = (): void => {
+    if (live === null || recordShown || coloured) return;
+    const colours = seatColours(live.seats.seats.map((seat) => seat.name), creates);
+    coloured = colours.every((colour) => colour !== null);
+    legend.showColours(colours);
+  };
+  /** The live seats' clocks at the server's time moved on by the page's, and their statuses. */
+  const tickLiveSeats = (): void => {
+    if (live === null || recordShown) return;
+    const now = live.seats.now + (performance.now() - live.at) / 1000;
+    legend.showClocks(liveClocks(live.seats, now));
+    legend.showStatuses(liveStatuses(live.seats));
+  };
+  const showLiveSeats = (seats: LiveSeats): void => {
+    if (recordShown) return;
+    const names = seats.seats.map((seat) => seat.name);
+    const renamed = live === null || live.seats.seats.some((seat, i) => seat.name !== names[i]);
+    live = { seats, at: performance.now() };
+    seatsKnown = true;
+    if (renamed) {
+      legend.showSeats(names);
+      coloured = false;
+      colourLiveSeats();
+      legend.showNotes(names.map((name) => chessTimes.notes.get(name) ?? null));
+    }
+    tickLiveSeats();
+  };
+  resources.interval(tickLiveSeats, CLOCK_TICK_MS);
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
   // The board right under the title, sized to the window with its controls (style.css); the
@@ -137,6 +184,9 @@ export const matchView = (id: string): View => (root, context) => {
       const record = await fetchHistoryMatch(id);
       if (resources.isReleased) return;
       seatsKnown = true;
+      recordShown = true;
+      legend.showClocks(null);
+      legend.showStatuses(null);
       chessTimes.stop();
       showRecordDetails(record, player, legend, resources, { timeout: info?.timeout ?? null });
       downloads.replaceChildren(...recordDownloads(record, (revoke) => resources.add(revoke)));
@@ -221,7 +271,18 @@ export const matchView = (id: string): View => (root, context) => {
       socket.on('VisEvents', (payload) => {
         const p = payload as { id?: unknown; events?: unknown } | null;
         if (p?.id !== undefined && p.id !== id) return;
-        player.append(readVisEvents(p?.events));
+        const events = readVisEvents(p?.events);
+        player.append(events);
+        if (!coloured) {
+          for (const event of events) if ('create' in event && creates.length < COLOUR_CREATES_MAX) creates.push(event);
+          colourLiveSeats();
+        }
+      });
+      socket.on('VisSeats', (payload) => {
+        const p = payload as { id?: unknown } | null;
+        if (p?.id !== undefined && p.id !== id) return;
+        const seats = readLiveSeats(payload);
+        if (seats !== null) showLiveSeats(seats);
       });
       socket.on('VisEnded', () => {
         visFlowing = false;
