@@ -43,6 +43,18 @@ test('a turn with no answer ends at the same seat\'s next turn; a clock never go
   assert.deepEqual(clocksAt(clock, 10.5), [{ left: 2.5, limit: 3, running: true }]);
 });
 
+test('between a move and the next ask (a pace), the seat asked next is shown to move with its whole limit, as lichess switches clocks with the move', () => {
+  const clock = readClockRecord(JSON.stringify({ version: 1, ended: 20, seats: [{ turns: [[0, 1, 10]] }, { turns: [[1.5, 3, 10]] }] }))!;
+  assert.deepEqual(clocksAt(clock, 0.5), [
+    { left: 9.5, limit: 10, running: true },
+    { left: null, limit: 10, running: false },
+  ]);
+  assert.deepEqual(clocksAt(clock, 1.2), [
+    { left: 9, limit: 10, running: false },
+    { left: 10, limit: 10, running: true },
+  ]);
+});
+
 test('a move with no limit has no time left to show', () => {
   const clock = readClockRecord(JSON.stringify({ version: 1, ended: 5, seats: [{ turns: [[1, 2, null]] }] }))!;
   assert.deepEqual(clocksAt(clock, 1.5), [{ left: null, limit: null, running: true }]);

@@ -68,17 +68,31 @@ export function readClockRecord(text: string | null): ClockRecord | null {
 /**
  * Each seat's clock at match time `t` (seconds). A turn ends at its answer, else at the seat's
  * next turn or the end of the game, whichever comes first.
+ *
+ * A picture's step is drawn when a move is made, a moment (or the game's pace) before the game
+ * asks the next seat. When no clock runs at `t`, a seat whose next turn is the next thing to
+ * happen (no seat answers between `t` and it) is shown to move, its whole limit left, as lichess
+ * switches the clocks with the move.
  */
 export function clocksAt(clock: ClockRecord, t: number): SeatClock[] {
-  return clock.seats.map((turns) => {
+  const at = clock.seats.map((turns) => {
     let index = -1;
     for (let i = 0; i < turns.length && turns[i]!.asked <= t; i++) index = i;
-    if (index === -1) return { left: null, limit: turns[0]?.limit ?? null, running: false };
-    const turn = turns[index]!;
-    const stop = Math.min(turn.answered ?? Infinity, turns[index + 1]?.asked ?? Infinity, clock.ended);
+    return { current: index === -1 ? null : turns[index]!, next: turns[index + 1] ?? null };
+  });
+  const clocks = at.map(({ current, next }): SeatClock => {
+    if (current === null) return { left: null, limit: next?.limit ?? null, running: false };
+    const stop = Math.min(current.answered ?? Infinity, next?.asked ?? Infinity, clock.ended);
     const running = t < stop;
-    const used = (running ? t : stop) - turn.asked;
-    return { left: turn.limit === null ? null : Math.max(0, turn.limit - used), limit: turn.limit, running };
+    const used = (running ? t : stop) - current.asked;
+    return { left: current.limit === null ? null : Math.max(0, current.limit - used), limit: current.limit, running };
+  });
+  if (clocks.some((c) => c.running)) return clocks;
+  const answers = clock.seats.flatMap((turns) => turns.flatMap((turn) => (turn.answered === null ? [] : [turn.answered])));
+  const comesNext = (asked: number): boolean => asked < clock.ended && !answers.some((answered) => answered > t && answered < asked);
+  return clocks.map((c, seat) => {
+    const next = at[seat]!.next;
+    return next !== null && comesNext(next.asked) ? { left: next.limit, limit: next.limit, running: true } : c;
   });
 }
 
