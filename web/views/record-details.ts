@@ -58,7 +58,8 @@ async function showClocks(match: HistoryMatch, player: Player, legend: PlayerLeg
   }
   const clock = readClockRecord(text);
   if (clock === null || resources.isReleased) return;
-  player.onStepShown((_, t) => legend.showClocks(clocksAt(clock, t)));
+  // The last step is the end of the game, whatever time its picture was drawn at: every clock has stopped.
+  player.onStepShown((_, t, atEnd) => legend.showClocks(clocksAt(clock, atEnd ? Infinity : t)));
 }
 
 /** The pace a chess match is played at: its argument, else the game's default (GET /api/games), else 0. */
