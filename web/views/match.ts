@@ -6,7 +6,7 @@ import { connectCommand, formatTimeout, lobbyTiming, serverFlagFor } from '../fo
 import { Player } from '../player.js';
 import { PlayerLegend } from '../player-legend.js';
 import { liveClocks, liveStatuses, readLiveSeats, type LiveSeats } from '../live-seats.js';
-import { seatColours } from '../seat-colours.js';
+import { SeatColourTimeline } from '../seat-colours.js';
 import type { VisEvent } from '../../src/protocol/vis-event.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
@@ -36,8 +36,8 @@ const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
 const RECORD_WAIT_MS = 5000;
 /** How often the seat to move's clock is redrawn between the server's VisSeats (display only). */
 const CLOCK_TICK_MS = 100;
-/** The pictures' first creates kept to read the seats' colours from: games draw who is who at the start. */
-const COLOUR_CREATES_MAX = 2000;
+/** The pictures' first creates and log lines kept to read the seats' colours from: games draw who is who early. */
+const COLOUR_EVENTS_MAX = 2000;
 
 /**
  * `#/match/<id>`: live spectating. Three connections, each with one job: the spectator stream
@@ -64,9 +64,10 @@ export const matchView = (id: string): View => (root, context) => {
    */
   let live: { seats: LiveSeats; at: number } | null = null;
   let recordShown = false;
-  /** The pictures' creates so far, where each seat's colour is read (seat-colours.ts), until every seat has one. */
-  const creates: VisEvent[] = [];
-  let coloured = false;
+  /** The pictures' first creates and log lines, where each seat's colour is read (seat-colours.ts). */
+  const colourEvents: VisEvent[] = [];
+  let colours: SeatColourTimeline | null = null;
+  let shownAt = { t: 0, atEnd: false };
 
   const title = h('span', {}, id);
   const pill = h('span', { class: 'pill' });
@@ -103,13 +104,16 @@ export const matchView = (id: string): View => (root, context) => {
     else if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
   });
 
-  /** The live seats' colours from the pictures so far, until each seat has one (or the record takes over). */
+  /** The live seats' colours at the step shown, from the pictures so far (until the record takes over). */
   const colourLiveSeats = (): void => {
-    if (live === null || recordShown || coloured) return;
-    const colours = seatColours(live.seats.seats.map((seat) => seat.name), creates);
-    coloured = colours.every((colour) => colour !== null);
-    legend.showColours(colours);
+    if (live === null || recordShown) return;
+    colours ??= new SeatColourTimeline(live.seats.seats.map((seat) => seat.name), colourEvents);
+    legend.showColours(colours.at(shownAt.atEnd ? Infinity : shownAt.t));
   };
+  player.onStepShown((_, t, atEnd) => {
+    shownAt = { t, atEnd };
+    colourLiveSeats();
+  });
   /** The live seats' clocks at the server's time moved on by the page's, and their statuses. */
   const tickLiveSeats = (): void => {
     if (live === null || recordShown) return;
@@ -125,7 +129,7 @@ export const matchView = (id: string): View => (root, context) => {
     seatsKnown = true;
     if (renamed) {
       legend.showSeats(names);
-      coloured = false;
+      colours = null;
       colourLiveSeats();
       legend.showNotes(names.map((name) => chessTimes.notes.get(name) ?? null));
     }
@@ -273,8 +277,10 @@ export const matchView = (id: string): View => (root, context) => {
         if (p?.id !== undefined && p.id !== id) return;
         const events = readVisEvents(p?.events);
         player.append(events);
-        if (!coloured) {
-          for (const event of events) if ('create' in event && creates.length < COLOUR_CREATES_MAX) creates.push(event);
+        const kept = colourEvents.length;
+        for (const event of events) if (('create' in event || 'log' in event) && colourEvents.length < COLOUR_EVENTS_MAX) colourEvents.push(event);
+        if (colourEvents.length > kept) {
+          colours = null;
           colourLiveSeats();
         }
       });

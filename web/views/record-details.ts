@@ -3,7 +3,7 @@ import { isChessRecord, latestMoveTimes, moveTimes, readChessStream, type MoveTi
 import type { Player } from '../player.js';
 import { Timeline, type LogLine } from '../timeline.js';
 import type { PlayerLegend } from '../player-legend.js';
-import { seatColours } from '../seat-colours.js';
+import { SeatColourTimeline } from '../seat-colours.js';
 import { CLOCK_ARTIFACT, clocksAt, readClockRecord } from '../seat-clocks.js';
 import { seatStatusTimeline } from '../seat-status.js';
 import type { HistoryMatch } from '../wire.js';
@@ -17,7 +17,9 @@ import type { Resources } from './view.js';
  */
 export function showRecordDetails(match: HistoryMatch, player: Player, legend: PlayerLegend, resources: Resources, options: { readonly timeout: number | null }): void {
   legend.showSeats(match.players, match.scores);
-  legend.showColours(seatColours(match.players, match.vis));
+  // Colours may change between the games of a match (quoridor, clobber): each step shows its own.
+  const colours = new SeatColourTimeline(match.players, match.vis);
+  player.onStepShown((_, t, atEnd) => legend.showColours(colours.at(atEnd ? Infinity : t)));
   void showStatuses(match, player, legend, resources);
   void showClocks(match, player, legend, resources);
   if (isChessRecord(match)) void showMoveTimes(match, player, legend, resources, options.timeout);
