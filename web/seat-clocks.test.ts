@@ -5,7 +5,6 @@ import { clocksAt, formatClock, readClockRecord } from './seat-clocks.js';
 const RECORD = JSON.stringify({
   version: 1,
   ended: 20,
-  vis_times: true,
   seats: [
     { turns: [[0, 2.5, 30], [5, 6, 30]], dropped: 0 },
     { turns: [[2.5, 5, 30], [6, null, 30]], dropped: 0 },
@@ -60,11 +59,10 @@ test('a move with no limit has no time left to show', () => {
   assert.deepEqual(clocksAt(clock, 1.5), [{ left: null, limit: null, running: true }]);
 });
 
-test('no clock from an old record, a malformed one, an unknown version, or pictures on a time scale of their own', () => {
+test('no clock from an old record, a malformed one or an unknown version', () => {
   assert.equal(readClockRecord(null), null);
   assert.equal(readClockRecord('{'), null);
   assert.equal(readClockRecord(JSON.stringify({ version: 2, ended: 1, seats: [] })), null);
-  assert.equal(readClockRecord(JSON.stringify({ version: 1, ended: 1, vis_times: false, seats: [] })), null);
   const junk = readClockRecord(JSON.stringify({ version: 1, ended: 1, seats: [{ turns: [['x'], [1, 'y', -1], 7] }, 'z'] }))!;
   assert.deepEqual(junk.seats, [[{ asked: 1, answered: null, limit: null }], []]);
 });

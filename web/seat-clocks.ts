@@ -49,8 +49,6 @@ export function readClockRecord(text: string | null): ClockRecord | null {
   const r = record(value);
   const ended = finite(r['ended']);
   if (!KNOWN_VERSIONS.has(r['version'] as number) || ended === null || !Array.isArray(r['seats'])) return null;
-  // The pictures are on a time scale of their own (a game drawn from its input): no clock by their times.
-  if (r['vis_times'] === false) return null;
   const seats = r['seats'].map((seat): ClockTurn[] => {
     const turns = record(seat)['turns'];
     if (!Array.isArray(turns)) return [];

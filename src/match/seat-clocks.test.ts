@@ -19,7 +19,6 @@ test('a turn runs from the ask to the answer, with its limit, in match seconds r
   assert.deepEqual(JSON.parse(clocks.json()!), {
     version: CLOCK_RECORD.version,
     ended: 2.25,
-    vis_times: true,
     seats: [
       { turns: [[0.01, 1.521, 30]], dropped: 0 },
       { turns: [[2, null, 30]], dropped: 0 },
@@ -67,4 +66,32 @@ test('a seat out of range is ignored', () => {
   clocks.toMove(5, 1);
   clocks.moved(-1);
   assert.equal(clocks.json(), null);
+});
+
+test('without keeping turns (a game whose pictures are derived) the latest turn is still told, changed in place, and the record has no clock', () => {
+  let now = 1;
+  let changes = 0;
+  const clocks = new SeatClocks(1, () => now, { keepTurns: false, onChange: () => changes++ });
+  assert.equal(clocks.latest(0), null);
+  clocks.toMove(0, 30);
+  now = 2;
+  clocks.moved(0);
+  const first = clocks.latest(0);
+  assert.deepEqual(first, [1, 2, 30]);
+  clocks.toMove(0, 30);
+  assert.deepEqual(clocks.latest(0), [2, null, 30]);
+  assert.deepEqual(first, [1, 2, 30], 'latest gives a copy');
+  assert.equal(changes, 3);
+  assert.equal(clocks.json(), null);
+});
+
+test(`past ${CLOCK_RECORD.maxTurnsPerSeat} turns the record stops growing, but a live viewer still sees each turn`, () => {
+  let now = 0;
+  const clocks = new SeatClocks(1, () => now);
+  for (let i = 0; i <= CLOCK_RECORD.maxTurnsPerSeat; i++) {
+    clocks.toMove(0, 1);
+    now += 1;
+    clocks.moved(0);
+  }
+  assert.deepEqual(clocks.latest(0), [CLOCK_RECORD.maxTurnsPerSeat, CLOCK_RECORD.maxTurnsPerSeat + 1, 1]);
 });

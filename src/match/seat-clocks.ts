@@ -8,12 +8,13 @@
  * The record (version 1), times in seconds since the match started (the scale of the visualizer
  * events' `t` and the transcripts' stamps), rounded to the millisecond:
  *
- *     {"version":1,"ended":12.5,"vis_times":true,"seats":[{"turns":[[0.01,1.52,30],[3.1,null,30]],"dropped":0}, ...]}
+ *     {"version":1,"ended":12.5,"seats":[{"turns":[[0.01,1.52,30],[3.1,null,30]],"dropped":0}, ...]}
  *
  * A turn is `[asked, answered, limit]`: `answered` is null when the seat never answered it (it
  * timed out, left, or the match ended first); `limit` is the seconds the seat had for that move
  * (null: no limit). A seat past CLOCK_RECORD.maxTurnsPerSeat turns keeps its first ones and counts
- * the rest in `dropped`. Older records have no `clock.json`: their pages show no clock.
+ * the rest in `dropped`. Older records have no `clock.json`: their pages show no clock; nor do
+ * matches of a game whose pictures are derived from its input (roshambo), whose record keeps none.
  */
 export const CLOCK_RECORD = {
   /** The artifact's name in the record. */
@@ -27,24 +28,44 @@ export const CLOCK_RECORD = {
 type Turn = [asked: number, answered: number | null, limit: number | null];
 
 interface SeatTurns {
+  /** The turns kept for the record (at most CLOCK_RECORD.maxTurnsPerSeat). */
   readonly turns: Turn[];
-  /** The turn still waiting for the seat's answer, if any. */
-  open: Turn | null;
+  /** The seat's latest turn, kept apart and changed in place: what a live viewer is told. */
+  readonly latest: Turn;
+  asked: boolean;
+  /** Whether the latest turn still waits for the seat's answer. */
+  open: boolean;
+  /** The record's entry of the open turn, if it has one. */
+  openRecord: Turn | null;
   dropped: number;
+}
+
+export interface SeatClocksOptions {
+  /** Told when a turn starts or ends (the live page's seats: VisSeats). */
+  readonly onChange?: () => void;
+  /**
+   * Whether the turns are kept for the record (default true). A game whose pictures are derived
+   * from its input has them on a time scale of their own, where a page cannot place its clocks:
+   * only each seat's latest turn is kept then, for live viewers, with no allocation per turn.
+   */
+  readonly keepTurns?: boolean;
 }
 
 export class SeatClocks {
   private readonly seats: SeatTurns[];
   private used = false;
+  private readonly onChange: (() => void) | null;
+  private readonly keepTurns: boolean;
 
   constructor(
     seats: number,
     /** Seconds since the match started. */
     private readonly now: () => number,
-    /** Told when a turn starts or ends (the live page's seats: VisSeats). */
-    private readonly onChange: (() => void) | null = null,
+    options: SeatClocksOptions = {},
   ) {
-    this.seats = Array.from({ length: seats }, () => ({ turns: [], open: null, dropped: 0 }));
+    this.onChange = options.onChange ?? null;
+    this.keepTurns = options.keepTurns ?? true;
+    this.seats = Array.from({ length: seats }, () => ({ turns: [], latest: [0, null, null], asked: false, open: false, openRecord: null, dropped: 0 }));
   }
 
   /**
@@ -56,46 +77,46 @@ export class SeatClocks {
   toMove(seat: number, limitSeconds: number): void {
     const state = this.seats[seat];
     if (state === undefined) return;
-    state.open = null;
     this.used = true;
-    if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat) {
-      state.dropped++;
-      return;
+    const asked = round(this.now());
+    const limit = Number.isFinite(limitSeconds) ? round(limitSeconds) : null;
+    state.latest[0] = asked;
+    state.latest[1] = null;
+    state.latest[2] = limit;
+    state.asked = true;
+    state.open = true;
+    state.openRecord = null;
+    if (this.keepTurns) {
+      if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat) state.dropped++;
+      else state.turns.push((state.openRecord = [asked, null, limit]));
     }
-    const turn: Turn = [round(this.now()), null, Number.isFinite(limitSeconds) ? round(limitSeconds) : null];
-    state.turns.push(turn);
-    state.open = turn;
     this.onChange?.();
   }
 
   /** The game took a line from `seat`: its turn, if one was open, ends now. */
   moved(seat: number): void {
     const state = this.seats[seat];
-    if (state?.open == null) return;
-    state.open[1] = round(this.now());
-    state.open = null;
+    if (state === undefined || !state.open) return;
+    const answered = round(this.now());
+    state.open = false;
+    state.latest[1] = answered;
+    if (state.openRecord !== null) state.openRecord[1] = answered;
+    state.openRecord = null;
     this.onChange?.();
   }
 
-  /** The seat's latest turn kept (a copy), or null before its first. */
+  /** The seat's latest turn (a copy), or null before its first. */
   latest(seat: number): [asked: number, answered: number | null, limit: number | null] | null {
-    const turns = this.seats[seat]?.turns;
-    const last = turns?.[turns.length - 1];
-    return last === undefined ? null : [...last];
+    const state = this.seats[seat];
+    return state === undefined || !state.asked ? null : [...state.latest];
   }
 
-  /**
-   * The record's text, or null when the game never said a seat was to move (no clock to show).
-   * `visTimes` says whether the match's visualizer events are stamped with the match's time (false
-   * for a game whose events are derived from its input, on a time scale of their own): a page then
-   * shows the clock by the pictures' times only when they are.
-   */
-  json(visTimes = true): string | null {
-    if (!this.used) return null;
+  /** The record's text, or null when the game never said a seat was to move or the turns are not kept (no clock to show). */
+  json(): string | null {
+    if (!this.used || !this.keepTurns) return null;
     return JSON.stringify({
       version: CLOCK_RECORD.version,
       ended: round(this.now()),
-      vis_times: visTimes,
       seats: this.seats.map(({ turns, dropped }) => ({ turns, dropped })),
     });
   }

@@ -221,7 +221,6 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
   assert.deepEqual(JSON.parse(record.outcome.artifacts[CLOCK_RECORD.artifact]!), {
     version: 1,
     ended: 92.5,
-    vis_times: true,
     seats: [
       { turns: [[0, 2.5, 90]], dropped: 0 },
       { turns: [[2.5, null, 90]], dropped: 0 },
