@@ -5,13 +5,11 @@ import { matchSeatCount } from '../../src/lobby/seat-count.js';
 import { connectCommand, formatTimeout, lobbyTiming, serverFlagFor } from '../format.js';
 import { Player } from '../player.js';
 import { PlayerLegend } from '../player-legend.js';
-import { liveClocks, liveStatuses, readLiveSeats, type LiveSeats } from '../live-seats.js';
-import { SeatColourTimeline } from '../seat-colours.js';
-import type { VisEvent } from '../../src/protocol/vis-event.js';
 import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
 import { recordDownloads } from './record-downloads.js';
 import { LiveChessTimes } from './live-chess-times.js';
+import { CLOCK_TICK_MS, LiveSeatLegend } from './live-seat-legend.js';
 import { showRecordDetails } from './record-details.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
@@ -34,10 +32,6 @@ const RESULT_RETRY_MS = [300, 1000, 3000, 8000];
  * this long without the lobby's word (no lobby connection, another node's slow bus).
  */
 const RECORD_WAIT_MS = 5000;
-/** How often the seat to move's clock is redrawn between the server's VisSeats (display only). */
-const CLOCK_TICK_MS = 100;
-/** The pictures' first creates and log lines kept to read the seats' colours from: games draw who is who early. */
-const COLOUR_EVENTS_MAX = 2000;
 
 /**
  * `#/match/<id>`: live spectating. Three connections, each with one job: the spectator stream
@@ -58,16 +52,6 @@ export const matchView = (id: string): View => (root, context) => {
   let lobbyWatching = false;
   let leftLobby = false;
   let whenRecorded: (() => void) | null = null;
-  /**
-   * The seats as the server last told them (VisSeats) and when that came (the page's monotonic
-   * milliseconds): the legend's seats in order, their clocks and statuses until the record's take over.
-   */
-  let live: { seats: LiveSeats; at: number } | null = null;
-  let recordShown = false;
-  /** The pictures' first creates and log lines, where each seat's colour is read (seat-colours.ts). */
-  const colourEvents: VisEvent[] = [];
-  let colours: SeatColourTimeline | null = null;
-  let shownAt = { t: 0, atEnd: false };
 
   const title = h('span', {}, id);
   const pill = h('span', { class: 'pill' });
@@ -99,43 +83,12 @@ export const matchView = (id: string): View => (root, context) => {
   resources.add(() => player.dispose());
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
+  // Before the record: the seats, colours, clocks and statuses as the server tells them while it plays.
+  const liveSeats = new LiveSeatLegend(player, legend);
+  resources.interval(() => liveSeats.tick(), CLOCK_TICK_MS);
   const chessTimes = new LiveChessTimes(player, (notes) => {
-    if (live !== null && !recordShown) legend.showNotes(live.seats.seats.map((seat) => notes.get(seat.name) ?? null));
-    else if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
+    if (!liveSeats.showNotesByName(notes) && !seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
   });
-
-  /** The live seats' colours at the step shown, from the pictures so far (until the record takes over). */
-  const colourLiveSeats = (): void => {
-    if (live === null || recordShown) return;
-    colours ??= new SeatColourTimeline(live.seats.seats.map((seat) => seat.name), colourEvents);
-    legend.showColours(colours.at(shownAt.atEnd ? Infinity : shownAt.t));
-  };
-  player.onStepShown((_, t, atEnd) => {
-    shownAt = { t, atEnd };
-    colourLiveSeats();
-  });
-  /** The live seats' clocks at the server's time moved on by the page's, and their statuses. */
-  const tickLiveSeats = (): void => {
-    if (live === null || recordShown) return;
-    const now = live.seats.now + (performance.now() - live.at) / 1000;
-    legend.showClocks(liveClocks(live.seats, now));
-    legend.showStatuses(liveStatuses(live.seats));
-  };
-  const showLiveSeats = (seats: LiveSeats): void => {
-    if (recordShown) return;
-    const names = seats.seats.map((seat) => seat.name);
-    const renamed = live === null || live.seats.seats.some((seat, i) => seat.name !== names[i]);
-    live = { seats, at: performance.now() };
-    seatsKnown = true;
-    if (renamed) {
-      legend.showSeats(names);
-      colours = null;
-      colourLiveSeats();
-      legend.showNotes(names.map((name) => chessTimes.notes.get(name) ?? null));
-    }
-    tickLiveSeats();
-  };
-  resources.interval(tickLiveSeats, CLOCK_TICK_MS);
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
   // The board right under the title, sized to the window with its controls (style.css); the
@@ -188,9 +141,7 @@ export const matchView = (id: string): View => (root, context) => {
       const record = await fetchHistoryMatch(id);
       if (resources.isReleased) return;
       seatsKnown = true;
-      recordShown = true;
-      legend.showClocks(null);
-      legend.showStatuses(null);
+      liveSeats.stop();
       chessTimes.stop();
       showRecordDetails(record, player, legend, resources, { timeout: info?.timeout ?? null });
       downloads.replaceChildren(...recordDownloads(record, (revoke) => resources.add(revoke)));
@@ -277,18 +228,13 @@ export const matchView = (id: string): View => (root, context) => {
         if (p?.id !== undefined && p.id !== id) return;
         const events = readVisEvents(p?.events);
         player.append(events);
-        const kept = colourEvents.length;
-        for (const event of events) if (('create' in event || 'log' in event) && colourEvents.length < COLOUR_EVENTS_MAX) colourEvents.push(event);
-        if (colourEvents.length > kept) {
-          colours = null;
-          colourLiveSeats();
-        }
+        liveSeats.events(events);
       });
       socket.on('VisSeats', (payload) => {
         const p = payload as { id?: unknown } | null;
         if (p?.id !== undefined && p.id !== id) return;
-        const seats = readLiveSeats(payload);
-        if (seats !== null) showLiveSeats(seats);
+        liveSeats.seats(payload);
+        if (liveSeats.seatsKnown) seatsKnown = true;
       });
       socket.on('VisEnded', () => {
         visFlowing = false;
