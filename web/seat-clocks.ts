@@ -1,12 +1,14 @@
 import { looseRecord as record } from '../src/protocol/loose-json.js';
 
 /**
- * Each seat's clock at a moment of the match, from the record's `clock.json` (written by
- * src/match/seat-clocks.ts: per seat, its turns as [asked, answered, limit] in seconds since the
- * match started, the scale of the visualizer events' `t`). As lichess shows it: the time left of
- * the move being thought about, running for the seat to move; between its turns, what it had left
- * when it last answered. Pure, so that it is tested under Node. Times come from the record (the
- * server's clock): a page only moves the shown time on between two of them (display only).
+ * Each seat's clock at each step of a replay, from the record's `clock.json` (written by
+ * src/match/seat-clocks.ts: per seat, its turns as `[asked, answered, limit, eventsBeforeAsk,
+ * eventsBeforeAnswer]`, times in seconds of the match). As lichess shows a game's moves: the seat
+ * to move is marked with the time it has for the move; every other seat shows what it had left
+ * when it last answered; at the end, a seat that never answered shows what was left when its turn
+ * ended (0.0 when it ran out). A turn is placed among the pictures by how many visualizer events
+ * came before it, not by the pictures' times: several games draw on a time scale of their own.
+ * Pure, so that it is tested under Node. Times come from the record (the server's clock).
  */
 export const CLOCK_ARTIFACT = 'clock.json';
 /** The record versions this reader knows; a later one shows no clock rather than a wrong one. */
@@ -18,6 +20,9 @@ export interface ClockTurn {
   readonly answered: number | null;
   /** Seconds the seat had for this move; null: no limit. */
   readonly limit: number | null;
+  /** How many of the match's visualizer events had been drawn when it was asked, and when it answered. */
+  readonly eventsBeforeAsk: number;
+  readonly eventsBeforeAnswer: number | null;
 }
 
 export interface ClockRecord {
@@ -36,6 +41,7 @@ export interface SeatClock {
 }
 
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const count = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
 
 /** The record read from the artifact's text, or null (absent, malformed, a version unknown here). */
 export function readClockRecord(text: string | null): ClockRecord | null {
@@ -56,42 +62,53 @@ export function readClockRecord(text: string | null): ClockRecord | null {
       if (!Array.isArray(turn)) return [];
       const asked = finite(turn[0]);
       const limit = finite(turn[2]);
-      if (asked === null) return [];
-      return [{ asked, answered: finite(turn[1]), limit: limit !== null && limit >= 0 ? limit : null }];
+      const eventsBeforeAsk = count(turn[3]);
+      if (asked === null || eventsBeforeAsk === null) return [];
+      const answered = finite(turn[1]);
+      return [{ asked, answered, limit: limit !== null && limit >= 0 ? limit : null, eventsBeforeAsk, eventsBeforeAnswer: answered === null ? null : count(turn[4]) ?? eventsBeforeAsk }];
     });
   });
   return { ended, seats };
 }
 
 /**
- * Each seat's clock at match time `t` (seconds). A turn ends at its answer, else at the seat's
- * next turn or the end of the game, whichever comes first.
- *
- * A picture's step is drawn when a move is made, a moment (or the game's pace) before the game
- * asks the next seat. When no clock runs at `t`, a seat whose next turn is the next thing to
- * happen (no seat answers between `t` and it) is shown to move, its whole limit left, as lichess
- * switches the clocks with the move.
+ * Each seat's clock once `shown` of the match's visualizer events are drawn (`atEnd`: the last
+ * step, where every turn is over). A turn has begun once the events before its ask are drawn, and
+ * is answered once an event after its answer is (the move's own drawing).
  */
-export function clocksAt(clock: ClockRecord, t: number): SeatClock[] {
-  const at = clock.seats.map((turns) => {
+export function clocksAt(clock: ClockRecord, shown: number, atEnd = false): SeatClock[] {
+  return clock.seats.map((turns): SeatClock => {
     let index = -1;
-    for (let i = 0; i < turns.length && turns[i]!.asked <= t; i++) index = i;
-    return { current: index === -1 ? null : turns[index]!, next: turns[index + 1] ?? null };
+    for (let i = 0; i < turns.length && (atEnd || turns[i]!.eventsBeforeAsk <= shown); i++) index = i;
+    if (index === -1) return { left: null, limit: turns[0]?.limit ?? null, running: false };
+    const turn = turns[index]!;
+    const left = (used: number): number | null => (turn.limit === null ? null : Math.max(0, turn.limit - used));
+    if (turn.answered !== null && (atEnd || shown > turn.eventsBeforeAnswer!)) return { left: left(turn.answered - turn.asked), limit: turn.limit, running: false };
+    // Never answered: over at the end (at the seat's next turn, or the game's end).
+    if (turn.answered === null && atEnd) return { left: left(Math.min(turns[index + 1]?.asked ?? Infinity, clock.ended) - turn.asked), limit: turn.limit, running: false };
+    return { left: turn.limit, limit: turn.limit, running: true };
   });
-  const clocks = at.map(({ current, next }): SeatClock => {
-    if (current === null) return { left: null, limit: next?.limit ?? null, running: false };
-    const stop = Math.min(current.answered ?? Infinity, next?.asked ?? Infinity, clock.ended);
-    const running = t < stop;
-    const used = (running ? t : stop) - current.asked;
-    return { left: current.limit === null ? null : Math.max(0, current.limit - used), limit: current.limit, running };
-  });
-  if (clocks.some((c) => c.running)) return clocks;
-  const answers = clock.seats.flatMap((turns) => turns.flatMap((turn) => (turn.answered === null ? [] : [turn.answered])));
-  const comesNext = (asked: number): boolean => asked < clock.ended && !answers.some((answered) => answered > t && answered < asked);
-  return clocks.map((c, seat) => {
-    const next = at[seat]!.next;
-    return next !== null && comesNext(next.asked) ? { left: next.limit, limit: next.limit, running: true } : c;
-  });
+}
+
+/**
+ * The events' times as `eventsShown` takes them: each the latest time so far in the record's order
+ * (a game may draw an event a little ahead of the next one's time), so that they never decrease.
+ */
+export function drawnByTimes(events: readonly { readonly t: number }[]): number[] {
+  let latest = -Infinity;
+  return events.map((event) => (latest = Math.max(latest, event.t)));
+}
+
+/** How many of the match's first events are drawn at picture time `t` (`times` from drawnByTimes). */
+export function eventsShown(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A clock's face: `m:ss` from a minute on, `s.t` (tenths) under it, as lichess shows its last seconds. */

@@ -132,7 +132,7 @@ export class Match<C> {
     // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
     const onFull = this.derivesVis ? () => this.drawNow() : null;
     this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
-    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed(), { onChange: () => this.vis.seatsChanged(), keepTurns: !this.derivesVis });
+    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed(), { onChange: () => this.vis.seatsChanged(), keepTurns: !this.derivesVis, visEvents: () => this.vis.count });
     const onMove = options.onMove;
     this.seats = lineup.map(
       ({ name, isBot }, index) =>

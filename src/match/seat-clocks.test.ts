@@ -7,12 +7,15 @@ function clocksAt(times: number[]): { clocks: SeatClocks; tick: () => void } {
   return { clocks: new SeatClocks(2, () => times[Math.min(i, times.length - 1)]!), tick: () => i++ };
 }
 
-test('a turn runs from the ask to the answer, with its limit, in match seconds rounded to the millisecond', () => {
+test('a turn runs from the ask to the answer, with its limit, in match seconds rounded to the millisecond, and the pictures drawn before each', () => {
   let now = 0.0104;
-  const clocks = new SeatClocks(2, () => now);
+  let events = 3;
+  const clocks = new SeatClocks(2, () => now, { visEvents: () => events });
   clocks.toMove(0, 30);
   now = 1.5206;
+  events = 5;
   clocks.moved(0);
+  events = 8;
   now = 2;
   clocks.toMove(1, 30);
   now = 2.25;
@@ -20,8 +23,8 @@ test('a turn runs from the ask to the answer, with its limit, in match seconds r
     version: CLOCK_RECORD.version,
     ended: 2.25,
     seats: [
-      { turns: [[0.01, 1.521, 30]], dropped: 0 },
-      { turns: [[2, null, 30]], dropped: 0 },
+      { turns: [[0.01, 1.521, 30, 3, 5]], dropped: 0 },
+      { turns: [[2, null, 30, 8, null]], dropped: 0 },
     ],
   });
 });
@@ -43,8 +46,8 @@ test('a line taken with no turn open changes nothing; asked again before answeri
   clocks.moved(0);
   clocks.moved(0);
   assert.deepEqual(JSON.parse(clocks.json()!).seats[0].turns, [
-    [1, null, 10],
-    [4, 5, null],
+    [1, null, 10, 0, null],
+    [4, 5, null, 0, 0],
   ]);
 });
 

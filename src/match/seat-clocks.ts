@@ -5,14 +5,16 @@
  * `clock.json` (CLOCK_RECORD), so that the match page shows each seat's time left at every step,
  * from the server's times, as lichess shows its clocks.
  *
- * The record (version 1), times in seconds since the match started (the scale of the visualizer
- * events' `t` and the transcripts' stamps), rounded to the millisecond:
+ * The record (version 1), times in seconds since the match started (the transcripts' scale),
+ * rounded to the millisecond:
  *
- *     {"version":1,"ended":12.5,"seats":[{"turns":[[0.01,1.52,30],[3.1,null,30]],"dropped":0}, ...]}
+ *     {"version":1,"ended":12.5,"seats":[{"turns":[[0.01,1.52,30,4,4],[3.1,null,30,9,null]],"dropped":0}, ...]}
  *
- * A turn is `[asked, answered, limit]`: `answered` is null when the seat never answered it (it
- * timed out, left, or the match ended first); `limit` is the seconds the seat had for that move
- * (null: no limit). A seat past CLOCK_RECORD.maxTurnsPerSeat turns keeps its first ones and counts
+ * A turn is `[asked, answered, limit, eventsBeforeAsk, eventsBeforeAnswer]`: `answered` is null
+ * when the seat never answered it (it timed out, left, or the match ended first); `limit` is the
+ * seconds the seat had for that move (null: no limit); the last two say how many of the match's
+ * visualizer events had been emitted when it was asked and when it answered, which places the turn
+ * among the pictures whatever time scale a game draws on (several draw on a logical one). A seat past CLOCK_RECORD.maxTurnsPerSeat turns keeps its first ones and counts
  * the rest in `dropped`. Older records have no `clock.json`: their pages show no clock; nor do
  * matches of a game whose pictures are derived from its input (roshambo), whose record keeps none.
  */
@@ -26,17 +28,19 @@ export const CLOCK_RECORD = {
 } as const;
 
 type Turn = [asked: number, answered: number | null, limit: number | null];
+/** A turn as the record keeps it: with how many of the match's visualizer events came before its ask and its answer. */
+type RecordTurn = [asked: number, answered: number | null, limit: number | null, eventsBeforeAsk: number, eventsBeforeAnswer: number | null];
 
 interface SeatTurns {
   /** The turns kept for the record (at most CLOCK_RECORD.maxTurnsPerSeat). */
-  readonly turns: Turn[];
+  readonly turns: RecordTurn[];
   /** The seat's latest turn, kept apart and changed in place: what a live viewer is told. */
   readonly latest: Turn;
   asked: boolean;
   /** Whether the latest turn still waits for the seat's answer. */
   open: boolean;
   /** The record's entry of the open turn, if it has one. */
-  openRecord: Turn | null;
+  openRecord: RecordTurn | null;
   dropped: number;
 }
 
@@ -49,6 +53,8 @@ export interface SeatClocksOptions {
    * only each seat's latest turn is kept then, for live viewers, with no allocation per turn.
    */
   readonly keepTurns?: boolean;
+  /** How many visualizer events the match has emitted so far (VisFeed.count): where each turn falls among its pictures. */
+  readonly visEvents?: () => number;
 }
 
 export class SeatClocks {
@@ -56,6 +62,7 @@ export class SeatClocks {
   private used = false;
   private readonly onChange: (() => void) | null;
   private readonly keepTurns: boolean;
+  private readonly visEvents: () => number;
 
   constructor(
     seats: number,
@@ -65,6 +72,7 @@ export class SeatClocks {
   ) {
     this.onChange = options.onChange ?? null;
     this.keepTurns = options.keepTurns ?? true;
+    this.visEvents = options.visEvents ?? (() => 0);
     this.seats = Array.from({ length: seats }, () => ({ turns: [], latest: [0, null, null], asked: false, open: false, openRecord: null, dropped: 0 }));
   }
 
@@ -88,7 +96,7 @@ export class SeatClocks {
     state.openRecord = null;
     if (this.keepTurns) {
       if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat) state.dropped++;
-      else state.turns.push((state.openRecord = [asked, null, limit]));
+      else state.turns.push((state.openRecord = [asked, null, limit, this.visEvents(), null]));
     }
     this.onChange?.();
   }
@@ -100,7 +108,10 @@ export class SeatClocks {
     const answered = round(this.now());
     state.open = false;
     state.latest[1] = answered;
-    if (state.openRecord !== null) state.openRecord[1] = answered;
+    if (state.openRecord !== null) {
+      state.openRecord[1] = answered;
+      state.openRecord[4] = this.visEvents();
+    }
     state.openRecord = null;
     this.onChange?.();
   }

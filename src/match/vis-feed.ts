@@ -48,6 +48,8 @@ export class VisFeed {
   private readonly sinks = new Set<VisSink>();
   private readonly validator: VisValidator;
   private ended = false;
+  /** Events accepted so far: where a seat's turn falls among the pictures (seat-clocks.ts). */
+  private accepted = 0;
 
   constructor(
     private readonly now: () => number,
@@ -63,6 +65,7 @@ export class VisFeed {
     // Without a live viewer the event is needed as text only, which costs less to check and write.
     if (this.sinks.size > 0) return this.accept(this.validator.acceptEvent(input, this.now()));
     const error = this.validator.acceptEventTo(input, this.now(), this.log);
+    if (error === null) this.accepted++;
     return error === null ? null : this.reject(error);
   }
 
@@ -73,6 +76,7 @@ export class VisFeed {
 
   private accept(result: Result<AcceptedVisEvent, VisError>): VisError | null {
     if (!result.ok) return this.reject(result.error);
+    this.accepted++;
     this.log.text(result.value.json);
     this.log.end();
     for (const sink of this.sinks) sink.event(result.value.event);
@@ -82,6 +86,11 @@ export class VisFeed {
   private reject(error: VisError): VisError {
     this.options.onReject?.(error);
     return error;
+  }
+
+  /** How many events the feed has accepted (what the record holds, in order). */
+  get count(): number {
+    return this.accepted;
   }
 
   /** Bytes the feed keeps for its events (fewer than their JSON text: see VisLog). */

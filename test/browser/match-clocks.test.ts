@@ -85,16 +85,21 @@ test('a chess replay shows each side\'s time left at every step: the side to mov
   const page = await openPage(site.browser, LAPTOP.width, LAPTOP.height);
   await page.goto(`${site.base}#/replay/${chessId}?step=0`);
   await waitUntil(page, `document.querySelectorAll('.player-legend .legend-clock').length === 2`);
-  // After White's first move Black is to move, with its whole limit; White has what it had left.
+  // Step 1, the colours said: White is to move, with its whole limit; Black has not been asked.
   await page.keyboard.press('ArrowRight');
   await waitUntil(page, `/^move 1 \\//.test(${STEP}) && document.querySelector('.legend-clock.running') !== null`);
+  const atStart = await legendClocks(page);
+  players.forEach((name, i) => assert.equal(atStart[i], `${i + 1} ${name} ${name === white ? `${CHESS_TIMEOUT}.0 running` : '– stopped'}`));
+  // After White's first move Black is to move, with its whole limit; White has what it had left.
+  await page.keyboard.press('ArrowRight');
+  await waitUntil(page, `/^move 2 \\//.test(${STEP}) && document.querySelector('.legend-clock.running') !== null`);
   const afterFirst = await legendClocks(page);
   players.forEach((name, i) => {
     const row = afterFirst[i]!;
     if (name === black) assert.equal(row, `${i + 1} ${name} ${CHESS_TIMEOUT}.0 running`);
     else assert.match(row, new RegExp(`^${i + 1} ${name} \\d+\\.\\d stopped$`));
   });
-  await screenshot(page, 'match-clocks-chess-step-1');
+  await screenshot(page, 'match-clocks-chess-step-2');
   await page.keyboard.press('End');
   await waitUntil(page, AT_END);
   await waitUntil(page, `document.querySelector('.legend-clock.flagged') !== null`);

@@ -4,7 +4,7 @@ import type { Player } from '../player.js';
 import { Timeline, type LogLine } from '../timeline.js';
 import type { PlayerLegend } from '../player-legend.js';
 import { SeatColourTimeline } from '../seat-colours.js';
-import { CLOCK_ARTIFACT, clocksAt, readClockRecord } from '../seat-clocks.js';
+import { CLOCK_ARTIFACT, clocksAt, drawnByTimes, eventsShown, readClockRecord } from '../seat-clocks.js';
 import { seatStatusTimeline } from '../seat-status.js';
 import type { HistoryMatch } from '../wire.js';
 import type { Resources } from './view.js';
@@ -60,8 +60,9 @@ async function showClocks(match: HistoryMatch, player: Player, legend: PlayerLeg
   }
   const clock = readClockRecord(text);
   if (clock === null || resources.isReleased) return;
-  // The last step is the end of the game, whatever time its picture was drawn at: every clock has stopped.
-  player.onStepShown((_, t, atEnd) => legend.showClocks(clocksAt(clock, atEnd ? Infinity : t)));
+  // A turn is placed by the events drawn before it; the last step is the end of the game, every clock stopped.
+  const times = drawnByTimes(match.vis);
+  player.onStepShown((_, t, atEnd) => legend.showClocks(clocksAt(clock, eventsShown(times, t), atEnd)));
 }
 
 /** The pace a chess match is played at: its argument, else the game's default (GET /api/games), else 0. */

@@ -218,7 +218,9 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
       clock,
     }),
   );
-  assert.deepEqual(JSON.parse(record.outcome.artifacts[CLOCK_RECORD.artifact]!), {
+  const kept = JSON.parse(record.outcome.artifacts[CLOCK_RECORD.artifact]!) as { seats: { turns: (number | null)[][] }[] };
+  const times = kept.seats.map((seat) => ({ ...seat, turns: seat.turns.map((turn) => turn.slice(0, 3)) }));
+  assert.deepEqual({ ...kept, seats: times }, {
     version: 1,
     ended: 92.5,
     seats: [
@@ -226,6 +228,14 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
       { turns: [[2.5, null, 90]], dropped: 0 },
     ],
   });
+  // Where each turn falls among the pictures: A was asked after the first roll was drawn, and its
+  // move was drawn after its answer; Silent was asked after that.
+  const [a, silent] = kept.seats.map((seat) => seat.turns[0]!);
+  const drawnAt = (count: number): number => record.vis[count - 1]!.t;
+  assert.ok(a![3]! > 0 && a![4]! === a![3], 'nothing is drawn while A thinks');
+  assert.ok(silent![3]! > a![4]!, "A's move is drawn before Silent is asked");
+  assert.equal(silent![4], null);
+  assert.ok(drawnAt(silent![3]!) >= drawnAt(a![4]!));
 });
 
 test('a live viewer is told the seats as they change: a turn asked, answered, a seat timed out (VisSeats)', async () => {
