@@ -1,5 +1,6 @@
 import { h } from './dom.js';
 import type { SeatColour } from './seat-colours.js';
+import { formatClock, type SeatClock } from './seat-clocks.js';
 import { STATUS_LABEL, type SeatState } from './seat-status.js';
 
 /**
@@ -21,6 +22,7 @@ export class PlayerLegend {
   private colours: readonly (SeatColour | null)[] = [];
   private statuses: readonly SeatState[] | null = null;
   private notes: readonly (string | null)[] = [];
+  private clocks: readonly SeatClock[] | null = null;
 
   constructor() {
     this.list = h('ol', { class: 'legend-list' });
@@ -46,6 +48,15 @@ export class PlayerLegend {
     this.renderSeats();
   }
 
+  /**
+   * Each seat's clock at the step shown (seat-clocks.ts): the time left of its move, marked while
+   * it runs (the seat to move); null hides the clocks (the record has none).
+   */
+  showClocks(clocks: readonly SeatClock[] | null): void {
+    this.clocks = clocks;
+    this.renderSeats();
+  }
+
   /** A line under each seat's name (null: none). */
   showNotes(notes: readonly (string | null)[]): void {
     this.notes = notes;
@@ -60,6 +71,7 @@ export class PlayerLegend {
         const colour = this.colours[i] ?? null;
         const state = this.statuses?.[i];
         const note = this.notes[i] ?? null;
+        const clock = this.clocks?.[i];
         const badge = h('span', { class: 'seat-badge', title: colour?.word ? `Player ${i + 1}, ${colour.word}` : `Player ${i + 1}` }, String(i + 1));
         if (colour) {
           badge.classList.add('coloured');
@@ -77,6 +89,7 @@ export class PlayerLegend {
             colour?.word ? h('span', { class: 'legend-colour-word muted' }, ` ${colour.word}`) : null,
             note === null ? null : h('span', { class: 'legend-note muted' }, note),
           ),
+          clock ? clockFace(clock) : null,
           state ? h('span', { class: `legend-status status-${state.status}`, title: state.why || 'playing as expected' }, STATUS_LABEL[state.status]) : null,
           score === undefined || !Number.isFinite(score) ? null : h('span', { class: 'legend-score' }, String(score)),
         );
@@ -99,6 +112,13 @@ export class PlayerLegend {
     this.list.replaceChildren(...items);
     this.element.hidden = items.length === 0;
   }
+}
+
+/** A seat's clock: its time left (a dash before its first turn, or with no limit), highlighted while it runs. */
+function clockFace(clock: SeatClock): HTMLElement {
+  const text = clock.left === null ? (clock.limit === null && clock.running ? 'to move' : '–') : formatClock(clock.left);
+  const title = clock.limit === null ? 'no time limit per move' : `${clock.limit} s per move${clock.running ? '; to move' : ''}`;
+  return h('span', { class: `legend-clock${clock.running ? ' running' : ''}${clock.left !== null && clock.left <= 0 ? ' flagged' : ''}`, title, 'data-running': clock.running ? 'true' : null }, text);
 }
 
 /** Whether dark text reads better on `#rrggbb` (its relative luminance, roughly). */

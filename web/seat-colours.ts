@@ -132,3 +132,120 @@ function swapsColour(name: string, word: SeatColour, events: readonly VisEvent[]
   }
   return false;
 }
+
+/** A seat's colour from some time of the match on (a game of a series, a piece played). */
+interface ColourChange {
+  readonly t: number;
+  readonly seat: number;
+  readonly colour: SeatColour;
+}
+
+/**
+ * Each seat's colour at each time of the match. What `seatColours` finds for the whole match
+ * stands; a seat it finds none for takes its colour at the time shown from what the picture says
+ * then (the earliest such, before the first):
+ * 5. a colour word just before the seat's name, or the one colour word of a text naming only that
+ *    seat, in the latest such text drawn (quoridor "ann (black)", clobber "black: ann   white: bob":
+ *    both swap colours between the games of a match);
+ * 6. a log line naming exactly one seat (its name, or "Player N" as external games say it), at the
+ *    very time of the one create of one filled circle (connect four: "Player 1 plays column 3" as
+ *    its disc drops): that circle's fill is the seat's.
+ */
+export class SeatColourTimeline {
+  private readonly base: readonly (SeatColour | null)[];
+  private readonly changes: readonly ColourChange[];
+
+  constructor(players: readonly string[], events: readonly VisEvent[]) {
+    this.base = seatColours(players, events);
+    this.changes = [...wordChanges(players, events), ...pieceChanges(players, events)].sort((a, b) => a.t - b.t);
+  }
+
+  /** Each seat's colour at match time `t` (Infinity: the end). */
+  at(t: number): (SeatColour | null)[] {
+    return this.base.map((colour, seat) => {
+      if (colour !== null) return colour;
+      let found: SeatColour | null = null;
+      for (const change of this.changes) {
+        if (change.seat !== seat) continue;
+        if (change.t > t && found !== null) break;
+        found = change.colour;
+        if (change.t > t) break;
+      }
+      return found;
+    });
+  }
+}
+
+/** Rule 5: colour words beside names, each at its text's time. */
+function wordChanges(players: readonly string[], events: readonly VisEvent[]): ColourChange[] {
+  const changes: ColourChange[] = [];
+  for (const event of events) {
+    if (!('create' in event)) continue;
+    for (const shape of event.create.geom ?? []) {
+      if (!('text' in shape)) continue;
+      const v = shape.text.v;
+      const named = players.map((name) => firstMention(v, name));
+      players.forEach((_, seat) => {
+        const at = named[seat]!;
+        if (at === -1) return;
+        const others = named.filter((other, i) => i !== seat && other !== -1);
+        let colour: SeatColour | null;
+        if (others.length === 0) {
+          const white = /\bwhite\b/i.test(v);
+          const black = /\bblack\b/i.test(v);
+          colour = white === black ? null : white ? WHITE : BLACK;
+        } else {
+          // The words between the previous name drawn and this one say this seat's colour.
+          const from = Math.max(0, ...others.filter((other) => other < at));
+          colour = lastColourWord(v.slice(from, at));
+        }
+        if (colour !== null) changes.push({ t: event.t, seat, colour });
+      });
+    }
+  }
+  return changes;
+}
+
+/** Where `name` is first drawn in `text`, whole or shortened (namesPlayer), or -1. */
+function firstMention(text: string, name: string): number {
+  if (!namesPlayer(text, name)) return -1;
+  const whole = text.indexOf(name);
+  if (whole !== -1) return whole;
+  const chars = [...name];
+  for (let k = chars.length - 1; k >= MIN_SHORT_CHARS; k--) {
+    const at = text.indexOf(`${chars.slice(0, k).join('')}…`);
+    if (at !== -1) return at;
+  }
+  return -1;
+}
+
+function lastColourWord(text: string): SeatColour | null {
+  const words = [...text.matchAll(/\b(white|black)\b/gi)];
+  const last = words[words.length - 1]?.[1]?.toLowerCase();
+  return last === 'white' ? WHITE : last === 'black' ? BLACK : null;
+}
+
+/** Rule 6: a piece created at the very time a log line names its one player. */
+function pieceChanges(players: readonly string[], events: readonly VisEvent[]): ColourChange[] {
+  const changes: ColourChange[] = [];
+  const byTime = new Map<number, { pieces: string[]; creates: number; seats: number[] }>();
+  for (const event of events) {
+    let moment = byTime.get(event.t);
+    if (moment === undefined) byTime.set(event.t, (moment = { pieces: [], creates: 0, seats: [] }));
+    if ('create' in event) {
+      moment.creates++;
+      const geom = event.create.geom ?? [];
+      const fill = geom.length === 1 && 'circle' in geom[0]! ? css(geom[0].circle.f) : null;
+      if (fill !== null) moment.pieces.push(fill);
+    } else if ('log' in event) {
+      const line = event.log.line;
+      const seats = players.flatMap((name, seat) => (namesPlayer(line, name) || namesPlayer(line, `Player ${seat + 1}`) ? [seat] : []));
+      if (seats.length === 1) moment.seats.push(seats[0]!);
+    }
+  }
+  for (const [t, moment] of byTime) {
+    if (moment.creates !== 1 || moment.pieces.length !== 1 || new Set(moment.seats).size !== 1) continue;
+    changes.push({ t, seat: moment.seats[0]!, colour: { css: moment.pieces[0]!, word: null } });
+  }
+  return changes;
+}

@@ -82,6 +82,16 @@ export function transcriptEvents(seat: number, text: string): SeatEvent[] {
   return events;
 }
 
+/**
+ * A seat's state from why the runtime closed it (the live page's VisSeats), before any record: the
+ * player's fault as in a transcript's note; not closed, or closed for the match's end or the
+ * server's shutdown, is `ok`.
+ */
+export function closureState(reason: string | null): SeatState {
+  const status = reason === null ? undefined : CLOSURE_STATUS[reason];
+  return status === undefined ? { status: 'ok', why: '' } : { status, why: closureWords(reason!) };
+}
+
 function closureWords(reason: string): string {
   switch (reason) {
     case 'timeout':

@@ -266,6 +266,8 @@ export class BridgeClient {
       case 'vis-events':
         for (const event of message.events) bridge.sink.event(event);
         return;
+      case 'vis-seats':
+        return bridge.sink.seats?.(message.seats);
       case 'vis-end':
         this.forget(key);
         return bridge.sink.end();

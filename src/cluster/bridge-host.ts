@@ -151,6 +151,11 @@ export class BridgeHost {
         if (batch.length === 0) queueMicrotask(flush);
         batch.push(event);
       },
+      seats: (seats) => {
+        // After the events of the same turn, as the viewer on this node would see them.
+        flush();
+        send({ t: 'vis-seats', key, seats });
+      },
       end: () => {
         flush();
         this.hosted.delete(key);

@@ -5,6 +5,7 @@ import { Lobby, type MatchMember, type MatchWatcher, type NewMatchRequest, type 
 import { InlineCompute } from '../match/compute.js';
 import type { SeatCloseReason } from '../match/seat.js';
 import type { MatchInfo } from '../protocol/coco/messages.js';
+import type { LiveSeats } from '../protocol/coco/messages.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { ManualClock } from '../util/clock.js';
@@ -156,6 +157,31 @@ test('visualizer events of a match on another node reach a subscriber, then the 
   const record = await store.get(id);
   assert.ok(record && events.length > 0);
   assert.deepEqual(events, JSON.parse(record.visJson), 'every event the match recorded, in order');
+});
+
+test('the seats of a match on another node (turns, closes) reach a visualizer subscriber as they change', async () => {
+  const { a, b } = twoNodes();
+  const created = await a.cluster.create(request({ args: { pace: '0', rounds: '1' } }));
+  assert.ok(created.ok);
+  const id = created.value;
+  await until(() => b.cluster.find(id) !== null);
+  const told: LiveSeats[] = [];
+  let ended = false;
+  const live = await answer(b.cluster.watchVis(id, { history: () => {}, event: () => {}, seats: (seats) => void told.push(seats), end: () => void (ended = true) }));
+  assert.ok(live.ok);
+  const alice = player();
+  const bob = player();
+  await answer(a.cluster.join(id, 'alice', null, alice.member));
+  await answer(a.cluster.join(id, 'bob', null, bob.member));
+  await until(() => alice.seat !== null && bob.seat !== null);
+  await until(() => told.some((seats) => seats.seats.every((seat) => seat.turn !== null && seat.turn[1] === null)));
+  alice.seat!.receive(Buffer.from('ROCK\n'));
+  bob.seat!.receive(Buffer.from('PAPER\n'));
+  await until(() => ended);
+  await a.local.idle();
+  const last = told.at(-1)!;
+  assert.deepEqual(last.seats.map((seat) => [seat.name, seat.closed]).sort(), [['alice', 'match-over'], ['bob', 'match-over']]);
+  assert.ok(last.seats.every((seat) => seat.turn !== null && seat.turn[1] !== null && seat.turn[2] !== null), 'each seat answered its turn, which had a limit');
 });
 
 test('a visualizer subscriber on another node who comes in the middle of a match gets the events so far as text, then the live ones', async () => {

@@ -1,4 +1,4 @@
-import type { MatchInfo } from '../protocol/coco/messages.js';
+import type { LiveSeats, MatchInfo } from '../protocol/coco/messages.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import type { AddressCounter } from '../gateways/address-counter.js';
 import type { ArenaEntryRequest, ArenaPairing, ArenaReport, ArenaView } from '../arena/arena.js';
@@ -86,6 +86,7 @@ export type BridgeMessage =
   /** The visualizer events before the watch, as the text of one JSON array (VisSink.history). */
   | { readonly t: 'vis-history'; readonly key: string; readonly history: Uint8Array }
   | { readonly t: 'vis-events'; readonly key: string; readonly events: readonly VisEvent[] }
+  | { readonly t: 'vis-seats'; readonly key: string; readonly seats: LiveSeats }
   | { readonly t: 'vis-end'; readonly key: string }
   | { readonly t: 'vis-stop'; readonly key: string }
   /**

@@ -9,7 +9,9 @@ import { VisFeed } from '../match/vis-feed.js';
 import { encodeReply, encodeVisEventsFrame } from '../protocol/coco/json-codec.js';
 import { JsonArraySlicer } from '../protocol/json-array-slicer.js';
 import type { VisEvent } from '../protocol/vis-event.js';
-import { VIS_STREAM_CHUNKS } from './vis-stream.js';
+import type { Reply } from '../protocol/coco/messages.js';
+import { NO_REPLAY_SLOT } from './replay-slots.js';
+import { VIS_STREAM_CHUNKS, VisStream } from './vis-stream.js';
 
 /** Matches of server bots, short enough for a test, each game drawing with its own shapes. */
 const RECORDED: readonly { game: GameDefinition<any>; args: Record<string, string> }[] = [
@@ -79,4 +81,18 @@ test('a replay spliced from the stored events is byte for byte what encoding the
       if (Buffer.byteLength(json) > 3 * 4096) assert.ok(small.length > old.length, `${name}: the byte limit cut`);
     }
   }
+});
+
+test('the seats a running match tells (VisSeats) go out as they come, and nothing after VisEnded', async () => {
+  const replies: Reply[] = [];
+  const stream = new VisStream('m1', { reply: (reply) => void replies.push(reply), sendText: () => {}, drainedTo: () => Promise.resolve(true), idle: () => {}, fail: () => {} }, NO_REPLAY_SLOT);
+  const seats = { now: 1.5, seats: [{ name: 'ann', turn: [1, null, 30] as const, closed: null }] };
+  stream.seats(seats);
+  stream.history(Buffer.from('[]'));
+  await new Promise((resolve) => setImmediate(resolve));
+  stream.end();
+  await new Promise((resolve) => setImmediate(resolve));
+  stream.seats({ ...seats, now: 2 });
+  assert.deepEqual(replies.map((reply) => reply.type), ['VisSeats', 'VisEnded']);
+  assert.deepEqual(replies[0], { type: 'VisSeats', id: 'm1', ...seats });
 });

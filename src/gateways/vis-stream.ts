@@ -1,6 +1,6 @@
 import type { VisSink } from '../match/vis-feed.js';
 import { encodeVisEventsFrame } from '../protocol/coco/json-codec.js';
-import type { Reply } from '../protocol/coco/messages.js';
+import type { LiveSeats, Reply } from '../protocol/coco/messages.js';
 import { JsonArraySlicer } from '../protocol/json-array-slicer.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import type { ReplaySlot } from './replay-slots.js';
@@ -75,6 +75,12 @@ export class VisStream implements VisSink {
     if (this.sendingHistory || this.flushScheduled) return;
     this.flushScheduled = true;
     queueMicrotask(() => this.flushHeld());
+  }
+
+  /** The seats as they are now: sent at once (a page's clocks and statuses), between the history's slices if need be. */
+  seats(seats: LiveSeats): void {
+    if (this.stopped || this.finished) return;
+    this.out.reply({ type: 'VisSeats', id: this.id, now: seats.now, seats: seats.seats });
   }
 
   end(): void {

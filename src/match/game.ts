@@ -92,6 +92,12 @@ export interface MatchContext {
    * was interrupted rather than blame a player.
    */
   stopReason(): string | null;
+  /**
+   * Seat `seat` is to move within `limitSeconds` (the match's timeout for most games): its clock
+   * runs until the game takes its next line (match/seat-clocks.ts, the record's `clock.json`).
+   * Call it before reading the answer. Optional: a replay of the game has no clock.
+   */
+  toMove?(seat: number, limitSeconds: number): void;
 }
 
 /** The line stream a server bot plays through: the same bytes a user program would see. */

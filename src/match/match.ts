@@ -4,9 +4,11 @@ import type { GameDefinition, MatchContext, MatchResult, MatchSettings } from '.
 import { MatchClock } from './match-clock.js';
 import { Random } from './random.js';
 import { Seat, type SeatCloseReason } from './seat.js';
+import { CLOCK_RECORD, SeatClocks } from './seat-clocks.js';
 import { SeatTranscript } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
+import type { LiveSeats } from '../protocol/coco/messages.js';
 import type { VisError } from '../protocol/vis-limits.js';
 import { VisReplay, notedEnds, visReplayNoteJson, type VisReplayNote } from './vis-replay.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -109,6 +111,8 @@ export class Match<C> {
   private startMark = 0;
   private readonly artifacts = new Map<string, string>();
   private readonly transcripts: SeatTranscript[];
+  /** Each seat's turns: when it was asked to move and when it answered (the record's clock.json). */
+  private readonly seatClocks: SeatClocks;
   private stopReason: string | null = null;
   /** Whether the game's visualizer events are derived from its seats' input (GameDefinition.visFromInput) rather than built as it plays. */
   private readonly derivesVis: boolean;
@@ -128,6 +132,8 @@ export class Match<C> {
     // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
     const onFull = this.derivesVis ? () => this.drawNow() : null;
     this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
+    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed(), { onChange: () => this.vis.seatsChanged(), keepTurns: !this.derivesVis, visEvents: () => this.vis.count });
+    const onMove = options.onMove;
     this.seats = lineup.map(
       ({ name, isBot }, index) =>
         new Seat({
@@ -140,13 +146,18 @@ export class Match<C> {
           clock: this.clock,
           ...(game.framing && { framing: game.framing }),
           ...(game.answersBadLines && { outputAfterBadLine: true }),
-          ...(options.onMove && { onRead: options.onMove }),
+          onRead: () => {
+            this.seatClocks.moved(index);
+            onMove?.();
+          },
+          onClose: () => this.vis.seatsChanged(),
         }),
     );
     this.random = Random.fromSeed(options.seed);
     this.vis = new VisFeed(() => this.elapsed(), {
       onReject: options.onVisReject ?? ((error) => options.log?.warn(`visualizer event refused: ${error.code}: ${error.message}`)),
       ...(this.derivesVis && { beforeSubscribe: () => this.drawNow() }),
+      seatsNow: () => this.liveSeats(),
     });
   }
 
@@ -180,6 +191,7 @@ export class Match<C> {
       attach: (name, text) => this.attach(name, text),
       stopReason: () => this.stopReason,
       drawing: !this.derivesVis,
+      toMove: (seat, limitSeconds) => this.seatClocks.toMove(seat, limitSeconds),
     };
     let result: MatchResult | null = null;
     let error: string | null = null;
@@ -190,6 +202,8 @@ export class Match<C> {
       this.options.log?.error(`game ${game.name} failed: ${error}`);
     }
     if (this.stopReason !== null) result = null;
+    // Its end is the game's: what follows (recording, the bots leaving) is no seat's time.
+    const clock = this.seatClocks.json();
     const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
     // Players are told the match is over once it is persisted (below); bots at once.
     for (const seat of this.seats) {
@@ -206,6 +220,7 @@ export class Match<C> {
     this.vis.end();
     await Promise.all(botRuns);
     this.transcripts.forEach((transcript, index) => this.attach(transcriptName(index), transcript.text()));
+    if (clock !== null) this.attach(CLOCK_RECORD.artifact, clock);
     const outcome: MatchOutcome = { result, stopped: this.stopReason, error, seed: this.options.seed, startedAt, endedAt: this.time.now(), seats, artifacts: Object.fromEntries(this.artifacts) };
     try {
       await persist?.(outcome);
@@ -263,6 +278,14 @@ export class Match<C> {
       if (seat.endTaken) follower.end(seat.closeReason);
       seat.follower = follower;
     });
+  }
+
+  /** The seats as a live viewer sees them now (VisSeats): names, latest turns, close reasons. */
+  private liveSeats(): LiveSeats {
+    return {
+      now: Math.round(this.elapsed() * 1000) / 1000,
+      seats: this.seats.map((seat, index) => ({ name: seat.name, turn: this.seatClocks.latest(index), closed: seat.closeReason })),
+    };
   }
 
   private attach(name: string, text: string): void {

@@ -59,6 +59,8 @@ export interface SeatOptions {
    * closed at once.
    */
   readonly outputAfterBadLine?: boolean;
+  /** Told once, when the seat closes (the live page's seats: VisSeats). */
+  readonly onClose?: (reason: SeatCloseReason) => void;
 }
 
 /** What a game sees of one player: a line stream in, a byte stream out. */
@@ -105,6 +107,7 @@ export class Seat implements PlayerSeat {
   private readonly clock: MatchClock;
   private readonly transcript: SeatTranscript | null;
   private readonly onRead: (() => void) | null;
+  private readonly onClose: ((reason: SeatCloseReason) => void) | null;
   private transport: SeatTransport | null = null;
   private reason: SeatCloseReason | null = null;
   /**
@@ -144,6 +147,7 @@ export class Seat implements PlayerSeat {
     this.clock = options.clock;
     this.transcript = options.transcript ?? null;
     this.onRead = options.onRead ?? null;
+    this.onClose = options.onClose ?? null;
     this.outputAfterBadLine = options.outputAfterBadLine ?? false;
     const framing = options.framing ?? 'lines';
     this.splitter =
@@ -322,6 +326,7 @@ export class Seat implements PlayerSeat {
     this.stopDeadlineTimer();
     this.input.close();
     if (tellTransport) this.release();
+    this.onClose?.(reason);
   }
 
   private stopDeadlineTimer(): void {
@@ -345,6 +350,7 @@ export class Seat implements PlayerSeat {
     // A game that answers bad lines closes the connection itself (or the match's end does), after its answer.
     this.writableAfterClose = this.outputAfterBadLine;
     if (!this.writableAfterClose) this.release();
+    this.onClose?.(code);
   }
 
   /** Tells the transport that the seat is closed (once), if it is. */

@@ -1,3 +1,4 @@
+import type { LiveSeats } from '../protocol/coco/messages.js';
 import type { VisEvent, VisEventInput } from '../protocol/vis-event.js';
 import type { VisError, VisLimits } from '../protocol/vis-limits.js';
 import { type AcceptedVisEvent, VisValidator } from '../protocol/vis-validate.js';
@@ -12,6 +13,8 @@ export interface VisSink {
    */
   history(json: Buffer): void;
   event(event: VisEvent): void;
+  /** The seats as they are now (their turns, who was closed): once on subscribing, then at each change. Optional: a sink may not show them. */
+  seats?(seats: LiveSeats): void;
   end(): void;
 }
 
@@ -26,6 +29,8 @@ export interface VisFeedOptions {
    * wanted starts drawing here (match.ts), so the viewer's history and its live events are whole.
    */
   readonly beforeSubscribe?: () => void;
+  /** The match's seats as they are now, for live viewers (`seatsChanged`); none by default. */
+  readonly seatsNow?: () => LiveSeats;
 }
 
 /**
@@ -43,6 +48,8 @@ export class VisFeed {
   private readonly sinks = new Set<VisSink>();
   private readonly validator: VisValidator;
   private ended = false;
+  /** Events accepted so far: where a seat's turn falls among the pictures (seat-clocks.ts). */
+  private accepted = 0;
 
   constructor(
     private readonly now: () => number,
@@ -58,6 +65,7 @@ export class VisFeed {
     // Without a live viewer the event is needed as text only, which costs less to check and write.
     if (this.sinks.size > 0) return this.accept(this.validator.acceptEvent(input, this.now()));
     const error = this.validator.acceptEventTo(input, this.now(), this.log);
+    if (error === null) this.accepted++;
     return error === null ? null : this.reject(error);
   }
 
@@ -68,6 +76,7 @@ export class VisFeed {
 
   private accept(result: Result<AcceptedVisEvent, VisError>): VisError | null {
     if (!result.ok) return this.reject(result.error);
+    this.accepted++;
     this.log.text(result.value.json);
     this.log.end();
     for (const sink of this.sinks) sink.event(result.value.event);
@@ -77,6 +86,11 @@ export class VisFeed {
   private reject(error: VisError): VisError {
     this.options.onReject?.(error);
     return error;
+  }
+
+  /** How many events the feed has accepted (what the record holds, in order). */
+  get count(): number {
+    return this.accepted;
   }
 
   /** Bytes the feed keeps for its events (fewer than their JSON text: see VisLog). */
@@ -103,12 +117,24 @@ export class VisFeed {
     return bytes;
   }
 
-  /** `historyJson` is the events so far as `jsonBytes()` gives them; `sink` gets every later one. */
+  /**
+   * The seats changed (a turn started or ended, a seat closed): each live viewer is told how they
+   * are now. Nothing is built while nobody watches.
+   */
+  seatsChanged(): void {
+    const seatsNow = this.options.seatsNow;
+    if (this.ended || this.sinks.size === 0 || seatsNow === undefined) return;
+    const seats = seatsNow();
+    for (const sink of this.sinks) sink.seats?.(seats);
+  }
+
+  /** `historyJson` is the events so far as `jsonBytes()` gives them; `sink` gets every later one, and the seats as they are now. */
   subscribe(sink: VisSink): { historyJson: Buffer; live: boolean; unsubscribe: () => void } {
     if (!this.ended) this.options.beforeSubscribe?.();
     const historyJson = this.jsonBytes();
     if (this.ended) return { historyJson, live: false, unsubscribe: () => {} };
     this.sinks.add(sink);
+    if (this.options.seatsNow && sink.seats) sink.seats(this.options.seatsNow());
     return { historyJson, live: true, unsubscribe: () => this.sinks.delete(sink) };
   }
 

@@ -37,10 +37,12 @@ const GAMES: Record<string, { args: string[]; fast: string[]; program: string[] 
 
 /**
  * The games whose pictures say each seat's colour: a token beside the name (dama, royalur), a chess
- * glyph, names in colours of their own (roshambo, hase-und-igel). Quoridor and clobber swap colours
- * between games, and the external examples draw no names: their legends show none.
+ * glyph, names in colours of their own (roshambo, hase-und-igel), a colour word by the name of the
+ * game shown (quoridor, clobber: they swap colours between games), a disc dropped as the log names
+ * its player (connect4). Lowest-unique draws its players' tokens all at once with no name: its
+ * legend shows none rather than a guess.
  */
-const COLOURED_SEATS = new Set(['chess', 'dama', 'royalur', 'roshambo', 'hase-und-igel']);
+const COLOURED_SEATS = new Set(['chess', 'dama', 'royalur', 'roshambo', 'hase-und-igel', 'quoridor', 'clobber', 'connect4']);
 
 const replays = new Map<string, string>();
 let dir: string | undefined;

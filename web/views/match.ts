@@ -9,6 +9,7 @@ import { href } from '../routes.js';
 import { readMatchInfo, readVisEvents, type MatchInfo } from '../wire.js';
 import { recordDownloads } from './record-downloads.js';
 import { LiveChessTimes } from './live-chess-times.js';
+import { CLOCK_TICK_MS, LiveSeatLegend } from './live-seat-legend.js';
 import { showRecordDetails } from './record-details.js';
 import { matchFacts, resultTable } from './result.js';
 import { StreamPanel } from './stream-panel.js';
@@ -82,8 +83,11 @@ export const matchView = (id: string): View => (root, context) => {
   resources.add(() => player.dispose());
   player.setStatus('Connecting…');
   const stream = new StreamPanel('Spectator stream', false);
+  // Before the record: the seats, colours, clocks and statuses as the server tells them while it plays.
+  const liveSeats = new LiveSeatLegend(player, legend);
+  resources.interval(() => liveSeats.tick(), CLOCK_TICK_MS);
   const chessTimes = new LiveChessTimes(player, (notes) => {
-    if (!seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
+    if (!liveSeats.showNotesByName(notes) && !seatsKnown && info) legend.showJoined(info.connected, info.bots, notes);
   });
 
   const playerCard = h('section', { class: 'card player-card' }, player.element);
@@ -137,6 +141,7 @@ export const matchView = (id: string): View => (root, context) => {
       const record = await fetchHistoryMatch(id);
       if (resources.isReleased) return;
       seatsKnown = true;
+      liveSeats.stop();
       chessTimes.stop();
       showRecordDetails(record, player, legend, resources, { timeout: info?.timeout ?? null });
       downloads.replaceChildren(...recordDownloads(record, (revoke) => resources.add(revoke)));
@@ -221,7 +226,15 @@ export const matchView = (id: string): View => (root, context) => {
       socket.on('VisEvents', (payload) => {
         const p = payload as { id?: unknown; events?: unknown } | null;
         if (p?.id !== undefined && p.id !== id) return;
-        player.append(readVisEvents(p?.events));
+        const events = readVisEvents(p?.events);
+        player.append(events);
+        liveSeats.events(events);
+      });
+      socket.on('VisSeats', (payload) => {
+        const p = payload as { id?: unknown } | null;
+        if (p?.id !== undefined && p.id !== id) return;
+        liveSeats.seats(payload);
+        if (liveSeats.seatsKnown) seatsKnown = true;
       });
       socket.on('VisEnded', () => {
         visFlowing = false;

@@ -3,7 +3,8 @@ import { isChessRecord, latestMoveTimes, moveTimes, readChessStream, type MoveTi
 import type { Player } from '../player.js';
 import { Timeline, type LogLine } from '../timeline.js';
 import type { PlayerLegend } from '../player-legend.js';
-import { seatColours } from '../seat-colours.js';
+import { SeatColourTimeline } from '../seat-colours.js';
+import { CLOCK_ARTIFACT, clocksAt, drawnByTimes, eventsShown, readClockRecord } from '../seat-clocks.js';
 import { seatStatusTimeline } from '../seat-status.js';
 import type { HistoryMatch } from '../wire.js';
 import type { Resources } from './view.js';
@@ -16,8 +17,11 @@ import type { Resources } from './view.js';
  */
 export function showRecordDetails(match: HistoryMatch, player: Player, legend: PlayerLegend, resources: Resources, options: { readonly timeout: number | null }): void {
   legend.showSeats(match.players, match.scores);
-  legend.showColours(seatColours(match.players, match.vis));
+  // Colours may change between the games of a match (quoridor, clobber): each step shows its own.
+  const colours = new SeatColourTimeline(match.players, match.vis);
+  player.onStepShown((_, t, atEnd) => legend.showColours(colours.at(atEnd ? Infinity : t)));
   void showStatuses(match, player, legend, resources);
+  void showClocks(match, player, legend, resources);
   if (isChessRecord(match)) void showMoveTimes(match, player, legend, resources, options.timeout);
 }
 
@@ -42,6 +46,23 @@ async function showStatuses(match: HistoryMatch, player: Player, legend: PlayerL
   if (resources.isReleased) return;
   const timeline = seatStatusTimeline(match.players, match.reason, transcripts);
   player.onStepShown((_, t, atEnd) => legend.showStatuses(timeline.at(t, atEnd)));
+}
+
+/** Each seat's clock at the step shown, from the record's clock.json (none in older records). */
+async function showClocks(match: HistoryMatch, player: Player, legend: PlayerLegend, resources: Resources): Promise<void> {
+  if (!match.artifacts.includes(CLOCK_ARTIFACT)) return;
+  let text: string | null = null;
+  try {
+    const response = await fetch(artifactPath(match.id, CLOCK_ARTIFACT));
+    text = response.ok ? await response.text() : null;
+  } catch {
+    text = null;
+  }
+  const clock = readClockRecord(text);
+  if (clock === null || resources.isReleased) return;
+  // A turn is placed by the events drawn before it; the last step is the end of the game, every clock stopped.
+  const times = drawnByTimes(match.vis);
+  player.onStepShown((_, t, atEnd) => legend.showClocks(clocksAt(clock, eventsShown(times, t), atEnd)));
 }
 
 /** The pace a chess match is played at: its argument, else the game's default (GET /api/games), else 0. */

@@ -5,6 +5,7 @@ import { Player } from '../player.js';
 import { href } from '../routes.js';
 import { GAME_REPORT_ARTIFACT, readVisEvents, type HistoryMatch } from '../wire.js';
 import { PlayerLegend } from '../player-legend.js';
+import { CLOCK_ARTIFACT } from '../seat-clocks.js';
 import { recordDownloads } from './record-downloads.js';
 import { showRecordDetails } from './record-details.js';
 import { fetchGameReport, gameReportCard } from './game-report.js';
@@ -31,6 +32,7 @@ function filesCard(match: HistoryMatch, transcripts: TranscriptPanel): HTMLEleme
     const seat = /^transcript-(\d+)\.txt$/.exec(name);
     const player = seat ? match.players[Number(seat[1])] : undefined;
     if (name === GAME_REPORT_ARTIFACT) return 'Game server report (JSON)';
+    if (name === CLOCK_ARTIFACT) return "Each seat's turns: asked, answered, limit (JSON, the clocks)";
     return player === undefined ? name : `Transcript of ${player} (what it received and sent)`;
   };
   return h(

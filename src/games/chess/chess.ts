@@ -158,6 +158,7 @@ function quote(line: string): string {
  * player who runs out of time still gets the result line, and a seat closed for time sends nothing.
  */
 function readTurn(ctx: MatchContext, seat: PlayerSeat): Promise<Read> {
+  ctx.toMove?.(seat.index, ctx.timeout);
   return new Promise<Read>((resolve) => {
     let settled = false;
     const cancel = ctx.after(ctx.timeout, () => {

@@ -79,6 +79,7 @@ async function playGame(
   seats[black]!.write(`${config.columns} ${config.rows} 1\n`);
   seats[1 - black]!.write(`${config.columns} ${config.rows} 0\n`);
   arrivals.prompted(black);
+  ctx.toMove?.(black, ctx.timeout);
   vis.startGame(game, black, position, wins);
   let lastMoveAt = ctx.elapsed();
 
@@ -110,5 +111,6 @@ async function playGame(
     lastMoveAt = ctx.elapsed();
     seats[1 - mover]!.write(`${formatMove(before, move)}\n`);
     arrivals.prompted(1 - mover);
+    ctx.toMove?.(1 - mover, ctx.timeout);
   }
 }

@@ -163,6 +163,7 @@ async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position
  * (a closed seat takes no more output).
  */
 async function readLineOrTimeOut(ctx: MatchContext, mover: PlayerSeat): Promise<string | null> {
+  ctx.toMove?.(mover.index, ctx.timeout);
   const cancel = ctx.after(ctx.timeout, () => {
     mover.write(timedOutBlock());
     mover.close('timeout');

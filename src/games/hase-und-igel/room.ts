@@ -263,6 +263,8 @@ export class HaseRoom {
     this.open();
     const mover = this.mover();
     const request = ++this.requests;
+    // The clock shows the soft limit, the one the rules judge a move by.
+    this.ctx.toMove?.(this.seats[mover].index, this.config.canTimeout[mover] ? this.config.softTimeout : Number.POSITIVE_INFINITY);
     this.seats[mover].write(renderMoveRequest(this.roomId));
     // The soft limit is judged on the match's clock, which tests move by hand (ManualClock).
     const since = this.ctx.elapsed();

@@ -111,6 +111,7 @@ export class QuoridorManager {
       const mover = this.seats[seatOf[side]];
       const watcher = this.seats[seatOf[other(side)]];
       await this.keepPace();
+      this.ctx.toMove?.(mover.index, this.ctx.timeout);
       const answer = await this.ask(mover, `genmove ${sideColor(side)}`);
       const verdict = judgeGenmove(board, side, answer, this.goneWhy(mover));
       if (!verdict.ok) return this.loss(seatOf, side, verdict.why);

@@ -84,6 +84,9 @@ class RoshamboMatch implements RoundOfLines {
     // As the reference: a round starts when the previous result (or the header) went out, and its
     // result goes out no earlier than `pace` after that, the first round's included.
     if (this.config.pace > 0) this.roundStart = this.ctx.elapsed();
+    // Both answer at once: both clocks run, each for the match's timeout (EachReader's reads).
+    this.ctx.toMove?.(this.first.index, this.ctx.timeout);
+    this.ctx.toMove?.(this.second.index, this.ctx.timeout);
     this.reader.read();
   }
 

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { transcriptName } from '../../match/match.js';
+import { CLOCK_RECORD } from '../../match/seat-clocks.js';
+import type { LiveSeat, LiveSeats } from '../../protocol/coco/messages.js';
 import { ManualClock } from '../../util/clock.js';
 import { followGame } from './bot.js';
 import { parseCoins, rollValue, scriptedDice, type Coins } from './dice.js';
@@ -195,6 +197,77 @@ test('a mover who does not answer within the timeout retires', async () => {
   assert.deepEqual(record.outcome.result?.scores, [1, 0]);
   assert.equal(record.outcome.result?.reason, 'A wins: Silent did not move in time');
   assert.equal(record.outcome.seats[1]!.closeReason, 'timeout');
+});
+
+test('the record keeps each seat\'s turns (clock.json): asked, answered, the timeout; an unanswered turn has no answer', async () => {
+  const clock = new ManualClock();
+  const thinker: LocalPlayer = async (io) => {
+    for (let i = 0; i < 4; i++) await io.readLine();
+    await new Promise<void>((resolve) => clock.setTimer(2500, resolve));
+    io.write('0\n');
+    while ((await io.readLine()) !== null);
+  };
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
+      params: { args: { pace: '0' }, timeout: 90, bots: 0 },
+      players: [
+        { name: 'A', play: thinker },
+        { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+      ],
+      clock,
+    }),
+  );
+  const kept = JSON.parse(record.outcome.artifacts[CLOCK_RECORD.artifact]!) as { seats: { turns: (number | null)[][] }[] };
+  const times = kept.seats.map((seat) => ({ ...seat, turns: seat.turns.map((turn) => turn.slice(0, 3)) }));
+  assert.deepEqual({ ...kept, seats: times }, {
+    version: 1,
+    ended: 92.5,
+    seats: [
+      { turns: [[0, 2.5, 90]], dropped: 0 },
+      { turns: [[2.5, null, 90]], dropped: 0 },
+    ],
+  });
+  // Where each turn falls among the pictures: A was asked after the first roll was drawn, and its
+  // move was drawn after its answer; Silent was asked after that.
+  const [a, silent] = kept.seats.map((seat) => seat.turns[0]!);
+  const drawnAt = (count: number): number => record.vis[count - 1]!.t;
+  assert.ok(a![3]! > 0 && a![4]! === a![3], 'nothing is drawn while A thinks');
+  assert.ok(silent![3]! > a![4]!, "A's move is drawn before Silent is asked");
+  assert.equal(silent![4], null);
+  assert.ok(drawnAt(silent![3]!) >= drawnAt(a![4]!));
+});
+
+test('a live viewer is told the seats as they change: a turn asked, answered, a seat timed out (VisSeats)', async () => {
+  const clock = new ManualClock();
+  const told: LiveSeats[] = [];
+  const thinker: LocalPlayer = async (io) => {
+    for (let i = 0; i < 4; i++) await io.readLine();
+    await new Promise<void>((resolve) => clock.setTimer(2500, resolve));
+    io.write('0\n');
+    while ((await io.readLine()) !== null);
+  };
+  await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
+      params: { args: { pace: '0' }, timeout: 90 },
+      players: [
+        { name: 'A', play: thinker },
+        { name: 'Silent', play: async (io) => { while ((await io.readLine()) !== null); } },
+      ],
+      clock,
+      made: (match) => void match.vis.subscribe({ history: () => {}, event: () => {}, end: () => {}, seats: (seats) => told.push(seats) }),
+    }),
+  );
+  const seat = (name: string, turn: LiveSeat['turn'], closed: string | null = null): LiveSeat => ({ name, turn, closed });
+  assert.deepEqual(told.slice(0, 6), [
+    { now: 0, seats: [seat('A', null), seat('Silent', null)] },
+    { now: 0, seats: [seat('A', [0, null, 90]), seat('Silent', null)] },
+    { now: 2.5, seats: [seat('A', [0, 2.5, 90]), seat('Silent', null)] },
+    { now: 2.5, seats: [seat('A', [0, 2.5, 90]), seat('Silent', [2.5, null, 90])] },
+    { now: 92.5, seats: [seat('A', [0, 2.5, 90]), seat('Silent', [2.5, null, 90], 'timeout')] },
+    { now: 92.5, seats: [seat('A', [0, 2.5, 90], 'match-over'), seat('Silent', [2.5, null, 90], 'timeout')] },
+  ]);
 });
 
 test('a bad token number, an illegal token or garbage retires the mover', async () => {

@@ -110,6 +110,7 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
 
     const seat = players[mover];
     const other = players[opponent(mover)];
+    ctx.toMove?.(seat.index, ctx.timeout);
     const line = await seat.readLine();
     let failure: string | null = null;
     let outcome: MoveOutcome | null = null;

@@ -112,6 +112,7 @@ test('every reply round-trips through the encoder and the client decoder', () =>
     { type: 'VisSubscribed', info: { Ok: null } },
     { type: 'VisEvents', id: 'abc', events: [{ t: 0, log: { line: 'hi' } }] },
     { type: 'VisEnded', id: 'abc' },
+    { type: 'VisSeats', id: 'abc', now: 12.5, seats: [{ name: 'ann', turn: [10, null, 30], closed: null }, { name: 'bob', turn: [2, 9.25, null], closed: 'timeout' }, { name: 'cy', turn: null, closed: null }] },
   ];
   for (const reply of replies) assert.deepEqual(decodeReply(encodeReply(reply, 2)), { ok: true, value: reply });
 });

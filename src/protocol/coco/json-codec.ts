@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../util/result.js';
-import type { GameListEntry, MatchData, MatchInfo, Outcome, Reply, Request } from './messages.js';
+import type { GameListEntry, LiveSeat, MatchData, MatchInfo, Outcome, Reply, Request } from './messages.js';
 
 /**
  * JSON text frames of the coco protocol, written exactly as the reference (serde_json) writes
@@ -94,6 +94,8 @@ function replyBody(reply: Reply, version: number): JsonOut {
       return { id: reply.id, events: reply.events as JsonOut[] };
     case 'VisEnded':
       return { id: reply.id };
+    case 'VisSeats':
+      return { id: reply.id, now: reply.now, seats: reply.seats.map((seat) => ({ name: seat.name, turn: seat.turn === null ? null : [...seat.turn], closed: seat.closed })) };
     case 'NameRegistered':
     case 'NameRotated':
       return { name: reply.name, token: outcomeJson(reply.token, (token) => token) };
@@ -186,6 +188,19 @@ function optFloat(fields: Fields, key: string): number | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new FieldError(`field "${key}" must be a number or null`);
   return value;
+}
+
+/** One seat of a VisSeats reply: a turn is three numbers (the answer and the limit may be null). */
+function toLiveSeat(value: Json): LiveSeat {
+  if (!isObject(value)) throw new FieldError('a VisSeats seat must be an object');
+  const turn = value['turn'];
+  const time = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const asked = Array.isArray(turn) ? time(turn[0]) : null;
+  return {
+    name: str(value, 'name'),
+    turn: Array.isArray(turn) && asked !== null ? [asked, time(turn[1]), time(turn[2])] : null,
+    closed: optStr(value, 'closed'),
+  };
 }
 
 function stringMap(fields: Fields, key: string): Record<string, string> {
@@ -412,6 +427,8 @@ export function decodeReply(text: string): Result<Reply> {
         return ok({ type, name: str(fields, 'name'), result: toOutcome(fields['result'], () => null) });
       case 'VisEvents':
         return ok({ type, id: str(fields, 'id'), events: Array.isArray(fields['events']) ? fields['events'] : [] });
+      case 'VisSeats':
+        return ok({ type, id: str(fields, 'id'), now: optFloat(fields, 'now') ?? 0, seats: Array.isArray(fields['seats']) ? fields['seats'].map(toLiveSeat) : [] });
       case 'ArenaEntered':
         return ok({
           type,

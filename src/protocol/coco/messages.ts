@@ -125,6 +125,8 @@ export type Reply =
   | { readonly type: 'VisSubscribed'; readonly info: Outcome<null> }
   | { readonly type: 'VisEvents'; readonly id: string; readonly events: readonly unknown[] }
   | { readonly type: 'VisEnded'; readonly id: string }
+  /** Each seat of a running match as the runtime sees it now (sent when a turn starts or ends, or a seat closes). */
+  | ({ readonly type: 'VisSeats'; readonly id: string } & LiveSeats)
   /** Extensions for claimed names: the new token, or why not. */
   | { readonly type: 'NameRegistered'; readonly name: string; readonly token: Outcome<string> }
   | { readonly type: 'NameRotated'; readonly name: string; readonly token: Outcome<string> }
@@ -185,3 +187,20 @@ export const REPLY_VARIANT_ORDER: readonly ReplyType[] = [
   'HistoryMatchList',
   'HistoryMatch',
 ];
+
+/**
+ * The seats of a running match for its live page (the VisSeats extension): each seat's name, its
+ * latest turn as the record's clock.json keeps it (`[asked, answered, limit]`, match seconds) and
+ * why it was closed, if it was (`timeout`, `disconnected`, ...); `now` is the match's time when
+ * this was sent, so that a page counts a clock down from the server's time, not its own.
+ */
+export interface LiveSeats {
+  readonly now: number;
+  readonly seats: readonly LiveSeat[];
+}
+
+export interface LiveSeat {
+  readonly name: string;
+  readonly turn: readonly [asked: number, answered: number | null, limit: number | null] | null;
+  readonly closed: string | null;
+}
