@@ -16,7 +16,7 @@
  * visualizer events had been emitted when it was asked and when it answered, which places the turn
  * among the pictures whatever time scale a game draws on (several draw on a logical one). A seat past CLOCK_RECORD.maxTurnsPerSeat turns keeps its first ones and counts
  * the rest in `dropped`. Older records have no `clock.json`: their pages show no clock; nor do
- * matches of a game whose pictures are derived from its input (roshambo), whose record keeps none.
+ * matches of a game whose pictures are derived from its input (roshambo, royalur, dama), whose record keeps none.
  */
 export const CLOCK_RECORD = {
   /** The artifact's name in the record. */

@@ -201,6 +201,9 @@ test('a mover who does not answer within the timeout retires', async () => {
 
 test('the record keeps each seat\'s turns (clock.json): asked, answered, the timeout; an unanswered turn has no answer', async () => {
   const clock = new ManualClock();
+  // Royal Ur's pictures are derived from its input (visFromInput), and such a match keeps no turns
+  // (seat-clocks.ts says why): drawn as it plays, as a game that is not derived, it keeps them.
+  const drawing = { ...scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]), visFromInput: false };
   const thinker: LocalPlayer = async (io) => {
     for (let i = 0; i < 4; i++) await io.readLine();
     await new Promise<void>((resolve) => clock.setTimer(2500, resolve));
@@ -209,7 +212,7 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
   };
   const record = await clock.runUntil(
     playLocalMatch({
-      game: scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]),
+      game: drawing,
       params: { args: { pace: '0' }, timeout: 90, bots: 0 },
       players: [
         { name: 'A', play: thinker },
@@ -236,6 +239,22 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
   assert.ok(silent![3]! > a![4]!, "A's move is drawn before Silent is asked");
   assert.equal(silent![4], null);
   assert.ok(drawnAt(silent![3]!) >= drawnAt(a![4]!));
+});
+
+test('a match of Royal Ur as it is played (its pictures derived from its input) keeps no turns in its record', async () => {
+  const clock = new ManualClock();
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: scriptedGame(exampleRolls()),
+      params: { args: { pace: '0' }, timeout: 90, bots: 0 },
+      players: [
+        { name: 'A', play: async (io) => { while ((await io.readLine()) !== null); } },
+        { name: 'B', play: async (io) => { while ((await io.readLine()) !== null); } },
+      ],
+      clock,
+    }),
+  );
+  assert.equal(record.outcome.artifacts[CLOCK_RECORD.artifact], undefined);
 });
 
 test('a live viewer is told the seats as they change: a turn asked, answered, a seat timed out (VisSeats)', async () => {
