@@ -1,6 +1,7 @@
 import type { ArenaGame, ArenaRating, ArenaResult, ArenaStanding, ArenaStore } from '../arena/arena-store.js';
 import type { Skill } from '../ratings/rating.js';
 import type { Channel } from './hub.js';
+import { RemoteCaller, serveCalls, type RemoteAnswer, type RemoteCall } from './remote-calls.js';
 
 /**
  * The arena store of `cocod --nodes N`, held by the primary (beside the history: its SQLite file,
@@ -11,85 +12,59 @@ import type { Channel } from './hub.js';
 type Op = Exclude<keyof ArenaStore, 'close'>;
 const OPS: readonly Op[] = ['skills', 'record', 'standing', 'saveFailures', 'countMeeting', 'board', 'games'];
 
-export type RemoteArenaRequest = { readonly id: number; readonly op: Op; readonly args: readonly unknown[] };
-export type RemoteArenaReply = { readonly id: number; readonly ok: true; readonly value: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+export type RemoteArenaRequest = RemoteCall<Op>;
+export type RemoteArenaReply = RemoteAnswer;
 
 export class RemoteArenaStore implements ArenaStore {
-  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  private nextId = 1;
-  private closed = false;
+  private readonly caller: RemoteCaller<Op>;
 
-  constructor(private readonly channel: Channel<RemoteArenaReply, RemoteArenaRequest>) {
-    channel.receive((reply) => {
-      const pending = this.waiting.get(reply.id);
-      if (!pending) return;
-      this.waiting.delete(reply.id);
-      if (reply.ok) pending.resolve(reply.value);
-      else pending.reject(new Error(reply.error));
-    });
+  constructor(channel: Channel<RemoteArenaReply, RemoteArenaRequest>) {
+    this.caller = new RemoteCaller(channel, 'arena store');
   }
 
   async skills(game: string, players: readonly string[]): Promise<Map<string, Skill>> {
-    return new Map((await this.ask('skills', [game, [...players]])) as [string, Skill][]);
+    return new Map((await this.caller.ask('skills', [game, [...players]])) as [string, Skill][]);
   }
 
   record(result: ArenaResult): Promise<ArenaRating[]> {
-    return this.ask('record', [result]) as Promise<ArenaRating[]>;
+    return this.caller.ask('record', [result]) as Promise<ArenaRating[]>;
   }
 
   async standing(game: string, player: string): Promise<ArenaStanding> {
-    const { meetings, ...failures } = (await this.ask('standing', [game, player])) as { failures: number; heldUntil: number; meetings: [string, number][] };
+    const { meetings, ...failures } = (await this.caller.ask('standing', [game, player])) as { failures: number; heldUntil: number; meetings: [string, number][] };
     return { ...failures, meetings: new Map(meetings) };
   }
 
   async saveFailures(game: string, player: string, failures: number, heldUntil: number): Promise<void> {
-    await this.ask('saveFailures', [game, player, failures, heldUntil]);
+    await this.caller.ask('saveFailures', [game, player, failures, heldUntil]);
   }
 
   async countMeeting(game: string, players: readonly string[]): Promise<void> {
-    await this.ask('countMeeting', [game, [...players]]);
+    await this.caller.ask('countMeeting', [game, [...players]]);
   }
 
   board(game: string, limit: number): Promise<ArenaRating[]> {
-    return this.ask('board', [game, limit]) as Promise<ArenaRating[]>;
+    return this.caller.ask('board', [game, limit]) as Promise<ArenaRating[]>;
   }
 
   games(game: string, player: string | null, limit: number): Promise<ArenaGame[]> {
-    return this.ask('games', [game, player, limit]) as Promise<ArenaGame[]>;
+    return this.caller.ask('games', [game, player, limit]) as Promise<ArenaGame[]>;
   }
 
   /** Only stops asking: the owner closes the store itself. */
   async close(): Promise<void> {
-    this.closed = true;
-    this.fail('the arena store is closed');
+    this.caller.close();
   }
 
   /** The owner is gone: what waits for it fails rather than hanging. */
   fail(reason: string): void {
-    for (const pending of this.waiting.values()) pending.reject(new Error(reason));
-    this.waiting.clear();
-  }
-
-  private ask(op: Op, args: readonly unknown[]): Promise<unknown> {
-    if (this.closed) return Promise.reject(new Error('the arena store is closed'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.channel.send({ id, op, args });
-    });
+    this.caller.fail(reason);
   }
 }
 
 /** The owner's side: answers a node's requests from `store`; an unknown operation is refused, not called. */
 export function serveArenaStore(store: ArenaStore, channel: Channel<RemoteArenaRequest, RemoteArenaReply>): void {
-  channel.receive((request) => {
-    if (!OPS.includes(request.op)) return channel.send({ id: request.id, ok: false, error: `no arena store operation "${String(request.op)}"` });
-    const method = store[request.op] as (...args: readonly unknown[]) => Promise<unknown>;
-    method.apply(store, [...request.args]).then(
-      (value) => channel.send({ id: request.id, ok: true, value: plain(value) }),
-      (error: unknown) => channel.send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-    );
-  });
+  serveCalls(store, OPS, channel, 'arena store', plain);
 }
 
 /** A value as plain data: Maps (the skills, a standing's meetings) as [key, value] pairs. */
