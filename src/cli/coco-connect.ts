@@ -59,6 +59,20 @@ const GOING_AWAY_WAIT_MS = 1_000;
 /** The WebSocket close code of a server going away (RFC 6455). */
 const GOING_AWAY = 1001;
 /**
+ * The start of the 1001 reason of a node of a cluster that stopped (or was declared dead) while
+ * this player's match ran on another node (LEFT_MATCH_ON_OTHER_NODE in src/gateways/): that match
+ * goes on there without this player, so the reason is not the match's end. After MatchEnded (the
+ * seat was closed as the node was cut off) it is printed as `> match ended: cut off (...)`, never
+ * as `no result (...)`; mid-match, as the reason the connection closed (see `lost`).
+ */
+const CUT_OFF = /^this node stopped before your match ended\b/;
+
+/** The line for a server that went away with `close`, and its reason when it says the match goes on. */
+function goneAway(close: { readonly code: number; readonly reason: string } | null): string {
+  if (close?.code !== GOING_AWAY) return 'match ended';
+  return CUT_OFF.test(close.reason) ? `match ended: cut off (${close.reason})` : `match ended: no result (${close.reason || 'server shutdown'})`;
+}
+/**
  * What a program may print before its match starts, kept for the server until then: many bots
  * greet at once (a `ready` line), before coco has even reached the server. As much as a seat holds
  * of unread input on the server (SEAT_LIMITS), which would close the seat past it anyway.
@@ -251,6 +265,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
   /** The connection is gone mid-match: the program is stopped at once, as the reference client does. */
   const lost = async (): Promise<number> => {
     clearTimeout(endTimer);
+    // A node that stopped while the match ran on another one says so in its reason, printed here.
     status(`${client.closedBecause || 'connection to the server lost'}; the match was not over`);
     await link.stop();
     // A program that had already left is the first cause, and the status says so.
@@ -270,7 +285,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
     else {
       // No history to read: a server that went away says why in its close frame.
       const close = found.kind === 'no-api' ? await client.closeFrameWithin(GOING_AWAY_WAIT_MS) : null;
-      status(close?.code === GOING_AWAY ? `match ended: no result (${close.reason || 'server shutdown'})` : 'match ended');
+      status(goneAway(close));
     }
     return null;
   };

@@ -67,7 +67,9 @@ Commands:
                          ends the group (SIGTERM, SIGKILL 2 s later) and all it started.
                          At the end it prints the result: "> match ended: you won 1-0 (...)"
                          (just "> match ended" from a server without this one's history API;
-                         "> match ended: no result (server shutdown)" from one that stopped).
+                         "> match ended: no result (server shutdown)" from one that stopped;
+                         "> match ended: cut off (...)" from a node of a cluster that stopped
+                         while the match went on on another node, without this player).
                          Options after -- are PROGRAM's own (-- ./bot --help passes --help on).
 ${REGISTER_HELP}  arena GAME [-- PROGRAM [ARGS...]]
                          queue PROGRAM in the server's arena of GAME: it is paired by

@@ -13,6 +13,7 @@ export const NODE_DOWN = 'the node running this match stopped';
  * what the game writes comes back from it.
  */
 class RemoteSeat implements PlayerSeat {
+  readonly remote = true;
   private transport: SeatTransport | null = null;
   private early: Uint8Array[] = [];
   private closedWith: SeatCloseReason | null = null;

@@ -4,7 +4,8 @@ import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { roshambo } from '../games/roshambo/roshambo.js';
-import { Lobby } from '../lobby/lobby.js';
+import { Lobby, type MatchMember, type PlayerSeat } from '../lobby/lobby.js';
+import type { SeatCloseReason, SeatTransport } from '../match/seat.js';
 import { InlineCompute } from '../match/compute.js';
 import { decodeHistoryMatchReply } from '../protocol/coco/bincode.js';
 import { encodeRequest } from '../protocol/coco/json-codec.js';
@@ -14,7 +15,7 @@ import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { ManualClock } from '../util/clock.js';
 import { lineLog } from '../util/log.js';
 import { AddressLimits, type RefusalReason } from './address-limits.js';
-import { CLOSE_CODES, CocoConnection, redact } from './coco-connection.js';
+import { CLOSE_CODES, CocoConnection, LEFT_MATCH_ON_OTHER_NODE, redact } from './coco-connection.js';
 import { ReplaySlots } from './replay-slots.js';
 import { resolveLimits, type ServerLimits } from './server-limits.js';
 import { finishedMatch } from '../../test/support/match-records.js';
@@ -532,4 +533,51 @@ test('a late viewer of a running match gets the events so far in slices, then th
   assert.ok(ws.sent.at(-1)!.startsWith('{"VisEnded"'));
   const record = await store.get(created.value);
   assert.deepEqual(replies(ws, 'VisEvents').flatMap((slice) => slice.events), JSON.parse(record!.visJson), 'every event once, in order');
+});
+
+test('a player of a match on another node, cut off from it as this node stops (or is declared dead), is told its match goes on without it, never the reason that ended this node\'s own matches', async () => {
+  const { lobby, connect } = setup();
+  const made = lobby.create({ name: 'x', game: 'roshambo', params: { players: null, bots: 0, timeout: null }, args: {}, password: null, verification: null });
+  assert.ok(!(made instanceof Promise) && made.ok);
+  const info = lobby.find(made.value)!;
+  // The lobby of a cluster hands the front door a bridged seat (remote) for a match another node runs.
+  const members: MatchMember[] = [];
+  lobby.join = ((_id: string, _name: string, _password: string | null, member: MatchMember) => {
+    members.push(member);
+    return { ok: true, value: info };
+  }) as typeof lobby.join;
+  /** A connection whose player's match started on `seat`; `close` closes that seat as its node would. */
+  const playing = async (remote: boolean) => {
+    const { ws, connection } = connect();
+    ws.request(handshake);
+    ws.request({ type: 'LobbyJoinMatch', id: info.id, name: 'alice', password: null });
+    await settle();
+    let transport: SeatTransport | null = null;
+    const seat: PlayerSeat = { name: 'alice', attach: (t) => void (transport = t), receive: () => {}, receiveEnd: () => {}, ...(remote && { remote: true }) };
+    members[members.length - 1]!.started(seat);
+    return { ws, connection, close: (reason: SeatCloseReason) => transport!.close(reason) };
+  };
+  const goingAway = (reason: string) => ({ code: CLOSE_CODES.goingAway, reason });
+
+  // Its seat closed before the match ended (the node that runs it left it when this node was
+  // declared dead; the word came just as this node stopped): "node failure" did not end that match.
+  const cutOff = await playing(true);
+  cutOff.close('disconnected');
+  assert.ok(cutOff.ws.sent.some((sent) => sent.includes('"MatchEnded"')));
+  cutOff.connection.goAway('node failure');
+  assert.deepEqual(cutOff.ws.closedWith, goingAway(LEFT_MATCH_ON_OTHER_NODE));
+  // Still playing there when this node stops: the same.
+  const still = await playing(true);
+  still.connection.goAway('node failure');
+  assert.deepEqual(still.ws.closedWith, goingAway(LEFT_MATCH_ON_OTHER_NODE));
+  // A match of another node that did end: its result is in the history; the stop's reason is said as to anyone.
+  const over = await playing(true);
+  over.close('match-over');
+  over.connection.goAway('node failure');
+  assert.deepEqual(over.ws.closedWith, goingAway('node failure'));
+  // A match of this node, ended by the stop: its reason is the truth.
+  const own = await playing(false);
+  own.close('shutdown');
+  own.connection.goAway('node failure');
+  assert.deepEqual(own.ws.closedWith, goingAway('node failure'));
 });

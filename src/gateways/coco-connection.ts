@@ -30,6 +30,14 @@ export const CONNECTION_CHUNKS = {
   historyChunkBytes: 1 << 20,
 } as const;
 
+/**
+ * The 1001 reason for a player whose match runs on another node, when the node it is connected
+ * through stops (or is declared dead) before that match ends: the match is not over, it goes on
+ * there without this seat. Never the reason that ended this node's own matches ("server shutdown",
+ * "node failure"): those did not end this one. coco prints it as `> match ended: cut off (...)`.
+ */
+export const LEFT_MATCH_ON_OTHER_NODE = 'this node stopped before your match ended: the node running it goes on without you';
+
 /** WebSocket close codes (RFC 6455) the server closes with. */
 export const CLOSE_CODES = {
   goingAway: 1001,
@@ -90,6 +98,8 @@ const CLOSED: State = { kind: 'closed' };
  */
 export class CocoConnection implements HeartbeatPeer, MemoryHolder {
   private state: State = HANDSHAKE;
+  /** The last match's seat was on another node and closed before that match ended (see inMatchElsewhere). */
+  private cutOffElsewhere = false;
   private version = 2;
   /** Requests received and not yet handled; they are handled one at a time, in order. */
   private readonly requests: string[] = [];
@@ -247,8 +257,18 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
    * replaces "server shutdown" where it would not be the truth (a match on another node goes on).
    */
   goAway(why = SHUTDOWN_REASON): void {
+    const elsewhere = this.inMatchElsewhere();
     this.leaveState();
-    this.ws.close(CLOSE_CODES.goingAway, closeReason(why));
+    this.ws.close(CLOSE_CODES.goingAway, closeReason(elsewhere ? LEFT_MATCH_ON_OTHER_NODE : why));
+  }
+
+  /**
+   * In a match another node runs, or cut off from one (its seat closed before the match ended,
+   * as the node that runs it does when this node is declared dead): this node's stop does not
+   * end that match, so goAway() says so rather than the reason that ended this node's own.
+   */
+  private inMatchElsewhere(): boolean {
+    return (this.state.kind === 'playing' && this.state.seat.remote === true) || this.cutOffElsewhere;
   }
 
   /** In a match (its seat open): a stopping node lets such a player finish (CocoServer.drain). */
@@ -504,6 +524,7 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
       return;
     }
     this.state = { kind: 'playing', seat };
+    this.cutOffElsewhere = false;
     this.reply({ type: 'MatchStarted' });
     seat.attach({
       send: (bytes) => this.sendGameBytes(bytes),
@@ -514,6 +535,9 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
   private seatClosed(seat: PlayerSeat, reason: SeatCloseReason): void {
     if (this.state.kind !== 'playing' || this.state.seat !== seat) return;
     if (reason !== 'match-over') this.log.info(`${this.peer}: player ${seat.name} left the game: ${reason}`);
+    // A seat of another node's match closed before its end (that node left it, or this node lost
+    // it): should this node stop before the client has read the result, the match went on there.
+    this.cutOffElsewhere = seat.remote === true && reason !== 'match-over';
     this.flush();
     this.state = IDLE;
     this.reply({ type: 'MatchEnded' });

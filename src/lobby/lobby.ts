@@ -171,6 +171,11 @@ export interface PlayerSeat {
   receive(chunk: Uint8Array): void;
   /** The player's input ended (it disconnected). */
   receiveEnd(): void;
+  /**
+   * True for a seat in a match another node runs (bridged over the cluster's bus): its match goes
+   * on there whatever happens to this node.
+   */
+  readonly remote?: boolean;
 }
 
 /** A player who joined a waiting match. */

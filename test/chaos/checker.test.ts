@@ -35,11 +35,45 @@ test('chaos checker: it names a lost match, a repeated id, a result other than t
   ]);
 });
 
+const CUT_OFF = 'cut off (this node stopped before your match ended: the node running it goes on without you)';
+
+test('chaos checker: a player cut off by its node\'s stop while its match went on elsewhere is right when the record says it retired or lost, and wrong otherwise', () => {
+  const ok = check({
+    matches: [
+      { id: 'retired', started: true, endings: [CUT_OFF, 'you won 1-0 (p0 retired in round 1)'], names: ['p0', 'p1'] },
+      { id: 'lost', started: true, endings: [CUT_OFF], names: ['p1'] },
+      // Without names the checker cannot tell the winner, but still wants a result.
+      seen('anonymous', CUT_OFF),
+    ],
+    stored: [row('retired', 'p0 retired in round 1', [0, 1]), row('lost', 'p0 wins 20-0 after 20 rounds', [20, 0]), row('anonymous', 'p1 retired in round 3', [1, 0])],
+    snapshots: [],
+    stillRunning: [],
+  });
+  assert.deepEqual(ok.problems, []);
+  const wrong = check({
+    matches: [
+      { id: 'won', started: true, endings: [CUT_OFF], names: ['p0'] },
+      { id: 'none', started: true, endings: [CUT_OFF], names: ['p0'] },
+    ],
+    stored: [row('won', 'p0 wins 20-0 after 20 rounds', [20, 0]), row('none', 'node failure', null)],
+    snapshots: [],
+    stillRunning: [],
+  });
+  assert.deepEqual(wrong.problems, [
+    'match won: p0 was cut off, the record says "p0 wins 20-0 after 20 rounds"',
+    'match none: a player was cut off while it went on, the record has no result (node failure)',
+  ]);
+  // Its own node's reason is still wrong for such a player (the bug this ending replaces).
+  assert.deepEqual(check({ matches: [seen('x', 'no result (node failure)')], stored: [row('x', 'p0 retired in round 1', [0, 1])], snapshots: [], stillRunning: [] }).problems.length, 2);
+});
+
 test('chaos checker: coco\'s endings are read as a result or none, with their reason', () => {
   assert.deepEqual(parseEnding('no result (node failure)'), { scores: 'none', reason: 'node failure' });
   assert.deepEqual(parseEnding('you won 3-1 (done)'), { scores: 'some', reason: 'done' });
   assert.deepEqual(parseEnding('a draw 0-0'), { scores: 'some', reason: null });
   assert.equal(parseEnding('match ended for you; the match goes on'), null);
+  assert.deepEqual(parseEnding(CUT_OFF), { scores: 'cut-off', reason: null });
+  assert.equal(parseEnding('cut off (something else)'), null);
 });
 
 test('chaos schedule: a seed gives one schedule; every kind comes once before any repeats', () => {

@@ -10,6 +10,8 @@ export interface MatchObservation {
   readonly started: boolean;
   /** Each player's `> match ended: ...` text, or null when it saw no end (its connection was cut). */
   readonly endings: readonly (string | null)[];
+  /** Each ending's player name (`-n`), when known: a player cut off must not be the winner. */
+  readonly names?: readonly string[];
 }
 
 /** A row of `matches` as the checker reads it. */
@@ -40,9 +42,12 @@ export interface CheckReport {
 
 /**
  * `> match ended: ...` as coco prints it (src/cli/match-result.ts): `no result (REASON...)`, or
- * `you won A-B (REASON)` / `you lost` / `a draw`. Returns what a record must then hold.
+ * `you won A-B (REASON)` / `you lost` / `a draw`; or `cut off (...)` (src/cli/coco-connect.ts):
+ * the player's node stopped while its match went on on another node without it. Returns what a
+ * record must then hold: for `cut-off`, the result the match went on to, which the player did not win.
  */
-export function parseEnding(text: string): { scores: 'none' | 'some'; reason: string | null } | null {
+export function parseEnding(text: string): { scores: 'none' | 'some' | 'cut-off'; reason: string | null } | null {
+  if (/^cut off \(this node stopped before your match ended\b/.test(text)) return { scores: 'cut-off', reason: null };
   const none = /^no result \(([^;:)]+)/.exec(text);
   if (none) return { scores: 'none', reason: none[1]!.trim() };
   const some = /^(you won|you lost|a draw) \S+(?: \(([^;:)]+))?/.exec(text);
@@ -69,11 +74,19 @@ export function check(input: CheckInput): CheckReport {
       problems.push(`match ${match.id} started but is not recorded`);
       continue;
     }
-    for (const ending of match.endings) {
+    for (const [index, ending] of match.endings.entries()) {
       if (ending === null) continue;
       const seen = parseEnding(ending);
       if (!seen) {
         problems.push(`match ${match.id}: a player saw an ending the checker cannot read: ${ending}`);
+        continue;
+      }
+      if (seen.scores === 'cut-off') {
+        // The match went on without the player: to a result (it retired, timed out or lost), not
+        // to an end with none (that would be its own node's reason, or a failure it did not see).
+        const name = match.names?.[index];
+        if (row.scores === null) problems.push(`match ${match.id}: a player was cut off while it went on, the record has no result (${row.reason})`);
+        else if (name !== undefined && row.reason.startsWith(`${name} wins `)) problems.push(`match ${match.id}: ${name} was cut off, the record says "${row.reason}"`);
         continue;
       }
       if (seen.scores === 'none' && row.scores !== null) problems.push(`match ${match.id}: a player saw no result (${seen.reason}), the record has scores ${row.scores.join(' ')} (${row.reason})`);

@@ -174,7 +174,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     }
     if (!faultUnderWay) refusedInCalm = 0;
     const seats = [pick(), pick()];
-    const observation = { id, started: false, endings: [] as (string | null)[] };
+    const observation = { id, started: false, endings: [] as (string | null)[], names: [] as string[] };
     observations.push(observation);
     progress(`match ${id} made on ${creator.name}; players through ${seats.map((node) => node?.name ?? 'none').join(', ')}`);
     const running = seats.map((node, seat) => (node ? startCoco(node.process.url, ['connect', id, '-n', `p${seat}`, '--', 'python3', BOT, GESTURES[random.int(3)]!]) : null));
@@ -209,11 +209,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }),
     );
     progress(`match ${id}: its players exited (${finished.map((result) => (result ? `${result.code}: ${/> match ended.*|[^\n]*\n?$/.exec(result.stdout)?.[0]?.trim() ?? ''}` : 'none')).join('; ')})`);
-    for (const result of finished) {
+    for (const [seat, result] of finished.entries()) {
       if (!result) continue;
       if (result.stdout.includes('> match started')) observation.started = true;
       const endings = [...result.stdout.matchAll(/> match ended: (.*)/g)];
       observation.endings.push(endings.length ? endings[endings.length - 1]![1]! : null);
+      observation.names.push(`p${seat}`);
     }
   };
   const load = async (): Promise<void> => {

@@ -46,9 +46,17 @@ after(async () => {
   await postgres?.stop();
 });
 
-test('a node paused (SIGSTOP) past its lease: a survivor records its running match as node failure; woken (SIGCONT), it records nothing over it, says why in one line, tells its own players "node failure" as the record says, and exits', async () => {
+test('a node paused (SIGSTOP) past its lease: a survivor records its running match as node failure; woken (SIGCONT), it records nothing over it, says why in one line, tells its own players "node failure" as the record says, tells a player it bridged to a match of the survivor that this match went on without it, and exits', async () => {
   const id = await newMatch(paused.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
   for (let attempt = 0; !(await coco(survivor.url, ['lobby'])).stdout.includes(id); attempt++) assert.ok(attempt < 200, `match ${id} never listed on the survivor`);
+  // A match the survivor runs, with Gina bridged to it through the node to be paused: declared
+  // dead, that node leaves her seat, she retires and Hal wins. Woken, the node stops; it must not
+  // tell her "node failure" (that ended its own match only): her match went on without her.
+  const other = await newMatch(survivor.url, ['roshambo', '-a', 'rounds=1000', '-a', 'pace=0.5']);
+  for (let attempt = 0; !(await coco(paused.url, ['lobby'])).stdout.includes(other); attempt++) assert.ok(attempt < 200, `match ${other} never listed on the node to be paused`);
+  const gina = startCoco(paused.url, ['connect', other, '-n', 'gina', '--', 'python3', BOT, 'ROCK']);
+  const hal = startCoco(survivor.url, ['connect', other, '-n', 'hal', '--', 'python3', BOT, 'PAPER']);
+  for (const player of [gina, hal]) await player.waitForOutput(/> match started/);
   // Carol is bridged through the survivor: she hears of the failure from it. Dave is on the paused
   // node itself: he hears nothing until it wakes, and then the same as the record says.
   const carol = startCoco(survivor.url, ['connect', id, '-n', 'carol', '--', 'python3', BOT, 'ROCK']);
@@ -69,6 +77,16 @@ test('a node paused (SIGSTOP) past its lease: a survivor records its running mat
   // Not "server shutdown": the woken node ends its match as the survivor recorded it.
   const woken = await dave.done;
   assert.match(woken.stdout, /> match ended: no result \(node failure\)/, JSON.stringify(woken));
+  // Hal won when Gina's seat was left; Gina, cut off by her node's eviction, is told her match
+  // went on without her, not the reason that ended her node's own match.
+  assert.match((await hal.done).stdout, /> match ended: you won \S+ \(gina retired in round \d+\)/);
+  const cutOff = await gina.done;
+  assert.doesNotMatch(cutOff.stdout, /node failure/, JSON.stringify(cutOff) + paused.log());
+  // Said in the close frame; or, should coco read the record from the stopping node's history
+  // first, the record itself (the truth too). Never the stopping node's own reason.
+  assert.match(cutOff.stdout, /> match ended: (cut off \(this node stopped before your match ended: the node running it goes on without you\)|you lost \S+ \(gina retired in round \d+\))\n/, JSON.stringify(cutOff));
+  const [record] = await stored(other);
+  assert.match(String(record?.['reason']), /^gina retired in round \d+$/);
   assert.deepEqual(await stored(id), before, 'the survivor\'s record is unchanged');
   const refusals = paused.log().split('\n').filter((line) => /lost its lease/.test(line));
   assert.equal(refusals.length, 1, paused.log());
