@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { coco, startCoco } from '../support/processes.js';
+import { CHESS_PLAYER, CHESS_TIMEOUT } from '../support/chess-player.js';
 import { siteAndBrowser, screenshot, openPage, waitUntil } from '../support/browser.js';
 
 /**
@@ -17,27 +18,6 @@ import { siteAndBrowser, screenshot, openPage, waitUntil } from '../support/brow
 
 const LAPTOP = { width: 1280, height: 800 } as const;
 const PHONE = { width: 390, height: 844 } as const;
-/** Chess: seconds per move; the silent side loses in that time, and a program starting on a busy machine does not. */
-const CHESS_TIMEOUT = 10;
-
-/** Plays its colour's moves (White f3 g4, Black e5), then stays silent: Black does not move in time. */
-const CHESS_PLAYER = String.raw`
-import sys, time
-white = sys.stdin.readline(); black = sys.stdin.readline(); colour = sys.stdin.readline().strip()
-moves = {'0': ['f2 f3', 'g2 g4'], '1': ['e7 e5']}[colour]
-mine = 0 if colour == '0' else 1
-played = 0
-while True:
-    if played % 2 == mine:
-        if not moves:
-            time.sleep(60)
-            break
-        print(moves.pop(0), flush=True)
-    line = sys.stdin.readline()
-    if not line or not line.startswith('OK '):
-        break
-    played += 1
-`;
 
 let dir: string | undefined;
 let chessScript = '';
