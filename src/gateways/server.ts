@@ -8,7 +8,7 @@ import type { Log } from '../util/log.js';
 import { HistoryUnavailableError, type HistoryStore } from '../store/history-store.js';
 import type { Clock } from '../util/clock.js';
 import { addressKey, admitConnection, type AddressLimits, type AdmittedConnection, type RefusalReason } from './address-limits.js';
-import { CLOSE_CODES, CocoConnection, LEFT_MATCH_ON_OTHER_NODE, type ConnectionDeps } from './coco-connection.js';
+import { CLOSE_CODES, CocoConnection, type ConnectionDeps } from './coco-connection.js';
 import { peerLabel, type PeerAddresses } from './peer-addresses.js';
 import { Heartbeat } from './heartbeat.js';
 import { HttpRoutes } from './http-routes.js';
@@ -58,13 +58,6 @@ export interface ServerOptions {
 
 /** How long `close()` lets clients answer the 1001 close frame before cutting them off. */
 const CLOSE_GRACE_MS = 2000;
-
-/**
- * The 1001 reason for a player whose match runs on another node, when the node it is connected
- * through stops before that match ends (after `shutdown-drain-seconds`): see coco-connection.ts.
- * CocoConnection.goAway says it instead of the reason given to every client.
- */
-export { LEFT_MATCH_ON_OTHER_NODE };
 
 /**
  * The main front door: HTTP for the web page and history JSON, and on the same port the coco
@@ -264,7 +257,7 @@ export class CocoServer {
     let cutOff = 0;
     for (const connection of players) {
       if (connection.isPlaying()) cutOff++;
-      // Says LEFT_MATCH_ON_OTHER_NODE to those still playing (and to those cut off from their match meanwhile).
+      // Says LEFT_MATCH_ON_OTHER_NODE (coco-connection.ts) to those still playing (and to those cut off from their match meanwhile).
       connection.goAway(why);
     }
     if (waited > 0) this.options.log.info(`stopping: ${waited - players.size} of ${waited} players finished their matches on other nodes${cutOff ? `; ${cutOff} still playing were told their match goes on without them` : ''}`);
