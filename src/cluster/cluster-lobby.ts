@@ -77,6 +77,8 @@ export class ClusterLobby implements LobbyPort {
     void directory.list().then((entries) => {
       for (const entry of entries) if (!this.remote.has(entry.info.id)) this.remotePut(entry);
     });
+    // A match's players hear it started once the directory holds it running (Lobby.gateStarts).
+    local.gateStarts((info) => this.publish(info));
     this.stops.push(
       local.subscribe({
         // What create() made is published already; the TCP ports make theirs on the local lobby.

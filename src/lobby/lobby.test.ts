@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Lobby, type MatchMember, type MatchWatcher } from './lobby.js';
+import { Lobby, START_GATE_MS, type MatchMember, type MatchWatcher } from './lobby.js';
 import { InlineCompute } from '../match/compute.js';
 import { roshambo } from '../games/roshambo/roshambo.js';
 import { MemoryHistoryStore } from '../store/memory-history-store.js';
@@ -123,6 +123,41 @@ test('a full match starts: members get their seats, then it runs, is recorded an
   assert.deepEqual(record.scores, [0, 0]);
   assert.equal(record.spectatorStream.toString().split('\n').slice(3).join('\n'), 'ROCK\nROCK\n');
   assert.equal(events.at(-1), `delete ${created.value}`);
+});
+
+test('with a start gate (a cluster\'s directory), players hear that their match started only once the gate has taken it running, or after START_GATE_MS', async () => {
+  const { lobby, clock } = makeLobby();
+  const taken: MatchInfo[] = [];
+  let open: () => void = () => {};
+  lobby.gateStarts((info) => {
+    taken.push(info);
+    return new Promise<void>((resolve) => (open = resolve));
+  });
+  const startPair = async (): Promise<{ id: string; events: string[] }> => {
+    const created = lobby.create(request({ args: { pace: '0', rounds: '1' } }));
+    assert.ok(created.ok);
+    const events: string[] = [];
+    assert.ok(lobby.join(created.value, 'alice', null, member(events)).ok);
+    assert.ok(lobby.join(created.value, 'bob', null, member(events)).ok);
+    await settle();
+    return { id: created.value, events };
+  };
+  const first = await startPair();
+  assert.deepEqual(first.events, [], 'nobody is told before the gate has taken the match');
+  assert.equal(taken.at(-1)?.id, first.id);
+  assert.equal(taken.at(-1)?.running, true, 'the gate is given the match as running');
+  open();
+  await settle();
+  assert.deepEqual(first.events.sort(), ['started alice', 'started bob']);
+  // A gate that never answers holds the match up for START_GATE_MS at most.
+  const second = await startPair();
+  assert.deepEqual(second.events, []);
+  await clock.advance(START_GATE_MS - 1);
+  await settle();
+  assert.deepEqual(second.events, []);
+  await clock.advance(1);
+  await settle();
+  assert.deepEqual(second.events.sort(), ['started alice', 'started bob']);
 });
 
 test('the record keeps the arguments in effect, defaults included, as the reference; the lobby shows what was given', async () => {

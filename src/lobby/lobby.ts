@@ -149,6 +149,13 @@ export function notYours(id: string): string {
 /** The match ended early because the server is stopping (recorded as its reason). */
 export const SHUTDOWN_REASON = 'server shutdown';
 
+/**
+ * How long a match that starts waits for its start gate (Lobby.gateStarts: a cluster's directory
+ * taking the running match) before its players are told anyway: a directory that does not answer
+ * must not hold a match up for longer.
+ */
+export const START_GATE_MS = 2000;
+
 /** The refusal of a new match (or a seat in one) once the server has begun to stop. */
 export const SERVER_STOPPING = 'The server is stopping: no new matches here (connect again: another server of the cluster takes you)';
 
@@ -288,6 +295,8 @@ export class Lobby implements LobbyPort {
   private readonly matches = new Map<string, LobbyMatch>();
   private readonly listeners = new Set<LobbyListener>();
   private readonly finishing = new Set<Promise<void>>();
+  /** What a match waits for before its players are told it started (gateStarts), or null. */
+  private startGate: ((info: MatchInfo) => Promise<void>) | null = null;
   /** Set by shutdown(): no new match is made. */
   private stopping = false;
   private readonly options: LobbyOptions;
@@ -591,6 +600,17 @@ export class Lobby implements LobbyPort {
   }
 
   /** Resolves when every running match has finished and been recorded. */
+  /**
+   * A match that starts is first handed to `gate` (a cluster publishes it to its directory as
+   * running), and its players are told it started, and it runs, once that resolves (or fails, or
+   * START_GATE_MS passed): a node that dies right after telling its players then never leaves the
+   * directory saying "waiting" for a match they saw start, which the node that cleans up after it
+   * would drop instead of recording it as lost.
+   */
+  gateStarts(gate: (info: MatchInfo) => Promise<void>): void {
+    this.startGate = gate;
+  }
+
   async idle(): Promise<void> {
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
   }
@@ -778,18 +798,38 @@ export class Lobby implements LobbyPort {
     match.running = running;
     match.startedAt = this.clock.now();
     this.options.log?.info(`match ${match.id} of ${match.game.name} started: ${lineup.map((s) => s.name).join(', ')}`);
-    for (const seat of running.seats) {
-      if (!seat.isBot) match.members.get(seat.name)!.started(seat);
-    }
-    for (const watcher of match.watchers.keys()) this.startWatching(match, watcher);
-    for (const sink of match.visWatchers.keys()) this.startVis(match, sink);
-    this.changed(match);
-    const done = running
-      .run((outcome) => this.record(match, outcome))
-      .then(() => this.finish(match))
+    const begin = (): Promise<void> => {
+      for (const seat of running.seats) {
+        if (!seat.isBot) match.members.get(seat.name)!.started(seat);
+      }
+      for (const watcher of match.watchers.keys()) this.startWatching(match, watcher);
+      for (const sink of match.visWatchers.keys()) this.startVis(match, sink);
+      this.changed(match);
+      return running.run((outcome) => this.record(match, outcome)).then(() => this.finish(match));
+    };
+    const gate = this.startGate;
+    const done = (gate ? this.passGate(gate, match).then(begin) : begin())
       .catch((error: unknown) => this.options.log?.error(`match ${match.id} could not finish: ${String(error)}`))
       .finally(() => this.finishing.delete(done));
     this.finishing.add(done);
+  }
+
+  /** Resolves once `gate` took the running match, failed, or START_GATE_MS passed. */
+  private passGate(gate: (info: MatchInfo) => Promise<void>, match: LobbyMatch): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const cancel = this.clock.setTimer(START_GATE_MS, () => {
+        this.options.log?.warn(`match ${match.id}: the directory did not take it within ${START_GATE_MS} ms; its players are told it started anyway`);
+        resolve();
+      });
+      const pass = (): void => {
+        cancel();
+        resolve();
+      };
+      gate(this.info(match)).then(pass, (error: unknown) => {
+        this.options.log?.warn(`match ${match.id}: the directory could not take it (${String(error)}); its players are told it started anyway`);
+        pass();
+      });
+    });
   }
 
   private startWatching(match: LobbyMatch, watcher: MatchWatcher): void {

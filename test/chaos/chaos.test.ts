@@ -8,14 +8,7 @@ import { FAULT_KINDS } from './schedule.js';
 // Its assertions are the checker's (checker.ts), never timings. Every wait of the run ends on an
 // event (a log line, a process's exit, a match started) and the run fails saying why when the load
 // cannot go on, rather than hang. `npm run chaos` runs a long one.
-//
-// It runs with `npm run test:chaos` (COCO_CHAOS_TEST=1), not in `npm test`, while the checker still
-// finds the bug in bench/README.md ("Chaos run"): a node killed between telling its players that
-// their match started and the directory holding it as running leaves that match unrecorded. A
-// fault comes right after a match starts, so about one run in three meets it.
-const SKIP = process.env['COCO_CHAOS_TEST'] === '1' ? false : 'the chaos schedule runs with npm run test:chaos (a known race: see bench/README.md, "Chaos run")';
-
-test('chaos: under a steady load across three nodes, each fault once (kill -9, SIGSTOP past the lease, Redis restarted with and without its data, PostgreSQL restarted, a node restarted): every started match recorded once as its players saw it, nothing overwritten, nothing left running', { skip: SKIP }, async () => {
+test('chaos: under a steady load across three nodes, each fault once (kill -9, SIGSTOP past the lease, Redis restarted with and without its data, PostgreSQL restarted, a node restarted): every started match recorded once as its players saw it, nothing overwritten, nothing left running', async () => {
   const lines: string[] = [];
   const result = await runChaos({ seed: 'npm-test-1', faults: FAULT_KINDS.length, nodes: 3, slots: 2, progress: (line) => lines.push(line) });
   const context = `${JSON.stringify(result, null, 1)}\n${lines.join('\n')}`;
