@@ -28,6 +28,16 @@ function twoNodes(options: { maxMatches?: number; maxWaitingPerOwner?: number; m
   return { a: node('a'), b: node('b'), memory, store, clock };
 }
 
+/** Alice joins match `id` through `aliceVia`, then Bob through `bobVia`; resolves once both are seated. */
+async function seatAliceAndBob(id: string, aliceVia: ClusterLobby, bobVia = aliceVia): Promise<{ alice: ReturnType<typeof player>; bob: ReturnType<typeof player> }> {
+  const alice = player();
+  const bob = player();
+  await answer(aliceVia.join(id, 'alice', null, alice.member));
+  await answer(bobVia.join(id, 'bob', null, bob.member));
+  await until(() => alice.seat !== null && bob.seat !== null);
+  return { alice, bob };
+}
+
 function request(overrides: Partial<NewMatchRequest> = {}): NewMatchRequest {
   return { name: 'Test', game: 'roshambo', params: { players: null, bots: 0, timeout: null }, args: { pace: '0', rounds: '3' }, password: null, verification: null, ...overrides };
 }
@@ -145,11 +155,7 @@ test('visualizer events of a match on another node reach a subscriber, then the 
   let ended = false;
   const live = await answer(b.cluster.watchVis(id, { history: (json) => void events.push(...(JSON.parse(json.toString('utf8')) as VisEvent[])), event: (event) => void events.push(event), end: () => void (ended = true) }));
   assert.ok(live.ok);
-  const alice = player();
-  const bob = player();
-  await answer(a.cluster.join(id, 'alice', null, alice.member));
-  await answer(a.cluster.join(id, 'bob', null, bob.member));
-  await until(() => alice.seat !== null && bob.seat !== null);
+  const { alice, bob } = await seatAliceAndBob(id, a.cluster);
   alice.seat!.receive(Buffer.from('ROCK\n'));
   bob.seat!.receive(Buffer.from('PAPER\n'));
   await until(() => ended);
@@ -169,11 +175,7 @@ test('the seats of a match on another node (turns, closes) reach a visualizer su
   let ended = false;
   const live = await answer(b.cluster.watchVis(id, { history: () => {}, event: () => {}, seats: (seats) => void told.push(seats), end: () => void (ended = true) }));
   assert.ok(live.ok);
-  const alice = player();
-  const bob = player();
-  await answer(a.cluster.join(id, 'alice', null, alice.member));
-  await answer(a.cluster.join(id, 'bob', null, bob.member));
-  await until(() => alice.seat !== null && bob.seat !== null);
+  const { alice, bob } = await seatAliceAndBob(id, a.cluster);
   await until(() => told.some((seats) => seats.seats.every((seat) => seat.turn !== null && seat.turn[1] === null)));
   alice.seat!.receive(Buffer.from('ROCK\n'));
   bob.seat!.receive(Buffer.from('PAPER\n'));
@@ -189,11 +191,7 @@ test('a visualizer subscriber on another node who comes in the middle of a match
   const created = (await a.cluster.create(request({ args: { pace: '0', rounds: '2' } })));
   assert.ok(created.ok);
   const id = created.value;
-  const alice = player();
-  const bob = player();
-  await answer(a.cluster.join(id, 'alice', null, alice.member));
-  await answer(a.cluster.join(id, 'bob', null, bob.member));
-  await until(() => alice.seat !== null && bob.seat !== null);
+  const { alice, bob } = await seatAliceAndBob(id, a.cluster);
   alice.seat!.receive(Buffer.from('ROCK\n'));
   bob.seat!.receive(Buffer.from('PAPER\n'));
   await until(() => b.cluster.find(id)?.running === true);
@@ -319,11 +317,7 @@ test('a bridged player who floods is closed by the seat on the match\'s node, an
   const created = (await a.cluster.create(request({ args: { pace: '0', rounds: '1000' } })));
   assert.ok(created.ok);
   await until(() => b.cluster.find(created.value) !== null);
-  const alice = player();
-  const bob = player();
-  await answer(b.cluster.join(created.value, 'alice', null, alice.member));
-  await answer(a.cluster.join(created.value, 'bob', null, bob.member));
-  await until(() => alice.seat !== null && bob.seat !== null);
+  const { alice, bob } = await seatAliceAndBob(created.value, b.cluster, a.cluster);
   const lines = Buffer.from('ROCK\n'.repeat(64 * 1024)); // 320 KiB of moves
   for (let i = 0; i < 40; i++) alice.seat!.receive(lines);
   await until(() => alice.closed !== null);

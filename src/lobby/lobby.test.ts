@@ -330,17 +330,22 @@ test('the lobby\'s own seat limits: all bots, more than 100 players', () => {
   assert.equal(create(100, 99), 'ok');
 });
 
-test('a bot lineup: a match of server bots only starts at once, seats in the order asked, each seat its named bot', async () => {
-  const chosen: (string | null)[] = [];
-  const picky: GameDefinition<any> = {
+/** Roshambo with two named server bots, "rock" and "paper"; `chose` hears which each bot seat was given. */
+function pickyGame(chose: (seat: number, choice: string | null) => void): GameDefinition<any> {
+  return {
     ...roshambo,
     name: 'picky',
     botChoices: ['rock', 'paper'],
     playBot: async (io, config, env) => {
-      chosen[env.seat] = env.choice;
+      chose(env.seat, env.choice);
       return roshambo.playBot(io, config, env);
     },
   };
+}
+
+test('a bot lineup: a match of server bots only starts at once, seats in the order asked, each seat its named bot', async () => {
+  const chosen: (string | null)[] = [];
+  const picky = pickyGame((seat, choice) => (chosen[seat] = choice));
   const store = new MemoryHistoryStore();
   const lobby = new Lobby({ games: [roshambo, picky], store, compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed' });
   const lineup = (game: string, botLineup: (string | null)[], bots = botLineup.length) =>
@@ -362,15 +367,7 @@ test('a bot lineup: a match of server bots only starts at once, seats in the ord
 
 test('bot choices: a match with players seats each server bot as the named bot asked (the arena\'s named anchors); an unknown one is refused', async () => {
   const chosen: (string | null)[] = [];
-  const picky: GameDefinition<any> = {
-    ...roshambo,
-    name: 'picky',
-    botChoices: ['rock', 'paper'],
-    playBot: async (io, config, env) => {
-      chosen.push(env.choice);
-      return roshambo.playBot(io, config, env);
-    },
-  };
+  const picky = pickyGame((_seat, choice) => void chosen.push(choice));
   const lobby = new Lobby({ games: [picky], store: new MemoryHistoryStore(), compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed' });
   const create = (botChoices: (string | null)[]) => lobby.create(request({ game: 'picky', args: { pace: '0', rounds: '1' }, params: { players: 2, bots: 1, timeout: null }, botChoices }));
   assert.deepEqual(create(['lizard']), { ok: false, error: 'Game picky has no server bot named "lizard"' });

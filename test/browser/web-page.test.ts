@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { COCO, ROOT, coco, startCoco } from '../support/processes.js';
-import { siteAndBrowser, screenshot, openPage, PAGE_WAIT_LIMIT_MS } from '../support/browser.js';
+import { siteAndBrowser, screenshot, openPage, waitUntil } from '../support/browser.js';
 
 let gamesDir: string | undefined;
 
@@ -69,20 +69,6 @@ const site = siteAndBrowser({
     if (gamesDir) rmSync(gamesDir, { recursive: true, force: true });
   },
 });
-
-/**
- * Waits, checking once per animation frame, until `expression` is true in the page.
- * page.waitForFunction evaluates its predicate with the page's eval, which the page's
- * Content-Security-Policy forbids; page.evaluate goes through the DevTools protocol instead.
- */
-async function waitUntil(page: Page, expression: string, timeoutMs: number): Promise<void> {
-  const check = `new Promise((resolve) => {
-    const deadline = performance.now() + ${timeoutMs};
-    const next = () => (${expression}) ? resolve(true) : performance.now() > deadline ? resolve(false) : requestAnimationFrame(next);
-    next();
-  })`;
-  assert.ok(await page.evaluate(check), `not true within ${timeoutMs} ms: ${expression}`);
-}
 
 /** What the server's Content-Security-Policy blocked on any page, checked by the last test. */
 const cspViolations: string[] = [];
@@ -219,7 +205,7 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   // The live view plays on to the last move, although the end of the match (spectator connection)
   // may overtake the last visualizer events (their own connection).
   const atEnd = '(() => { const s = document.querySelector(".player-slider"); return s !== null && Number(s.max) > 0 && Number(s.value) >= Number(s.max); })()';
-  await waitUntil(page, atEnd, PAGE_WAIT_LIMIT_MS);
+  await waitUntil(page, atEnd);
   assert.match(await page.locator('.log-lines li').last().innerText(), / wins: /, 'the live view reaches the final position');
   await screenshot(page, 'match-result');
 
@@ -227,7 +213,7 @@ test('a new user creates a royalur match from the form, joins it with coco, watc
   await page.locator('.player-slider').waitFor();
   // A replay starts playing by itself; at 16x it reaches the end of the match quickly.
   await page.selectOption('.player-speed', '16');
-  await waitUntil(page, atEnd, PAGE_WAIT_LIMIT_MS);
+  await waitUntil(page, atEnd);
   const lastLine = await page.locator('.log-lines li').last().innerText();
   assert.match(lastLine, / wins: /, 'the replay reaches the final position');
   await screenshot(page, 'replay-end');
@@ -259,7 +245,7 @@ test('a chess match between two UCI engines replays as a board with the moves in
   await page.locator('.player-slider').focus();
   await page.keyboard.press('End');
   const atEnd = '(() => { const s = document.querySelector(".player-slider"); return s !== null && Number(s.max) > 0 && Number(s.value) >= Number(s.max); })()';
-  await waitUntil(page, atEnd, PAGE_WAIT_LIMIT_MS);
+  await waitUntil(page, atEnd);
   const log = await page.locator('.log-lines li').allInnerTexts();
   assert.match(log[0]!, /White: fish\d, Black: fish\d$/);
   assert.match(log[1]!, / 1\. [A-Za-z][a-z0-9+#=]+$/, 'the first move in SAN');
