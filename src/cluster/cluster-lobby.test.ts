@@ -11,6 +11,7 @@ import { MemoryHistoryStore } from '../store/memory-history-store.js';
 import { ManualClock } from '../util/clock.js';
 import type { Result } from '../util/result.js';
 import { ClusterLobby } from './cluster-lobby.js';
+import type { DirectoryEntry } from './seams.js';
 import { MemoryHub } from './memory-hub.js';
 
 /**
@@ -21,11 +22,19 @@ function twoNodes(options: { maxMatches?: number; maxWaitingPerOwner?: number; m
   const memory = new MemoryHub();
   const store = new MemoryHistoryStore();
   const clock = new ManualClock();
+  /** Every entry each node put to the directory, in order. */
+  const puts: DirectoryEntry[] = [];
   const node = (name: string) => {
     const local = new Lobby({ games: [roshambo], store, compute: new InlineCompute(), verificationPassword: 'master', seeds: () => 'seed', clock, ...options });
-    return { local, cluster: new ClusterLobby(local, memory.link(name), options) };
+    const link = memory.link(name);
+    const put = link.directory.put.bind(link.directory);
+    (link.directory as { put: typeof put }).put = (entry) => {
+      puts.push(entry);
+      return put(entry);
+    };
+    return { local, cluster: new ClusterLobby(local, link, options) };
   };
-  return { a: node('a'), b: node('b'), memory, store, clock };
+  return { a: node('a'), b: node('b'), memory, store, clock, puts };
 }
 
 /** Alice joins match `id` through `aliceVia`, then Bob through `bobVia`; resolves once both are seated. */
@@ -106,6 +115,25 @@ test('a match made on one node is listed, found and followed on the other, and l
   a.cluster.leave(created.value, alice.member);
   await until(() => events.length === 3);
   assert.equal(events[2], 'updated ');
+});
+
+test('each state of a match is put to the directory once: its start is put by the start gate, and the change notice after it puts nothing', async () => {
+  const { a, b, puts } = twoNodes();
+  const created = await a.cluster.create(request());
+  assert.ok(created.ok);
+  const id = created.value;
+  await until(() => b.cluster.find(id) !== null);
+  const { alice, bob } = await seatAliceAndBob(id, a.cluster, b.cluster);
+  await until(() => b.cluster.find(id)?.running === true);
+  for (let round = 0; round < 3; round++) {
+    alice.seat!.receive(Buffer.from('ROCK\n'));
+    bob.seat!.receive(Buffer.from('PAPER\n'));
+  }
+  await until(() => b.cluster.find(id) === null);
+  await a.local.idle();
+  const states = puts.filter((entry) => entry.info.id === id).map((entry) => `${entry.info.running ? 'running' : 'waiting'} ${entry.info.connected.join(',')}`);
+  assert.deepEqual(states.filter((state) => state.startsWith('running')), ['running alice,bob'], 'the start is put once');
+  assert.deepEqual(states, [...new Set(states)], `no state put twice: ${states.join('; ')}`);
 });
 
 test('players and spectators on another node play and watch as if local: same bytes, same record', async () => {

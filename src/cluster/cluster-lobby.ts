@@ -36,8 +36,12 @@ export class ClusterLobby implements LobbyPort {
   private readonly maxWaitingPerOwner: number;
   private readonly maxWaitingPerNetwork: number;
   private readonly stops: (() => void)[] = [];
-  /** Matches create() is publishing (their ids are handed out once the directory holds them). */
-  private readonly publishing = new Set<string>();
+  /**
+   * What this node last put to the directory for each of its matches, as sent: a change notice that
+   * would put the same again (the running entry the start gate put, the entry create() put) is not
+   * sent twice. Redis itself keeps a node's own entries to put again after an outage (redis-link.ts).
+   */
+  private readonly sent = new Map<string, string>();
   /** Set by shutdown(): no seat or spectator place in another node's match is taken from here. */
   private stopping = false;
 
@@ -82,9 +86,12 @@ export class ClusterLobby implements LobbyPort {
     this.stops.push(
       local.subscribe({
         // What create() made is published already; the TCP ports make theirs on the local lobby.
-        created: (info) => void (this.publishing.has(info.id) || this.publish(info)),
+        created: (info) => void this.publish(info),
         updated: (info) => void this.publish(info),
-        deleted: (id) => void directory.remove(id),
+        deleted: (id) => {
+          this.sent.delete(id);
+          void directory.remove(id);
+        },
       }).unsubscribe,
     );
   }
@@ -92,7 +99,7 @@ export class ClusterLobby implements LobbyPort {
   private publish(info: MatchInfo): Promise<void> {
     const placement = this.local.placement(info.id);
     if (!placement) return Promise.resolve();
-    return this.link.directory.put({
+    const entry: DirectoryEntry = {
       node: this.link.bus.node,
       info,
       origin: placement.origin,
@@ -100,6 +107,14 @@ export class ClusterLobby implements LobbyPort {
       network: placement.network,
       ...(placement.seats && { seats: placement.seats }),
       ...(placement.startedAt !== null && { startedAt: placement.startedAt }),
+    };
+    const text = JSON.stringify(entry);
+    if (this.sent.get(info.id) === text) return Promise.resolve();
+    this.sent.set(info.id, text);
+    return this.link.directory.put(entry).catch((error: unknown) => {
+      // Not held after all: the next change puts it again.
+      if (this.sent.get(info.id) === text) this.sent.delete(info.id);
+      throw error;
     });
   }
 
@@ -154,12 +169,10 @@ export class ClusterLobby implements LobbyPort {
     const id = made.value;
     const info = this.local.find(id);
     if (!info) return made;
-    const published = this.publish(info).then(
+    return this.publish(info).then(
       () => made,
       () => made,
     );
-    this.publishing.add(id);
-    return published.finally(() => this.publishing.delete(id));
   }
 
   /**
