@@ -282,6 +282,7 @@ async function session(options: ConnectOptions, client: CocoClient, link: Progra
       status(`match ended: ${describeResult(found.value, seat, closure?.phrase ?? null)}`);
       return closure?.reason ?? null;
     } else if (found.kind === 'missing' && seat !== null) status(`match ended for you; the match goes on (its result: coco history once it ends)`);
+    else if (found.kind === 'unavailable') status(`match ended; its result cannot be read yet: ${found.why} (coco history ${options.id})`);
     else {
       // No history to read: a server that went away says why in its close frame.
       const close = found.kind === 'no-api' ? await client.closeFrameWithin(GOING_AWAY_WAIT_MS) : null;

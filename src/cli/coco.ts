@@ -333,6 +333,7 @@ async function history(url: string, args: string[]): Promise<void> {
   if (id === undefined) {
     // This server's HTTP API has the details; the reference server has only the ids.
     const found = await fetchHistory(url, limit);
+    if (found.kind === 'unavailable') throw unavailable(found.why);
     if (found.kind === 'found') {
       process.stdout.write(values.json ? `${JSON.stringify(found.value, null, 2)}\n` : `${formatHistoryTable(found.value)}\n`);
       return;
@@ -360,6 +361,11 @@ async function history(url: string, args: string[]): Promise<void> {
   });
 }
 
+/** The server said it cannot answer for now (a 503 of its API, with its reason). */
+function unavailable(why: string): CliError {
+  return new CliError(`the server cannot answer for now: ${why}`, EXIT.error);
+}
+
 async function stopTournament(url: string, args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { verification: { type: 'string', short: 'v' } });
   const [id, ...extra] = positionals;
@@ -378,6 +384,7 @@ async function ratings(url: string, args: string[]): Promise<void> {
   if (values.arena) {
     const board = await fetchArenaBoard(url, game, limit);
     if (board.kind === 'missing') throw new CliError(`this server has no arena for "${game}" (see coco list)`, EXIT.refused);
+    if (board.kind === 'unavailable') throw unavailable(board.why);
     if (board.kind === 'no-api') throw new CliError('this server has no arena (its HTTP API has no /api/arena/)', EXIT.error);
     if (values.json) process.stdout.write(`${JSON.stringify(board.value, null, 2)}\n`);
     else process.stdout.write(`${board.value.length === 0 ? `nobody has played in the arena of ${game} yet (coco arena ${game} -- PROGRAM)` : formatArenaTable(board.value)}\n`);
@@ -385,6 +392,7 @@ async function ratings(url: string, args: string[]): Promise<void> {
   }
   const found = await fetchRatings(url, game, limit);
   if (found.kind === 'missing') throw noSuchGame(game);
+  if (found.kind === 'unavailable') throw unavailable(found.why);
   if (found.kind === 'no-api') throw new CliError('this server has no ratings (its HTTP API has no /api/ratings/)', EXIT.error);
   if (values.json) process.stdout.write(`${JSON.stringify(found.value, null, 2)}\n`);
   else process.stdout.write(`${found.value.length === 0 ? noRatingsText(game) : formatRatingsTable(found.value)}\n`);

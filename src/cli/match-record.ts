@@ -19,7 +19,12 @@ export interface MatchSummary {
   readonly ended_at: number;
 }
 
-export type Lookup<T> = { readonly kind: 'found'; readonly value: T } | { readonly kind: 'missing' } | { readonly kind: 'no-api' };
+/**
+ * What a GET of this server's API found: 'unavailable' is this server saying it cannot answer for
+ * now (a 503 with a JSON `error`, given as `why`: its database is away, docs/postgres.md, or the
+ * arena's pairing node does not answer), worth asking again later.
+ */
+export type Lookup<T> = { readonly kind: 'found'; readonly value: T } | { readonly kind: 'missing' } | { readonly kind: 'unavailable'; readonly why: string } | { readonly kind: 'no-api' };
 
 /** How long one HTTP request may take: the server is local to the WebSocket that just answered. */
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -32,8 +37,9 @@ export function apiUrl(wsUrl: string, path: string): URL {
 }
 
 /**
- * GETs `path`: the JSON body of a 200, 'missing' for this server's 404 (a JSON `error`), and
- * 'no-api' for anything else (another server, a proxy, a network error).
+ * GETs `path`: the JSON body of a 200, 'missing' for this server's 404 (a JSON `error`),
+ * 'unavailable' for its 503 (a JSON `error`), and 'no-api' for anything else (another server, a
+ * proxy, a network error).
  */
 export async function getJson(wsUrl: string, path: string): Promise<Lookup<unknown>> {
   try {
@@ -42,7 +48,9 @@ export async function getJson(wsUrl: string, path: string): Promise<Lookup<unkno
     if (!isJson) return { kind: 'no-api' };
     const body: unknown = await response.json();
     if (response.status === 200) return { kind: 'found', value: body };
-    if (response.status === 404 && typeof body === 'object' && body !== null && 'error' in body) return { kind: 'missing' };
+    const said = typeof body === 'object' && body !== null && 'error' in body ? String(body.error) : null;
+    if (response.status === 404 && said !== null) return { kind: 'missing' };
+    if (response.status === 503 && said !== null) return { kind: 'unavailable', why: said };
     return { kind: 'no-api' };
   } catch {
     return { kind: 'no-api' };
@@ -71,23 +79,31 @@ export async function fetchHistory(wsUrl: string, limit?: number): Promise<Looku
 }
 
 export interface WaitOptions {
-  /** How long to keep asking while the server says the record is not there yet. */
+  /** How long to keep asking while the server says the record is not there yet, or its history is unavailable. */
   readonly waitMs: number;
   readonly intervalMs: number;
 }
 
 /**
+ * How often a history that is unavailable is asked again: each ask makes the server try its
+ * database (docs/postgres.md), so an outage is not asked ten times a second by every player.
+ */
+const UNAVAILABLE_RETRY_MS = 1_000;
+
+/**
  * The record of a match that just ended for this player. Its players hear MatchEnded after the
  * record is written, so the first answer usually has it; but a player whose seat was closed
  * mid-match (a timeout, a line too long) hears it at once while the others play on, so a
- * missing record is asked for again, for a while.
+ * missing record is asked for again, for a while; so is a history that is unavailable (its database
+ * restarting), less often.
  */
 export async function awaitMatch(wsUrl: string, id: string, options: WaitOptions): Promise<Lookup<MatchSummary>> {
   const deadline = Date.now() + options.waitMs;
   for (;;) {
     const found = await fetchMatch(wsUrl, id);
-    if (found.kind !== 'missing' || Date.now() + options.intervalMs > deadline) return found;
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+    const wait = found.kind === 'missing' ? options.intervalMs : found.kind === 'unavailable' ? Math.max(options.intervalMs, UNAVAILABLE_RETRY_MS) : null;
+    if (wait === null || Date.now() + wait > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 

@@ -156,7 +156,8 @@ export async function playPairing(context: MatchContext, pairing: Pairing, entra
   const found = await awaitMatch(context.url, id, RESULT_WAIT);
   if (found.kind !== 'found') {
     const crashed = connected.filter((c) => c.code !== EXIT.ok).map((c) => c.name);
-    return { pairing: pairing.index, players: names, scores: null, outcome: '*', match: id, reason: 'the server has no record of the match', crashed, timedOut: [], illegal: [] };
+    const reason = found.kind === 'unavailable' ? `the server's history could not be read: ${found.why}` : 'the server has no record of the match';
+    return { pairing: pairing.index, players: names, scores: null, outcome: '*', match: id, reason, crashed, timedOut: [], illegal: [] };
   }
   const record = found.value;
   const players = record.players.map((seat) => (bot && seat === botName(0) ? bot.name : seat));

@@ -42,12 +42,12 @@ async function matchIds(url: string): Promise<string[]> {
 }
 
 /** Plays a verified roshambo match of `rounds` against the server bot; returns its id once recorded. */
-async function playVerified(server: ServerProcess, player: string, rounds = 2): Promise<string> {
+async function playVerified(server: ServerProcess, player: string, rounds = 2): Promise<{ id: string; stdout: string }> {
   const id = await newMatch(server.url, ['roshambo', '-b', '1', '-v', 'master', '-a', `rounds=${rounds}`, '-a', 'pace=0']);
   const played = await coco(server.url, ['connect', id, '-n', player, '--', 'python3', BOT, 'ROCK']);
   assert.equal(played.code, 0, played.stderr);
   await server.recorded(id);
-  return id;
+  return { id, stdout: played.stdout };
 }
 
 async function apiHistory(server: ServerProcess): Promise<{ id: string; players: string[] }[]> {
@@ -62,7 +62,7 @@ test('cocod --postgres URL: a match played is recorded in PostgreSQL and shown b
   try {
     assert.match(server.log(), /history in PostgreSQL at postgres:\/\/coco:\*\*\*@127\.0\.0\.1:\d+\/single_node \(schema version 5\)/);
     assert.match(server.log(), /listening on \S+ \(history: postgres:\/\/coco:\*\*\*@127\.0\.0\.1:\d+\/single_node\)/);
-    const id = await playVerified(server, 'alice');
+    const id = (await playVerified(server, 'alice')).id;
     assert.deepEqual(await matchIds(url), [id]);
     const table = await coco(server.url, ['history']);
     assert.equal(table.code, 0, table.stderr);
@@ -91,8 +91,8 @@ test('cocod --nodes 2 --postgres URL: the primary owns the PostgreSQL store, and
   const server = await startServer(['--nodes', '2', '--postgres', url], null);
   try {
     await server.waitForLog(/listening on \S+ \(2 nodes, history: postgres:\/\/coco:\*\*\*@127\.0\.0\.1:\d+\/two_nodes\)/);
-    const first = await playVerified(server, 'carol');
-    const second = await playVerified(server, 'dave');
+    const first = (await playVerified(server, 'carol')).id;
+    const second = (await playVerified(server, 'dave')).id;
     assert.deepEqual(await matchIds(url), [first, second]);
     assert.deepEqual((await apiHistory(server)).map((m) => m.id), [second, first]);
     const table = await coco(server.url, ['history']);
@@ -107,20 +107,27 @@ test('cocod --postgres with the database down mid-run: the match ends normally, 
   const url = await database('outage');
   const server = await startServer(['--postgres', url], null);
   try {
-    const before = await playVerified(server, 'hana');
+    const before = (await playVerified(server, 'hana')).id;
     await postgres.halt();
     let during: string;
     try {
-      // Its players hear the result as usual; the record waits in the server's memory.
-      during = await playVerified(server, 'ivan');
+      // The match ends as usual and the record waits in the server's memory; coco, which reads the
+      // result from the history, asks it for a while, then says why it cannot show it.
+      const played = await playVerified(server, 'ivan');
+      during = played.id;
+      assert.match(played.stdout, new RegExp(`> match ended; its result cannot be read yet: the match history is unavailable for now; try again later \\(coco history ${during}\\)`));
       await server.waitForLog(/history database postgres:\/\/coco:\*\*\*@\S+ unreachable \(.*\): records wait in memory \(up to 67108864 bytes, history-backlog-max-bytes\)/);
       // "Try again later" in each front door's terms, not a server error.
       const refused = await fetch(`http://127.0.0.1:${server.port}/api/history`);
       assert.equal(refused.status, 503);
       assert.deepEqual(await refused.json(), { error: 'the match history is unavailable for now; try again later' });
       const failed = await coco(server.url, ['history']);
-      assert.notEqual(failed.code, 0);
-      assert.match(failed.stderr, /\(1013\): history unavailable, try again later/);
+      assert.equal(failed.code, 1);
+      assert.match(failed.stderr, /the server cannot answer for now: the match history is unavailable for now; try again later/);
+      // The reference protocol's request says it in its own terms: the connection closed with 1013.
+      const byProtocol = await coco(server.url, ['history', during]);
+      assert.notEqual(byProtocol.code, 0);
+      assert.match(byProtocol.stderr, /\(1013\): history unavailable, try again later/);
       assert.match(server.log(), /the history database postgres:\/\/coco:\*\*\*@\S+ is unreachable: .*\(1 matches wait to be recorded\)/);
     } finally {
       await postgres.start();
@@ -155,8 +162,8 @@ test('cocod migrate-history copies a real cocod history file into PostgreSQL who
     const server = await startServer([], file);
     const played: string[] = [];
     try {
-      played.push(await playVerified(server, 'erin', 3));
-      played.push(await playVerified(server, 'frank', 2));
+      played.push((await playVerified(server, 'erin', 3)).id);
+      played.push((await playVerified(server, 'frank', 2)).id);
       const unverified = await newMatch(server.url, ['roshambo', '-b', '1', '-a', 'rounds=1', '-a', 'pace=0']);
       const running = startCoco(server.url, ['connect', unverified, '-n', 'gina', '--', 'python3', BOT, 'PAPER']);
       assert.equal((await running.done).code, 0);
