@@ -399,18 +399,23 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
     clobberPort,
     sochaPort,
     async stop(stopOptions) {
+      // A node of several machines (Redis) lets its own running matches finish, as a rolling restart
+      // wants; a single server, and `--nodes` (whose nodes all stop together), end theirs at once.
+      const ownMatchesFinish = redisLink !== null && stopOptions?.drain !== false;
       // No new client; the WebSocket port stays open for the history until server.close().
-      server.startDraining();
+      server.startDraining(ownMatchesFinish);
       clobber?.stopAccepting();
       socha?.stopAccepting();
       // Tournaments start no more matches; the lobby's shutdown ends those running, which they tally.
       const reason = stopOptions?.reason ?? SHUTDOWN_REASON;
       const tournamentsDone = stopTournaments(reason);
       const arenaDone = arena?.close();
-      // This node's matches end; then the players connected here to other nodes' matches may
-      // finish them (the drain), before the node leaves the cluster and closes its connections.
+      // The players connected here to other nodes' matches may finish those (the drain), as may this
+      // node's own matches, all within shutdown-drain-seconds, before the node leaves the cluster and
+      // closes its connections.
       const drainMs = stopOptions?.drain === false ? 0 : limits['shutdown-drain-seconds'] * 1000;
-      await shared.shutdown(async (wait) => void (await server.drain(wait ? drainMs : 0, reason)), reason);
+      const drainEnds = clock.now() + drainMs;
+      await shared.shutdown(async (wait) => void (await server.drain(wait ? Math.max(0, drainEnds - clock.now()) : 0, reason)), reason, ownMatchesFinish ? drainMs : 0);
       await tournamentsDone;
       await arenaDone;
       await arenaStore?.close();

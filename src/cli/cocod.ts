@@ -57,7 +57,9 @@ async function main(): Promise<void> {
     const limits = options.limits ?? DEFAULT_LIMITS;
     // The drain (players of other nodes' matches finishing them) comes before the usual stop.
     const seconds = limits['shutdown-seconds'] + (nodes > 1 || options.redis !== undefined ? limits['shutdown-drain-seconds'] : 0);
-    log.info(`${signal}: stopping (running matches end as "${how.reason ?? SHUTDOWN_REASON}"; at most ${seconds} s)`);
+    // A node of several machines lets its running matches finish first (docs/deployment.md, "Stopping a node").
+    const finishFirst = options.redis !== undefined && how.drain !== false ? ` may finish within ${limits['shutdown-drain-seconds']} s, then` : '';
+    log.info(`${signal}: stopping (running matches${finishFirst} end as "${how.reason ?? SHUTDOWN_REASON}"; at most ${seconds} s)`);
     // Past the deadline the process exits anyway: a stuck store or peer must not keep it up.
     setTimeout(() => {
       log.error(`stopping took longer than ${seconds} s: exiting now`);

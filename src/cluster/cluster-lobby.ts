@@ -279,15 +279,17 @@ export class ClusterLobby implements LobbyPort {
   }
 
   /**
-   * Stops this node's matches, lets `drain` run (the players of other nodes' matches connected
+   * Stops this node's matches (letting those running finish within `finishWithinMs`: their bridged
+   * players still reach them), lets `drain` run (the players of other nodes' matches connected
    * here finish them: their bytes still cross the bus), then leaves the cluster. Leaving first
    * would end their seats: the node that runs their match sees this one go and retires them.
    */
-  async shutdown(drain?: (wait: boolean) => Promise<void>, reason?: string): Promise<void> {
+  async shutdown(drain?: (wait: boolean) => Promise<void>, reason?: string, finishWithinMs = 0): Promise<void> {
     this.stopping = true;
-    await this.local.shutdown(undefined, reason);
     // A node cut off from its cluster (or declared dead) relays nothing: there is nothing to wait for.
-    await drain?.(!this.link.available || this.link.available());
+    const reachable = (): boolean => !this.link.available || this.link.available();
+    await this.local.shutdown(undefined, reason, reachable() ? finishWithinMs : 0);
+    await drain?.(reachable());
     for (const stop of this.stops) stop();
     this.link.close();
   }

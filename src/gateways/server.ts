@@ -216,29 +216,41 @@ export class CocoServer {
    * The first step of stopping: no new client (WebSocket upgrades get 503, /health 503 so that a
    * balancer takes this node out), while the port stays open so that the players drain() waits
    * for can read their match's result from the history as usual. `close` ends the rest.
+   * `ownMatchesFinish`: this node lets its running matches finish (Lobby.shutdown's finishWithinMs),
+   * and drain() waits for their players as for those of other nodes' matches.
    */
-  startDraining(): void {
+  startDraining(ownMatchesFinish = false): void {
+    if (this.draining) return;
     this.draining = true;
+    // When this node's own matches may finish first (a node of several machines), their players
+    // playing now are waited for by drain() too, until they have read their result.
+    if (ownMatchesFinish) for (const connection of this.cocoConnections) if (connection.isPlaying()) this.playingAtStop.add(connection);
   }
+
+  /** The coco connections that were playing when the server began to stop (startDraining). */
+  private readonly playingAtStop = new Set<CocoConnection>();
 
   /**
    * Lets the players still in a match finish it before the server closes: by then this node's own
    * matches have ended (the lobby's shutdown), so those are players bridged to a match another node
-   * runs, which goes on whether this node stops or not. Every other client is told 1001 at once;
-   * each of these is waited for until it closes its connection by itself (coco does once it has
-   * read the result), for at most `ms`, and those still there then are told that the match goes on
-   * without them. Resolves with how many players were waited for and how many were cut off.
+   * runs, which goes on whether this node stops or not, and the players of this node's own matches
+   * that were playing when it began to stop, still reading their result. Every other client is
+   * told 1001 at once; each of these is waited for until it closes its connection by itself (coco
+   * does once it has read the result), for at most `ms`, and those still in a match then are told
+   * that the match goes on without them. Resolves with how many players were waited for and how
+   * many were cut off.
    */
   async drain(ms: number, why = SHUTDOWN_REASON): Promise<{ waited: number; cutOff: number }> {
     this.startDraining();
     const players = new Set<CocoConnection>();
     for (const connection of this.cocoConnections) {
-      if (connection.isPlaying()) players.add(connection);
+      if (connection.isPlaying() || this.playingAtStop.has(connection)) players.add(connection);
       else connection.goAway(why);
     }
+    this.playingAtStop.clear();
     const waited = players.size;
     if (waited > 0 && ms > 0) {
-      this.options.log.info(`stopping: ${waited} players of matches on other nodes may finish them first (at most ${ms / 1000} s)`);
+      this.options.log.info(`stopping: ${waited} players may finish their matches and read their results first (at most ${ms / 1000} s)`);
       await new Promise<void>((resolve) => {
         const cancel = this.options.clock.setTimer(ms, () => {
           this.closedWhileDraining = null;
@@ -260,7 +272,7 @@ export class CocoServer {
       // Says LEFT_MATCH_ON_OTHER_NODE (coco-connection.ts) to those still playing (and to those cut off from their match meanwhile).
       connection.goAway(why);
     }
-    if (waited > 0) this.options.log.info(`stopping: ${waited - players.size} of ${waited} players finished their matches on other nodes${cutOff ? `; ${cutOff} still playing were told their match goes on without them` : ''}`);
+    if (waited > 0) this.options.log.info(`stopping: ${waited - players.size} of ${waited} players finished their matches${cutOff ? `; ${cutOff} still playing were told their match goes on without them` : ''}`);
     return { waited, cutOff };
   }
 

@@ -488,3 +488,39 @@ test('reserved seats (the arena\'s matches): only the names of the seat order ma
   assert.ok(open.ok && lobby.join(open.value, 'mallory', null, member()).ok);
   await lobby.shutdown();
 });
+
+test('shutdown with finishWithinMs (a node of several machines stopping): waiting matches go at once, running ones may finish, those still running then end as the reason says', async () => {
+  const { lobby, store, clock } = makeLobby();
+  const log: string[] = [];
+  const slowMoves = { players: null, bots: 0, timeout: 600 };
+  const ids: string[] = [];
+  const seats: Seat[] = [];
+  for (let i = 0; i < 2; i++) {
+    const created = lobby.create(request({ args: { pace: '0', rounds: '1' }, params: slowMoves }));
+    assert.ok(created.ok);
+    ids.push(created.value);
+    const members = [member(log), member(log)];
+    for (const [i, m] of members.entries()) assert.ok(lobby.join(created.value, ['ann', 'bob'][i]!, null, m).ok);
+    await settle();
+    for (const m of members) if (m.seat) seats.push(m.seat);
+  }
+  const waiting = lobby.create(request());
+  assert.ok(waiting.ok);
+  assert.ok(lobby.join(waiting.value, 'cid', null, member(log)).ok);
+  await settle();
+  assert.equal(seats.length, 4, 'both matches started');
+  const stopped = lobby.shutdown(undefined, 'server shutdown', 5000);
+  await settle();
+  assert.ok(log.includes(`expired ${waiting.value}`), 'the waiting match is removed at once');
+  assert.equal(lobby.create(request()).ok, false, 'no new match while stopping');
+  // The first match plays out during the grace; the second one's players stay silent.
+  for (const seat of seats.slice(0, 2)) seat.receive(Buffer.from('ROCK\n'));
+  await (async () => {
+    for (let turn = 0; turn < 1000 && (await store.get(ids[0]!)) === null; turn++) await settle();
+  })();
+  assert.equal((await store.get(ids[0]!))?.reason.includes('server shutdown'), false, 'the first match played out');
+  assert.equal(await store.get(ids[1]!), null, 'the second still runs within the grace');
+  clock.advance(5000);
+  await stopped;
+  assert.equal((await store.get(ids[1]!))?.reason, 'server shutdown', 'past the grace the rest end with the reason');
+});

@@ -236,9 +236,10 @@ export interface LobbyPort {
    * doors letting the players of other nodes' matches finish them) runs while the node is still a
    * member of its cluster, which it leaves after. `wait` is false when there is nothing to wait
    * for (the node cannot reach its cluster, or was declared dead): those players are told at once.
-   * `reason` is the running matches' (SHUTDOWN_REASON unless the node was declared dead).
+   * `reason` is the running matches' (SHUTDOWN_REASON unless the node was declared dead), given to
+   * those still running `finishWithinMs` after the call (0: at once).
    */
-  shutdown(drain?: (wait: boolean) => Promise<void>, reason?: string): Promise<void>;
+  shutdown(drain?: (wait: boolean) => Promise<void>, reason?: string, finishWithinMs?: number): Promise<void>;
 }
 
 /** Where a match of this node came from, for the directory the other nodes read. */
@@ -599,7 +600,6 @@ export class Lobby implements LobbyPort {
     });
   }
 
-  /** Resolves when every running match has finished and been recorded. */
   /**
    * A match that starts is first handed to `gate` (a cluster publishes it to its directory as
    * running), and its players are told it started, and it runs, once that resolves (or fails, or
@@ -611,21 +611,35 @@ export class Lobby implements LobbyPort {
     this.startGate = gate;
   }
 
+  /** Resolves when every running match has finished and been recorded. */
   async idle(): Promise<void> {
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
   }
 
   /**
-   * Stops every match (server shutdown): waiting ones are removed, running ones end with the reason
-   * SHUTDOWN_REASON (no player's fault) and are recorded before their players are told; no new
-   * one is made. Resolves when all are recorded and `drain` (LobbyPort.shutdown) has run.
+   * Stops every match (server shutdown): no new one is made and waiting ones are removed at once;
+   * running ones may go on to their end for `finishWithinMs` (a node of a cluster stopping for a
+   * rolling restart: shutdown-drain-seconds), and those still running then end with `reason`
+   * (SHUTDOWN_REASON, no player's fault), recorded before their players are told. Resolves when
+   * all are recorded and `drain` (LobbyPort.shutdown) has run.
    */
-  async shutdown(drain?: (wait: boolean) => Promise<void>, reason = SHUTDOWN_REASON): Promise<void> {
+  async shutdown(drain?: (wait: boolean) => Promise<void>, reason = SHUTDOWN_REASON, finishWithinMs = 0): Promise<void> {
     this.stopping = true;
-    for (const match of [...this.matches.values()]) {
-      if (match.running) match.running.abort(reason);
-      else this.expire(match);
+    for (const match of [...this.matches.values()]) if (!match.running) this.expire(match);
+    const running = this.counts().running;
+    if (running > 0 && finishWithinMs > 0) {
+      this.options.log?.info(`stopping: ${running} running matches may finish first (at most ${finishWithinMs / 1000} s)`);
+      await new Promise<void>((resolve) => {
+        const cancel = this.clock.setTimer(finishWithinMs, resolve);
+        void this.idle().then(() => {
+          cancel();
+          resolve();
+        });
+      });
+      const left = this.counts().running;
+      this.options.log?.info(`stopping: ${running - left} of ${running} running matches finished${left ? `; ${left} end now (${reason})` : ''}`);
     }
+    for (const match of [...this.matches.values()]) match.running?.abort(reason);
     await this.idle();
     await drain?.(true);
   }

@@ -26,9 +26,9 @@ async function startNode(extra: readonly string[] = []): Promise<ServerProcess> 
   return node;
 }
 
-/** The match's row in PostgreSQL once `host` has recorded it. */
-async function record(id: string): Promise<{ reason: string; scores: number[] | null }> {
-  await host.recorded(id);
+/** The match's row in PostgreSQL once `recorder` (`host` unless said) has recorded it. */
+async function record(id: string, recorder = host): Promise<{ reason: string; scores: number[] | null }> {
+  await recorder.recorded(id);
   const client = new pg.Client({ connectionString: history });
   await client.connect();
   try {
@@ -40,12 +40,12 @@ async function record(id: string): Promise<{ reason: string; scores: number[] | 
   }
 }
 
-/** A match on `host`: alice through `through` (bridged), bob on `host` itself; resolves once it runs. */
-async function bridgedMatch(through: ServerProcess, rounds: number) {
-  const id = await newMatch(host.url, ['roshambo', '-a', `rounds=${rounds}`, '-a', 'pace=0.1']);
+/** A match on `runner` (`host` unless said): alice through `through` (bridged), bob on `runner` itself; resolves once it runs. */
+async function bridgedMatch(through: ServerProcess, rounds: number, runner = host) {
+  const id = await newMatch(runner.url, ['roshambo', '-a', `rounds=${rounds}`, '-a', 'pace=0.1']);
   const alice = startCoco(through.url, ['connect', id, '-n', 'alice', '--', 'python3', BOT, 'ROCK']);
   await alice.waitForOutput(/> joined/);
-  const bob = startCoco(host.url, ['connect', id, '-n', 'bob', '--', 'python3', BOT, 'PAPER']);
+  const bob = startCoco(runner.url, ['connect', id, '-n', 'bob', '--', 'python3', BOT, 'PAPER']);
   await Promise.all([alice.waitForOutput(/> match started/), bob.waitForOutput(/> match started/)]);
   return { id, alice, bob };
 }
@@ -66,7 +66,7 @@ test('a node stopped (SIGTERM) while a player is bridged through it to a match o
   const through = await startNode();
   const { id, alice, bob } = await bridgedMatch(through, 40);
   through.kill('SIGTERM');
-  await through.waitForLog(/stopping: 1 players of matches on other nodes may finish them first \(at most 30 s\)/);
+  await through.waitForLog(/stopping: 1 players may finish their matches and read their results first \(at most 30 s\)/);
   // While it drains: the balancer's check fails, and a new client is sent away.
   const health = await fetch(new URL('/health', through.url.replace('ws:', 'http:')));
   assert.equal(health.status, 503);
@@ -83,7 +83,7 @@ test('a node stopped (SIGTERM) while a player is bridged through it to a match o
   assert.equal(stored.reason, 'bob wins 40-0 after 40 rounds');
   assert.deepEqual([...stored.scores!].sort((x, y) => x - y), [0, 40]);
   assert.equal(await through.exited, 0);
-  assert.match(through.log(), /stopping: 1 of 1 players finished their matches on other nodes/);
+  assert.match(through.log(), /stopping: 1 of 1 players finished their matches/);
 });
 
 test('shutdown-drain-seconds bounds the drain: a player still in its match then is told plainly that this node stopped and the match goes on without it (never "server shutdown"), and the match goes on and is recorded by its own node', async () => {
@@ -94,10 +94,39 @@ test('shutdown-drain-seconds bounds the drain: a player still in its match then 
   assert.match(a.stdout, /> the server closed the connection \(1001\): this node stopped before your match ended: the node running it goes on without you; the match was not over/);
   assert.doesNotMatch(a.stdout, /match ended: no result \(server shutdown\)/);
   assert.equal(await through.exited, 0);
-  assert.match(through.log(), /stopping: 0 of 1 players finished their matches on other nodes; 1 still playing were told their match goes on without them/);
+  assert.match(through.log(), /stopping: 0 of 1 players finished their matches; 1 still playing were told their match goes on without them/);
   // The match went on without alice: her seat is scored as a player that left.
   const b = await bob.done;
   assert.match(b.stdout, /> match ended: you won /);
   const stored = await record(id);
   assert.match(stored.reason, /^alice retired in round \d+/, stored.reason);
+});
+
+test('a node stopped (SIGTERM) while its own match runs (a rolling restart): its waiting matches go at once, the running one plays out for both its players, local and bridged, and is recorded played out; then the node exits 0', async () => {
+  const runner = await startNode();
+  const { id, alice, bob } = await bridgedMatch(host, 40, runner);
+  const waiting = await newMatch(runner.url, ['roshambo']);
+  runner.kill('SIGTERM');
+  await runner.waitForLog(/stopping: 1 running matches may finish first \(at most 30 s\)/);
+  assert.equal((await coco(host.url, ['lobby'])).stdout.includes(waiting), false, 'the waiting match left the lobby at once');
+  const [a, b] = await Promise.all([alice.done, bob.done]);
+  assert.match(a.stdout, /> match ended: you lost 0-40 \(bob wins 40-0 after 40 rounds\)/);
+  assert.match(b.stdout, /> match ended: you won 40-0 /);
+  assert.equal((await record(id, runner)).reason, 'bob wins 40-0 after 40 rounds');
+  assert.equal(await runner.exited, 0);
+  assert.match(runner.log(), /stopping: 1 of 1 running matches finished/);
+  // Its local player was waited for too, until it had read its result.
+  assert.match(runner.log(), /stopping: 1 of 1 players finished their matches/);
+});
+
+test('shutdown-drain-seconds bounds how long a stopping node\'s own matches may run: one still running then ends as "server shutdown", recorded before its players are told', async () => {
+  const runner = await startNode(['--limit', 'shutdown-drain-seconds=1']);
+  const { id, alice, bob } = await bridgedMatch(host, 600, runner);
+  runner.kill('SIGTERM');
+  const [a, b] = await Promise.all([alice.done, bob.done]);
+  assert.match(b.stdout, /> match ended: no result \(server shutdown\)/);
+  assert.match(a.stdout, /> match ended: no result \(server shutdown\)/);
+  assert.equal((await record(id, runner)).reason, 'server shutdown');
+  assert.equal(await runner.exited, 0);
+  assert.match(runner.log(), /stopping: 0 of 1 running matches finished; 1 end now \(server shutdown\)/);
 });
