@@ -22,6 +22,8 @@ const PHONE = { width: 390, height: 844 } as const;
 let dir: string | undefined;
 let chessScript = '';
 let chessId = '';
+/** What each chess player's `coco connect` printed, by name. */
+const chessOutputs = new Map<string, string>();
 
 const site = siteAndBrowser({
   prepare: async () => {
@@ -32,7 +34,8 @@ const site = siteAndBrowser({
     assert.equal(created.code, 0, created.stderr);
     chessId = created.stdout.trim();
     const clients = ['ann', 'bob'].map((name) => startCoco(site.server.url, ['connect', chessId, '-n', name, '--', 'python3', chessScript]));
-    await Promise.all(clients.map((client) => client.done));
+    const finished = await Promise.all(clients.map((client) => client.done));
+    finished.forEach((result, i) => chessOutputs.set(['ann', 'bob'][i]!, `${result.stdout}${result.stderr}`));
     await site.server.recorded(chessId);
   },
   cleanup: () => {
@@ -90,6 +93,9 @@ test('a chess replay shows each side\'s time left at every step: the side to mov
   });
   await screenshot(page, 'match-clocks-chess-end');
   await page.close();
+  // Black's seat was closed for the timeout as it ran out (not only at the match's end): its coco says so.
+  assert.match(chessOutputs.get(black)!, /you lost 0-1 \(.*; you did not answer in time\)/);
+  assert.doesNotMatch(chessOutputs.get(white)!, /did not answer in time/);
 });
 
 test('a live match shows its seats in order before the record, the clock of the seat to move ticking, and a seat whose client went away as crashed', async () => {
