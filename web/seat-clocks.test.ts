@@ -74,6 +74,12 @@ test('no clock from an old record, a malformed one or an unknown version; malfor
   assert.deepEqual(junk.seats, [[{ asked: 1, answered: null, limit: null, eventsBeforeAsk: 3, eventsBeforeAnswer: null }], []]);
 });
 
+test('turns kept unplaced (a derived game\'s record read before the server placed them) are skipped: no clock rather than a wrong one', () => {
+  const raw = readClockRecord('{"version":1,"ended":12,"seats":[{"turns":[[0,2,10],[2,null,10]],"dropped":0},{"turns":[[0,1.5,10]],"dropped":0}]}')!;
+  assert.deepEqual(raw.seats, [[], []]);
+  assert.deepEqual(clocksAt(raw, 5, true), [{ left: null, limit: null, running: false }, { left: null, limit: null, running: false }]);
+});
+
 test('a clock reads as lichess\'s: tenths under a minute, m:ss from one, h:mm:ss from an hour', () => {
   assert.equal(formatClock(9.87), '9.8');
   assert.equal(formatClock(-1), '0.0');

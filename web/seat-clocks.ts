@@ -8,6 +8,9 @@ import { looseRecord as record } from '../src/protocol/loose-json.js';
  * when it last answered; at the end, a seat that never answered shows what was left when its turn
  * ended (0.0 when it ran out). A turn is placed among the pictures by how many visualizer events
  * came before it, not by the pictures' times: several games draw on a time scale of their own.
+ * A game whose pictures are derived from its input keeps its turns unplaced (`[asked, answered,
+ * limit]`) and the server places them among the derived events before sending the artifact; a turn
+ * still unplaced is skipped here, never guessed.
  * Pure, so that it is tested under Node. Times come from the record (the server's clock).
  */
 export const CLOCK_ARTIFACT = 'clock.json';

@@ -43,6 +43,16 @@ test("names in colours of their own are the seats' colours (roshambo); one colou
   assert.deepEqual(css(seatColours(['p1', 'p2'], [create(1, [circle('e03030ff', 0.5)]), { t: 1, log: { line: 'Player 1 plays column 3' } }])), [null, null]);
 });
 
+test('an external game names seat N "Player N" (its game server knows no names): the disc in the object of that text is its colour, and a drawn name comes first', () => {
+  const row = (id: number, n: number, f: string): VisEvent => create(id, [circle(f, 0.1 * n), text(`Player ${n}`, 0.1 * n - 0.035)]);
+  const events = [create(1, [text('Lowest unique number')]), row(201, 1, 'e6194bff'), row(202, 2, '3cb44bff'), row(203, 3, '4363d8ff')];
+  assert.deepEqual(css(seatColours(['ann', 'bob', 'ServerBot$0'], events)), ['#e6194b', '#3cb44b', '#4363d8']);
+  // A seat whose name is drawn takes what its name says; "Player 10" is not "Player 1".
+  const named = [create(1, [circle('111111ff', 0.5), text('bob', 0.5)]), row(201, 1, 'e6194bff'), row(202, 2, '3cb44bff'), create(9, [circle('999999ff', 0.9), text('Player 10', 0.9)])];
+  assert.deepEqual(css(seatColours(['ann', 'bob'], named)), ['#e6194b', '#111111']);
+  assert.deepEqual(css(seatColours(['ann'], [create(9, [circle('999999ff', 0.9), text('Player 10', 0.9)])])), [null]);
+});
+
 const at = (t: number, event: VisEvent): VisEvent => ({ ...event, t });
 
 test("quoridor's and clobber's colours swap between games: the legend gives each seat its colour of the game shown", () => {

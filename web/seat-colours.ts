@@ -15,8 +15,11 @@ import type { Shape } from '../src/protocol/vis-shape.js';
  *    seat's name is later drawn with the other word (a match of several games that swap colours);
  * 4. the name's own colour, when each seat's name is in a colour of its own (roshambo,
  *    hase-und-igel).
- * A seat whose picture says none of these has no colour in the legend (an external game that
- * writes "Player 1" under a disc of no name): the legend shows nothing rather than a guess.
+ * An external game's game server does not know its players' names: where a seat's name is never
+ * drawn, a text `Player N` (N the seat's number from 1, as the game-server protocol numbers them)
+ * names seat N in these rules (lowest-unique: "Player 2" in the object of its disc).
+ * A seat whose picture says none of these has no colour in the legend (a disc with no text in its
+ * object): the legend shows nothing rather than a guess.
  */
 export interface SeatColour {
   /** `#rrggbb`. */
@@ -66,10 +69,23 @@ interface NameTag {
   readonly circles: readonly Circle[];
 }
 
-/** The first drawn text naming each seat, with the circles of the object it is in. */
+/**
+ * The first drawn text naming each seat, with the circles of the object it is in. A seat whose
+ * name is never drawn is named by `Player N` (N its seat number from 1) as an external game's
+ * picture says it (the game-server protocol numbers the players so, in seat order; its game server
+ * is never told their names).
+ */
 function nameTags(players: readonly string[], events: readonly VisEvent[]): (NameTag | null)[] {
-  const tags: (NameTag | null)[] = players.map(() => null);
-  let missing = players.length;
+  const byName = firstTags(players, events);
+  if (byName.every((tag) => tag !== null)) return byName;
+  const byNumber = firstTags(players.map((_, seat) => `Player ${seat + 1}`), events);
+  return byName.map((tag, seat) => tag ?? byNumber[seat]!);
+}
+
+/** The first drawn text holding each of `names`, with the circles of the object it is in. */
+function firstTags(names: readonly string[], events: readonly VisEvent[]): (NameTag | null)[] {
+  const tags: (NameTag | null)[] = names.map(() => null);
+  let missing = names.length;
   for (const event of events) {
     if (missing === 0) break;
     if (!('create' in event)) continue;
@@ -77,10 +93,10 @@ function nameTags(players: readonly string[], events: readonly VisEvent[]): (Nam
     const circles = geom.flatMap((shape) => ('circle' in shape ? [shape.circle] : []));
     for (const shape of geom) {
       if (!('text' in shape)) continue;
-      players.forEach((name, seat) => {
+      names.forEach((name, seat) => {
         if (tags[seat] !== null || !namesPlayer(shape.text.v, name)) return;
         // A text naming every player ("ann against bob") says nothing of one seat.
-        if (players.length > 1 && players.every((other) => namesPlayer(shape.text.v, other))) return;
+        if (names.length > 1 && names.every((other) => namesPlayer(shape.text.v, other))) return;
         tags[seat] = { text: shape.text, circles };
         missing--;
       });

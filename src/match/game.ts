@@ -95,7 +95,9 @@ export interface MatchContext {
   /**
    * Seat `seat` is to move within `limitSeconds` (the match's timeout for most games): its clock
    * runs until the game takes its next line (match/seat-clocks.ts, the record's `clock.json`).
-   * Call it before reading the answer. Optional: a replay of the game has no clock.
+   * Call it before reading the answer. Optional (a game calls it as `ctx.toMove?.(...)`): a
+   * replay of a game whose pictures are derived from its input has no clock, but is told too, to
+   * place the match's turns among the pictures it draws (TurnPlaces in match/seat-clocks.ts).
    */
   toMove?(seat: number, limitSeconds: number): void;
 }

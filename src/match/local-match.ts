@@ -3,7 +3,8 @@ import { InlineCompute } from './compute.js';
 import type { BotIO, GameDefinition, NewMatchParams } from './game.js';
 import { connectBot } from './bot-connection.js';
 import { Match, lineupOf, type MatchOutcome } from './match.js';
-import { deriveRecordVis } from './record-vis.js';
+import { deriveRecordDrawing } from './record-vis.js';
+import { CLOCK_RECORD } from './seat-clocks.js';
 import { SpectatorFeed } from './spectator-feed.js';
 import { parseVisReplayNote } from './vis-replay.js';
 import type { VisEvent } from '../protocol/vis-event.js';
@@ -38,6 +39,11 @@ export interface LocalMatchRecord {
   readonly vis: readonly VisEvent[];
   /** The visualizer events as the record keeps them: the text of one JSON array. */
   readonly visJson: string;
+  /**
+   * The record's clock.json as a reader gets it (null: none), its turns placed among `vis`: for a
+   * game whose pictures are derived from its input, `outcome.artifacts` holds it unplaced.
+   */
+  readonly clock: string | null;
 }
 
 /**
@@ -87,10 +93,13 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
   await Promise.allSettled(programs);
   // As a replay of the record shows them: derived from the seats' input when the game drew nothing as it played.
   let visJson = match.recordVis().toString('utf8');
+  let clock = outcome.artifacts[CLOCK_RECORD.artifact] ?? null;
   const note = parseVisReplayNote(visJson);
   if (note) {
     const record = { args: configured.value.args, players: outcome.seats.map((seat) => seat.name), bots: configured.value.bots, seed: outcome.seed, artifacts: outcome.artifacts };
-    visJson = (await deriveRecordVis(game, record, note)).toString('utf8');
+    const drawing = await deriveRecordDrawing(game, record, note);
+    visJson = drawing.events.toString('utf8');
+    if (drawing.clock !== null) clock = drawing.clock.toString('utf8');
   }
   return {
     outcome,
@@ -99,5 +108,6 @@ export async function playLocalMatch(options: LocalMatchOptions): Promise<LocalM
     sent,
     vis: JSON.parse(visJson) as VisEvent[],
     visJson,
+    clock,
   };
 }

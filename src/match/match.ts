@@ -132,7 +132,7 @@ export class Match<C> {
     // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
     const onFull = this.derivesVis ? () => this.drawNow() : null;
     this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
-    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed(), { onChange: () => this.vis.seatsChanged(), keepTurns: !this.derivesVis, visEvents: () => this.vis.count });
+    this.seatClocks = new SeatClocks(lineup.length, () => this.elapsed(), { onChange: () => this.vis.seatsChanged(), placement: this.derivesVis ? 'replay' : 'events', visEvents: () => this.vis.count });
     const onMove = options.onMove;
     this.seats = lineup.map(
       ({ name, isBot }, index) =>
@@ -203,7 +203,7 @@ export class Match<C> {
     }
     if (this.stopReason !== null) result = null;
     // Its end is the game's: what follows (recording, the bots leaving) is no seat's time.
-    const clock = this.seatClocks.json();
+    let clock = this.seatClocks.json();
     const seats = this.seats.map((seat) => ({ name: seat.name, isBot: seat.isBot, closeReason: seat.closeReason }));
     // Players are told the match is over once it is persisted (below); bots at once.
     for (const seat of this.seats) {
@@ -216,6 +216,8 @@ export class Match<C> {
       this.replay.endAll();
       await this.replay.done;
       if (this.replay.failure !== null) this.options.log?.error(`drawing game ${game.name} again failed: ${this.replay.failure}`);
+      // The record keeps the events this replay drew (recordVis): it places the turns among them.
+      if (clock !== null) clock = this.replay.places.place(clock) ?? clock;
     }
     this.vis.end();
     await Promise.all(botRuns);

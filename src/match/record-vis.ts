@@ -1,5 +1,6 @@
 import type { GameDefinition } from './game.js';
 import { transcriptName } from './match.js';
+import { CLOCK_RECORD } from './seat-clocks.js';
 import { playerLinesOf } from './seat-transcript.js';
 import { VisFeed } from './vis-feed.js';
 import { VisReplay, type VisReplayNote } from './vis-replay.js';
@@ -14,12 +15,20 @@ export interface ReplayableRecord {
   readonly artifacts: Readonly<Record<string, string>>;
 }
 
+/** What a replay of a recorded match draws: what the record would have kept had the game drawn as it was played. */
+export interface DerivedDrawing {
+  /** The visualizer events, as the text of one JSON array. */
+  readonly events: Buffer;
+  /** The record's clock.json with its turns placed among those events (seat-clocks.ts), or null when the record has none. */
+  readonly clock: Buffer | null;
+}
+
 /**
- * The visualizer events of a recorded match of `game`, as the text of one JSON array (what the
- * record would have kept had they been built while it was played): the game is played again on
- * the lines its transcripts say each seat sent, as many as the note says the game read.
+ * The visualizer events of a recorded match of `game`, and its clock placed among them: the game
+ * is played again on the lines its transcripts say each seat sent, as many as the note says the
+ * game read.
  */
-export async function deriveRecordVis(game: GameDefinition<any>, record: ReplayableRecord, note: VisReplayNote): Promise<Buffer> {
+export async function deriveRecordDrawing(game: GameDefinition<any>, record: ReplayableRecord, note: VisReplayNote): Promise<DerivedDrawing> {
   const players = record.players.length;
   const configured = game.configure({ players, bots: record.bots, timeout: note.timeout, args: record.args });
   if (!configured.ok) throw new Error(`the record's settings no longer configure ${game.name}: ${configured.error}`);
@@ -43,5 +52,7 @@ export async function deriveRecordVis(game: GameDefinition<any>, record: Replaya
   await replay.done;
   if (replay.failure !== null) throw new Error(`replaying ${game.name} failed: ${replay.failure}`);
   vis.end();
-  return vis.jsonBytes();
+  const kept = record.artifacts[CLOCK_RECORD.artifact];
+  const placed = kept === undefined ? null : replay.places.place(kept);
+  return { events: vis.jsonBytes(), clock: placed === null ? null : Buffer.from(placed) };
 }

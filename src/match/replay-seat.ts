@@ -16,7 +16,8 @@ export const PRESUMED_END_REASON: SeatCloseReason = 'disconnected';
  */
 export class ReplaySeat implements PlayerSeat {
   private readonly input = new LineQueue((line) => {
-    if (line === null && this.reason === null) this.reason = this.endReason;
+    if (line !== null) this.onRead?.();
+    else if (this.reason === null) this.reason = this.endReason;
   });
   private reason: SeatCloseReason | null = null;
   private endReason: SeatCloseReason = PRESUMED_END_REASON;
@@ -25,6 +26,8 @@ export class ReplaySeat implements PlayerSeat {
     readonly index: number,
     readonly name: string,
     readonly isBot: boolean,
+    /** Told when the game takes a line (as a played seat tells its clock: match/seat-clocks.ts). */
+    private readonly onRead: (() => void) | null = null,
   ) {}
 
   get closed(): boolean {

@@ -14,9 +14,17 @@
  * when the seat never answered it (it timed out, left, or the match ended first); `limit` is the
  * seconds the seat had for that move (null: no limit); the last two say how many of the match's
  * visualizer events had been emitted when it was asked and when it answered, which places the turn
- * among the pictures whatever time scale a game draws on (several draw on a logical one). A seat past CLOCK_RECORD.maxTurnsPerSeat turns keeps its first ones and counts
- * the rest in `dropped`. Older records have no `clock.json`: their pages show no clock; nor do
- * matches of a game whose pictures are derived from its input (roshambo, royalur, dama), whose record keeps none.
+ * among the pictures whatever time scale a game draws on (several draw on a logical one). A seat
+ * past CLOCK_RECORD.maxTurnsPerSeat turns keeps its first ones and counts the rest in `dropped`.
+ * Older records have no `clock.json`: their pages show no clock.
+ *
+ * A game whose pictures are derived from its input (GameDefinition.visFromInput: roshambo, royalur,
+ * dama) draws nothing while it plays, so its turns cannot be placed then: its record keeps them
+ * unplaced, `[asked, answered, limit]` (placement 'replay'), and the replay that derives its
+ * pictures places them (TurnPlaces: the game says who is to move and takes their lines in the
+ * replay as it did in the match) before a reader sees the record (store/derived-vis-store.ts, or
+ * the match itself when a live viewer's replay drew it). A reader of version 1 that meets an
+ * unplaced turn skips it: it shows no clock rather than a wrong one.
  */
 export const CLOCK_RECORD = {
   /** The artifact's name in the record. */
@@ -27,32 +35,34 @@ export const CLOCK_RECORD = {
   maxTurnsPerSeat: 20_000,
 } as const;
 
-type Turn = [asked: number, answered: number | null, limit: number | null];
-/** A turn as the record keeps it: with how many of the match's visualizer events came before its ask and its answer. */
-type RecordTurn = [asked: number, answered: number | null, limit: number | null, eventsBeforeAsk: number, eventsBeforeAnswer: number | null];
+/**
+ * Where a turn is placed among the pictures: by the visualizer events emitted so far ('events', a
+ * game that draws as it plays), or later, by a replay of the game ('replay', a game whose pictures
+ * are derived from its input).
+ */
+export type TurnPlacement = 'events' | 'replay';
+
+/** Numbers kept per turn: asked, answered, limit, eventsBeforeAsk, eventsBeforeAnswer (NaN: null). */
+const TURN_SLOTS = 5;
 
 interface SeatTurns {
-  /** The turns kept for the record (at most CLOCK_RECORD.maxTurnsPerSeat). */
-  readonly turns: RecordTurn[];
+  /** The turns kept for the record (at most CLOCK_RECORD.maxTurnsPerSeat), TURN_SLOTS numbers each: no object per turn. */
+  readonly turns: number[];
   /** The seat's latest turn, kept apart and changed in place: what a live viewer is told. */
-  readonly latest: Turn;
+  readonly latest: [asked: number, answered: number | null, limit: number | null];
   asked: boolean;
   /** Whether the latest turn still waits for the seat's answer. */
   open: boolean;
-  /** The record's entry of the open turn, if it has one. */
-  openRecord: RecordTurn | null;
+  /** Where the open turn starts in `turns`, or -1 when the record does not keep it. */
+  openAt: number;
   dropped: number;
 }
 
 export interface SeatClocksOptions {
   /** Told when a turn starts or ends (the live page's seats: VisSeats). */
   readonly onChange?: () => void;
-  /**
-   * Whether the turns are kept for the record (default true). A game whose pictures are derived
-   * from its input has them on a time scale of their own, where a page cannot place its clocks:
-   * only each seat's latest turn is kept then, for live viewers, with no allocation per turn.
-   */
-  readonly keepTurns?: boolean;
+  /** Where turns are placed among the pictures (default 'events'). */
+  readonly placement?: TurnPlacement;
   /** How many visualizer events the match has emitted so far (VisFeed.count): where each turn falls among its pictures. */
   readonly visEvents?: () => number;
 }
@@ -61,7 +71,7 @@ export class SeatClocks {
   private readonly seats: SeatTurns[];
   private used = false;
   private readonly onChange: (() => void) | null;
-  private readonly keepTurns: boolean;
+  private readonly placement: TurnPlacement;
   private readonly visEvents: () => number;
 
   constructor(
@@ -71,9 +81,9 @@ export class SeatClocks {
     options: SeatClocksOptions = {},
   ) {
     this.onChange = options.onChange ?? null;
-    this.keepTurns = options.keepTurns ?? true;
+    this.placement = options.placement ?? 'events';
     this.visEvents = options.visEvents ?? (() => 0);
-    this.seats = Array.from({ length: seats }, () => ({ turns: [], latest: [0, null, null], asked: false, open: false, openRecord: null, dropped: 0 }));
+    this.seats = Array.from({ length: seats }, () => ({ turns: [], latest: [0, null, null], asked: false, open: false, openAt: -1, dropped: 0 }));
   }
 
   /**
@@ -93,10 +103,11 @@ export class SeatClocks {
     state.latest[2] = limit;
     state.asked = true;
     state.open = true;
-    state.openRecord = null;
-    if (this.keepTurns) {
-      if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat) state.dropped++;
-      else state.turns.push((state.openRecord = [asked, null, limit, this.visEvents(), null]));
+    state.openAt = -1;
+    if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat * TURN_SLOTS) state.dropped++;
+    else {
+      state.openAt = state.turns.length;
+      state.turns.push(asked, Number.NaN, limit ?? Number.NaN, this.placement === 'events' ? this.visEvents() : Number.NaN, Number.NaN);
     }
     this.onChange?.();
   }
@@ -108,11 +119,11 @@ export class SeatClocks {
     const answered = round(this.now());
     state.open = false;
     state.latest[1] = answered;
-    if (state.openRecord !== null) {
-      state.openRecord[1] = answered;
-      state.openRecord[4] = this.visEvents();
+    if (state.openAt !== -1) {
+      state.turns[state.openAt + 1] = answered;
+      if (this.placement === 'events') state.turns[state.openAt + 4] = this.visEvents();
     }
-    state.openRecord = null;
+    state.openAt = -1;
     this.onChange?.();
   }
 
@@ -122,15 +133,96 @@ export class SeatClocks {
     return state === undefined || !state.asked ? null : [...state.latest];
   }
 
-  /** The record's text, or null when the game never said a seat was to move or the turns are not kept (no clock to show). */
+  /** The record's text, or null when the game never said a seat was to move (no clock to show). */
   json(): string | null {
-    if (!this.used || !this.keepTurns) return null;
+    if (!this.used) return null;
+    const slots = this.placement === 'events' ? TURN_SLOTS : 3;
     return JSON.stringify({
       version: CLOCK_RECORD.version,
       ended: round(this.now()),
-      seats: this.seats.map(({ turns, dropped }) => ({ turns, dropped })),
+      seats: this.seats.map(({ turns, dropped }) => ({ turns: recordTurns(turns, slots), dropped })),
     });
   }
+}
+
+/**
+ * Where each seat's turns fall among the pictures of a replayed game whose pictures are derived
+ * from its input (match/vis-replay.ts): the replay says who is to move and takes their lines as
+ * the played game did, in the same order, so its n-th turn of a seat is the match's n-th; the
+ * events it has drawn by then place it. `place` then completes the match's unplaced record.
+ */
+export class TurnPlaces {
+  /** Per seat, two numbers a turn: events before its ask, before its answer (NaN: not answered). */
+  private readonly seats: { readonly places: number[]; openAt: number }[];
+
+  constructor(
+    seats: number,
+    /** How many visualizer events the replay has drawn so far. */
+    private readonly visEvents: () => number,
+  ) {
+    this.seats = Array.from({ length: seats }, () => ({ places: [], openAt: -1 }));
+  }
+
+  /** The replayed game asks `seat` to move. */
+  toMove(seat: number): void {
+    const state = this.seats[seat];
+    if (state === undefined) return;
+    state.openAt = -1;
+    if (state.places.length >= CLOCK_RECORD.maxTurnsPerSeat * 2) return;
+    state.openAt = state.places.length;
+    state.places.push(this.visEvents(), Number.NaN);
+  }
+
+  /** The replayed game took a line from `seat`. */
+  moved(seat: number): void {
+    const state = this.seats[seat];
+    if (state === undefined || state.openAt === -1) return;
+    state.places[state.openAt + 1] = this.visEvents();
+    state.openAt = -1;
+  }
+
+  /**
+   * The match's clock record (`json` of SeatClocks with placement 'replay') with each turn placed:
+   * the version 1 record a game drawn as it plays keeps. A turn the replay did not see (it
+   * failed) stays unplaced, which a reader skips. Null when the text is not such a record.
+   */
+  place(clockJson: string): string | null {
+    let value: unknown;
+    try {
+      value = JSON.parse(clockJson);
+    } catch {
+      return null;
+    }
+    const seats = (value as { seats?: unknown } | null)?.seats;
+    if (!Array.isArray(seats)) return null;
+    seats.forEach((seat: { turns?: unknown } | null, index) => {
+      const turns = seat?.turns;
+      const places = this.seats[index]?.places ?? [];
+      if (!Array.isArray(turns)) return;
+      turns.forEach((turn: unknown, n) => {
+        if (!Array.isArray(turn) || turn.length !== 3 || 2 * n >= places.length) return;
+        const beforeAsk = places[2 * n]!;
+        const beforeAnswer = places[2 * n + 1]!;
+        // A turn the match saw answered is answered in the replay too; should it not be, the answer is placed at the ask.
+        turn.push(beforeAsk, turn[1] === null ? null : Number.isNaN(beforeAnswer) ? beforeAsk : beforeAnswer);
+      });
+    });
+    return JSON.stringify(value);
+  }
+}
+
+/** The record's turns from the flat numbers (`slots` of them per turn kept), NaN as null. */
+function recordTurns(flat: readonly number[], slots: number): (number | null)[][] {
+  const turns: (number | null)[][] = [];
+  for (let at = 0; at < flat.length; at += TURN_SLOTS) {
+    const turn: (number | null)[] = [];
+    for (let slot = 0; slot < slots; slot++) {
+      const value = flat[at + slot]!;
+      turn.push(Number.isNaN(value) ? null : value);
+    }
+    turns.push(turn);
+  }
+  return turns;
 }
 
 function round(seconds: number): number {

@@ -7,7 +7,8 @@ import type { GameDefinition } from './game.js';
 import { playLocalMatch, type LocalMatchOptions, type LocalPlayer } from './local-match.js';
 import type { Match } from './match.js';
 import { parseVisReplayNote, visReplayNoteJson, type VisReplayNote } from './vis-replay.js';
-import { deriveRecordVis } from './record-vis.js';
+import { deriveRecordDrawing } from './record-vis.js';
+import { CLOCK_RECORD } from './seat-clocks.js';
 import { dama, type DamaConfig } from '../games/dama/dama.js';
 import { royalur } from '../games/royalur/royalur.js';
 import { ok } from '../util/result.js';
@@ -43,20 +44,29 @@ async function bothWays(options: LocalMatchOptions): Promise<{ derived: string; 
  * Bots that search against the clock play a different match each time, so both sides are taken
  * from one match.
  */
-async function drawnAndDerived(options: LocalMatchOptions): Promise<{ drawn: string; derived: string; note: VisReplayNote }> {
+async function drawnAndDerived(options: LocalMatchOptions): Promise<{ drawn: string; derived: string; note: VisReplayNote; drawnClock: string; derivedClock: string | null }> {
   let match: Match<any> | null = null;
   const run = playLocalMatch({ ...options, game: drawingAsItPlays(options.game), made: (made) => (match = made) });
   const drawn = await (options.clock instanceof ManualClock ? options.clock.runUntil(run) : run);
   const note = match!.replayNote();
+  // The clock as the match keeps it when its pictures are derived: each turn's times, unplaced.
+  const drawnClock = drawn.outcome.artifacts[CLOCK_RECORD.artifact]!;
   const record = {
     args: options.params?.args ?? {},
     players: drawn.outcome.seats.map((seat) => seat.name),
     bots: options.params?.bots ?? 0,
     seed: drawn.outcome.seed,
-    artifacts: drawn.outcome.artifacts,
+    artifacts: { ...drawn.outcome.artifacts, [CLOCK_RECORD.artifact]: unplaced(drawnClock) },
   };
-  const derived = (await deriveRecordVis(options.game, record, note)).toString('utf8');
-  return { drawn: drawn.visJson, derived, note };
+  const derived = await deriveRecordDrawing(options.game, record, note);
+  return { drawn: drawn.visJson, derived: derived.events.toString('utf8'), note, drawnClock, derivedClock: derived.clock?.toString('utf8') ?? null };
+}
+
+/** A clock record with each turn's place among the pictures taken off: `[asked, answered, limit]`. */
+function unplaced(clock: string): string {
+  const record = JSON.parse(clock) as { seats: { turns: unknown[][] }[] };
+  for (const seat of record.seats) seat.turns = seat.turns.map((turn) => turn.slice(0, 3));
+  return JSON.stringify(record);
 }
 
 /** A player that reads everything and never answers (it times out, or the match ends without it). */
@@ -115,14 +125,16 @@ const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
   ],
 };
 
-test('every built-in game either draws as it plays or is replayed on its input, and a replay of its recorded matches shows what the game drew as it played', async () => {
+test('every built-in game either draws as it plays or is replayed on its input, and a replay of its recorded matches shows what the game drew as it played, its clock turns placed among the pictures where they were', async () => {
   const derivedGames = BUILT_IN_GAMES.filter((game) => game.visFromInput === true).map((game) => game.name);
   assert.deepEqual(derivedGames.sort(), Object.keys(REPLAY_CASES).sort(), 'the games replayed on their input, each with its cases here');
   for (const [game, cases] of Object.entries(REPLAY_CASES)) {
     for (const { name, options, reason } of cases) {
-      const { drawn, derived } = await drawnAndDerived(options);
+      const { drawn, derived, drawnClock, derivedClock } = await drawnAndDerived(options);
       assert.ok(JSON.parse(drawn).length > 5, `${game}, ${name}: something drawn`);
       assert.equal(derived, drawn, `${game}, ${name}`);
+      assert.ok(JSON.parse(drawnClock).seats.some((seat: { turns: unknown[] }) => seat.turns.length > 0), `${game}, ${name}: some seat had a turn`);
+      assert.equal(derivedClock, drawnClock, `${game}, ${name}: the clock`);
       if (reason) assert.match(drawn, reason, `${game}, ${name}`);
     }
   }
@@ -207,6 +219,15 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
   const options = (game: GameDefinition<any>): LocalMatchOptions => ({ game, params: { args: { rounds: '30', pace: '0' } }, players: [{ name: 'a', play: watcher }, { name: 'b', play: scripted([...moves].reverse()) }], made: (made) => (match = made) });
   const watched = await playLocalMatch(options(roshambo));
   assert.ok(ended);
+  // Once watched, the record keeps the events and the clock placed among them by the viewer's replay.
+  const placed = JSON.parse(watched.outcome.artifacts[CLOCK_RECORD.artifact]!) as { seats: { turns: number[][] }[] };
+  assert.deepEqual(
+    placed.seats.map((seat) => seat.turns.map((turn) => turn.slice(3))),
+    // The start draws 5 events (two names, "vs", the score, a log line), each round 3 (the score replaced, a log line).
+    [0, 1].map(() => moves.map((_, round) => [5 + 3 * round, 5 + 3 * round])),
+    'each round asks both seats once the last is drawn, and draws their gestures after both answered',
+  );
+  assert.equal(watched.clock, watched.outcome.artifacts[CLOCK_RECORD.artifact]);
   const whole = seen === '[]' ? `[${events.join(',')}]` : `${seen.slice(0, -1)}${events.length > 0 ? `,${events.join(',')}` : ''}]`;
   const drawn = await playLocalMatch({ ...options(drawingAsItPlays(roshambo)), players: [{ name: 'a', play: scripted(moves) }, { name: 'b', play: scripted([...moves].reverse()) }] });
   assert.deepEqual(JSON.parse(whole), JSON.parse(drawn.visJson));
@@ -216,7 +237,7 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
 });
 
 test('a viewer watching a dama match live sees a player who times out drawn as timed out, as the game drew it', async () => {
-  const watchedFromTheStart = async (game: GameDefinition<any>): Promise<string> => {
+  const watchedFromTheStart = async (game: GameDefinition<any>): Promise<string[]> => {
     const clock = new ManualClock();
     let history = '';
     const events: string[] = [];
@@ -239,7 +260,8 @@ test('a viewer watching a dama match live sees a player who times out drawn as t
     const whole = JSON.parse(`[${[history.slice(1, -1), ...events].filter((part) => part !== '').join(',')}]`) as unknown[];
     // What the viewer saw is what the record keeps.
     assert.deepEqual(whole, JSON.parse(record.visJson));
-    return record.visJson;
+    return [record.visJson, record.outcome.artifacts[CLOCK_RECORD.artifact]!];
   };
-  assert.equal(await watchedFromTheStart(dama), await watchedFromTheStart(drawingAsItPlays(dama)));
+  // Its clock too: the live replay placed the turns where the game drawing as it played did.
+  assert.deepEqual(await watchedFromTheStart(dama), await watchedFromTheStart(drawingAsItPlays(dama)));
 });

@@ -2,6 +2,7 @@ import type { GameDefinition, MatchContext, MatchSettings } from './game.js';
 import { Random } from './random.js';
 import { PRESUMED_END_REASON, ReplaySeat } from './replay-seat.js';
 import type { SeatCloseReason } from './seat.js';
+import { TurnPlaces } from './seat-clocks.js';
 import type { VisFeed } from './vis-feed.js';
 
 /** Who sits where in the replayed match, in seat order (as the match's lineup). */
@@ -15,7 +16,8 @@ export interface ReplayLineup {
  * like (GameDefinition.visFromInput): the game's visualizer events go to `vis`, everything else it
  * does goes nowhere. Its random source is the match's, forked for the bots as the match forks it,
  * so the game deals, draws and decides as it did. Time stands still: `sleep` returns at once and
- * no timer fires, for a seat's timeout shows in its input as its end.
+ * no timer fires, for a seat's timeout shows in its input as its end. Who the game says is to
+ * move, and when it takes their lines, places the match's clock turns among the events (`places`).
  *
  * The lines are pushed as the played match's game read them (a live viewer's replay follows the
  * match) or all at once (a replay from the record); `endAll` ends every seat's input, and `done`
@@ -23,6 +25,8 @@ export interface ReplayLineup {
  */
 export class VisReplay {
   readonly seats: readonly ReplaySeat[];
+  /** Where each seat's turns fall among the events drawn: the game says who is to move here as it did when played. */
+  readonly places: TurnPlaces;
   readonly done: Promise<void>;
   /** What went wrong with the replayed game (a bug: the game did what it had not done when played), or null. */
   failure: string | null = null;
@@ -35,7 +39,8 @@ export class VisReplay {
     readonly vis: VisFeed;
   }) {
     const { game, settings, lineup, vis } = options;
-    this.seats = lineup.map(({ name, isBot }, index) => new ReplaySeat(index, name, isBot));
+    this.places = new TurnPlaces(lineup.length, () => vis.count);
+    this.seats = lineup.map(({ name, isBot }, index) => new ReplaySeat(index, name, isBot, () => this.places.moved(index)));
     const random = Random.fromSeed(options.seed);
     // The match forks one source per bot seat, in seat order, before the game starts (match.ts).
     for (const spec of lineup) if (spec.isBot) random.fork();
@@ -51,6 +56,7 @@ export class VisReplay {
       attach: () => {},
       stopReason: () => null,
       drawing: true,
+      toMove: (seat) => this.places.toMove(seat),
     };
     this.done = game.play(context, settings.config).then(
       () => {},

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { roshambo } from '../games/roshambo/roshambo.js';
 import { playLocalMatch, type LocalPlayer } from '../match/local-match.js';
 import type { Match } from '../match/match.js';
+import { CLOCK_RECORD } from '../match/seat-clocks.js';
 import { DerivedVisStore } from './derived-vis-store.js';
 import type { MatchRecord } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
@@ -18,8 +19,8 @@ function scripted(moves: readonly string[]): LocalPlayer {
   };
 }
 
-/** A roshambo match as the lobby records it (its events as a note), and the events a replay must show. */
-async function playedMatch(id: string, rounds: number): Promise<{ record: MatchRecord; events: string }> {
+/** A roshambo match as the lobby records it (its events as a note), and the events and the clock a replay must show. */
+async function playedMatch(id: string, rounds: number): Promise<{ record: MatchRecord; events: string; clock: string }> {
   let match: Match<any> | null = null;
   const moves = (offset: number): string[] => Array.from({ length: rounds }, (_, i) => ['ROCK', 'PAPER', 'SCISSORS'][(i + offset) % 3]!);
   const played = await playLocalMatch({ game: roshambo, params: { args: { rounds: String(rounds), pace: '0' } }, players: [{ name: 'alice', play: scripted(moves(0)) }, { name: 'bob', play: scripted(moves(1)) }], seed: id, made: (made) => (match = made) });
@@ -43,7 +44,7 @@ async function playedMatch(id: string, rounds: number): Promise<{ record: MatchR
     artifacts: outcome.artifacts,
   };
   assert.ok(record.visJson.startsWith('{'));
-  return { record, events: played.visJson };
+  return { record, events: played.visJson, clock: played.clock! };
 }
 
 test('a record that keeps a note is read with its derived events: the record, the outline, the part and its ranges', async () => {
@@ -65,13 +66,33 @@ test('a record that keeps a note is read with its derived events: the record, th
   assert.equal(await store.outline('nothing'), null);
 });
 
+test('the record\'s clock is read with its turns placed among the derived events: the record, the outline\'s size, the part and its ranges', async () => {
+  const inner = new MemoryHistoryStore();
+  const store = new DerivedVisStore(inner, (name) => (name === 'roshambo' ? roshambo : undefined));
+  const { record, clock } = await playedMatch('m1', 4);
+  await store.record(record);
+  const kept = JSON.parse(record.artifacts[CLOCK_RECORD.artifact]!) as { seats: { turns: unknown[][] }[] };
+  assert.deepEqual(kept.seats.map((seat) => seat.turns.map((turn) => turn.length)), [[3, 3, 3, 3], [3, 3, 3, 3]], 'kept unplaced');
+  const placed = JSON.parse(clock) as { seats: { turns: unknown[][] }[] };
+  // Roshambo's start draws 5 events, each round 3; both seats are asked, and answer, between them.
+  assert.deepEqual(placed.seats.map((seat) => seat.turns.map((turn) => turn.slice(3))), [0, 1].map(() => [[5, 5], [8, 8], [11, 11], [14, 14]]));
+  const bytes = Buffer.from(clock);
+  assert.equal((await store.get('m1'))!.artifacts[CLOCK_RECORD.artifact], clock);
+  assert.deepEqual((await store.outline('m1'))!.artifacts.find((artifact) => artifact.name === CLOCK_RECORD.artifact), { name: CLOCK_RECORD.artifact, bytes: bytes.length });
+  assert.deepEqual(await store.readPart('m1', { kind: 'artifact', name: CLOCK_RECORD.artifact }), bytes);
+  assert.deepEqual(await store.readPart('m1', { kind: 'artifact', name: CLOCK_RECORD.artifact }, { offset: 20, length: 30 }), bytes.subarray(20, 50));
+  // A record that keeps its events keeps its clock placed: it passes through.
+  await store.record({ ...record, id: 'm2', visJson: '[]', artifacts: { ...record.artifacts, [CLOCK_RECORD.artifact]: '{"kept":1}' } });
+  assert.equal((await store.readPart('m2', { kind: 'artifact', name: CLOCK_RECORD.artifact }))!.toString(), '{"kept":1}');
+});
+
 test('derived events are kept for the records read last, within maxCachedBytes, and derived again past it', async () => {
   const inner = new MemoryHistoryStore();
   let derivations = 0;
   const counted = { ...roshambo, play: (...args: Parameters<typeof roshambo.play>) => (derivations++, roshambo.play(...args)) };
   const first = await playedMatch('a', 20);
   const second = await playedMatch('b', 20);
-  const store = new DerivedVisStore(inner, () => counted, undefined, { maxCachedBytes: Buffer.byteLength(first.events) + 10 });
+  const store = new DerivedVisStore(inner, () => counted, undefined, { maxCachedBytes: Buffer.byteLength(first.events) + Buffer.byteLength(first.clock) + 10 });
   await store.record(first.record);
   await store.record(second.record);
   for (let i = 0; i < 3; i++) await store.readPart('a', { kind: 'vis' }, { offset: i * 10, length: 10 });

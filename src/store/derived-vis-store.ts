@@ -1,5 +1,6 @@
 import type { GameDefinition } from '../match/game.js';
-import { deriveRecordVis } from '../match/record-vis.js';
+import { deriveRecordDrawing, type DerivedDrawing } from '../match/record-vis.js';
+import { CLOCK_RECORD } from '../match/seat-clocks.js';
 import { parseVisReplayNote } from '../match/vis-replay.js';
 import type { Log } from '../util/log.js';
 import {
@@ -21,9 +22,9 @@ import {
 
 export const DERIVED_VIS_LIMITS = {
   /**
-   * Bytes of derived visualizer events kept for the records read last: a replay reads its events
-   * a slice at a time, and each slice must not replay the game again. A longer text is derived
-   * for each read.
+   * Bytes of derived visualizer events (and placed clocks) kept for the records read last: a
+   * replay reads its events a slice at a time, and each slice must not replay the game again. A
+   * longer text is derived for each read.
    */
   maxCachedBytes: 16 << 20,
 } as const;
@@ -32,13 +33,15 @@ export const DERIVED_VIS_LIMITS = {
  * The history as its readers see it, whatever store keeps it: the visualizer events of a match
  * whose game draws from its seats' input (GameDefinition.visFromInput) are kept as a note
  * (match/vis-replay.ts), and derived here, by playing the game again on the record's input, when
- * a reader asks for them (the record, its outline's size, the part). Everything else passes through.
+ * a reader asks for them (the record, its outline's size, the part). The same replay places the
+ * record's clock turns among those events (its clock.json, kept unplaced: match/seat-clocks.ts),
+ * and readers get the placed clock. Everything else passes through.
  */
 export class DerivedVisStore implements HistoryStore {
-  /** Derived events by match id, oldest read first. */
-  private readonly cache = new Map<string, Buffer>();
+  /** Derived drawings by match id, oldest read first. */
+  private readonly cache = new Map<string, DerivedDrawing>();
   private cachedBytes = 0;
-  private readonly deriving = new Map<string, Promise<Buffer>>();
+  private readonly deriving = new Map<string, Promise<DerivedDrawing>>();
 
   constructor(
     private readonly inner: HistoryStore,
@@ -79,19 +82,26 @@ export class DerivedVisStore implements HistoryStore {
   async get(id: string): Promise<MatchRecord | null> {
     const record = await this.inner.get(id);
     if (record === null || parseVisReplayNote(record.visJson) === null) return record;
-    return { ...record, visJson: (await this.events(id, record)).toString('utf8') };
+    const { events, clock } = await this.drawing(id, record);
+    const artifacts = clock === null || !(CLOCK_RECORD.artifact in record.artifacts) ? record.artifacts : { ...record.artifacts, [CLOCK_RECORD.artifact]: clock.toString('utf8') };
+    return { ...record, visJson: events.toString('utf8'), artifacts };
   }
 
   async outline(id: string): Promise<RecordOutline | null> {
     const outline = await this.inner.outline(id);
     if (outline === null || !(await this.holdsNote(id))) return outline;
-    return { ...outline, visBytes: (await this.events(id)).length };
+    const { events, clock } = await this.drawing(id);
+    const artifacts = clock === null ? outline.artifacts : outline.artifacts.map((artifact) => (artifact.name === CLOCK_RECORD.artifact ? { name: artifact.name, bytes: clock.length } : artifact));
+    return { ...outline, visBytes: events.length, artifacts };
   }
 
   async readPart(id: string, part: RecordPart, range?: ByteRange): Promise<Buffer | null> {
+    const derived = part.kind === 'vis' || (part.kind === 'artifact' && part.name === CLOCK_RECORD.artifact);
     // Asked of the store each time, so that a match the retention removed is gone here too.
-    if (part.kind !== 'vis' || !(await this.holdsNote(id))) return this.inner.readPart(id, part, range);
-    return partRange(await this.events(id), range);
+    if (!derived || !(await this.holdsNote(id))) return this.inner.readPart(id, part, range);
+    const { events, clock } = await this.drawing(id);
+    if (part.kind === 'vis') return partRange(events, range);
+    return clock === null ? this.inner.readPart(id, part, range) : partRange(clock, range);
   }
 
   ratings(game: string, query?: RatingQuery): Promise<PlayerRating[]> {
@@ -128,8 +138,8 @@ export class DerivedVisStore implements HistoryStore {
     return first !== null && first[0] === 0x7b;
   }
 
-  /** The derived events of match `id` (its record passed when already read); none (`[]`) when there is no such match. */
-  private async events(id: string, record?: MatchRecord): Promise<Buffer> {
+  /** The derived drawing of match `id` (its record passed when already read); no events (`[]`) when there is no such match. */
+  private async drawing(id: string, record?: MatchRecord): Promise<DerivedDrawing> {
     const cached = this.cache.get(id);
     if (cached !== undefined) {
       // Read again: it is kept the longest.
@@ -145,32 +155,37 @@ export class DerivedVisStore implements HistoryStore {
     return pending;
   }
 
-  private async derive(id: string, given?: MatchRecord): Promise<Buffer> {
+  private async derive(id: string, given?: MatchRecord): Promise<DerivedDrawing> {
     const record = given ?? (await this.inner.get(id));
     const note = record ? parseVisReplayNote(record.visJson) : null;
-    if (record === null || note === null) return Buffer.from('[]');
+    if (record === null || note === null) return { events: Buffer.from('[]'), clock: null };
     const game = this.gameNamed(record.game);
-    let events: Buffer;
+    let drawing: DerivedDrawing;
     try {
       if (game === undefined) throw new Error(`this server has no game "${record.game}"`);
-      events = await deriveRecordVis(game, record, note);
+      drawing = await deriveRecordDrawing(game, record, note);
     } catch (error) {
-      // The match's other parts are still worth serving: its replay shows no drawing.
+      // The match's other parts are still worth serving: its replay shows no drawing (and its clock, unplaced, none).
       this.log?.error(`the visualizer events of match ${id} could not be derived: ${error instanceof Error ? error.message : String(error)}`);
-      events = Buffer.from('[]');
+      drawing = { events: Buffer.from('[]'), clock: null };
     }
-    this.keep(id, events);
-    return events;
+    this.keep(id, drawing);
+    return drawing;
   }
 
-  private keep(id: string, events: Buffer): void {
-    if (events.length > this.limits.maxCachedBytes) return;
-    this.cache.set(id, events);
-    this.cachedBytes += events.length;
-    for (const [oldest, bytes] of this.cache) {
+  private keep(id: string, drawing: DerivedDrawing): void {
+    const bytes = drawingBytes(drawing);
+    if (bytes > this.limits.maxCachedBytes) return;
+    this.cache.set(id, drawing);
+    this.cachedBytes += bytes;
+    for (const [oldest, kept] of this.cache) {
       if (this.cachedBytes <= this.limits.maxCachedBytes) break;
       this.cache.delete(oldest);
-      this.cachedBytes -= bytes.length;
+      this.cachedBytes -= drawingBytes(kept);
     }
   }
+}
+
+function drawingBytes(drawing: DerivedDrawing): number {
+  return drawing.events.length + (drawing.clock?.length ?? 0);
 }

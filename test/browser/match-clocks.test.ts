@@ -22,6 +22,8 @@ const PHONE = { width: 390, height: 844 } as const;
 let dir: string | undefined;
 let chessScript = '';
 let chessId = '';
+/** What each chess player's `coco connect` printed, by name. */
+const chessOutputs = new Map<string, string>();
 
 const site = siteAndBrowser({
   prepare: async () => {
@@ -32,7 +34,8 @@ const site = siteAndBrowser({
     assert.equal(created.code, 0, created.stderr);
     chessId = created.stdout.trim();
     const clients = ['ann', 'bob'].map((name) => startCoco(site.server.url, ['connect', chessId, '-n', name, '--', 'python3', chessScript]));
-    await Promise.all(clients.map((client) => client.done));
+    const finished = await Promise.all(clients.map((client) => client.done));
+    finished.forEach((result, i) => chessOutputs.set(['ann', 'bob'][i]!, `${result.stdout}${result.stderr}`));
     await site.server.recorded(chessId);
   },
   cleanup: () => {
@@ -90,6 +93,9 @@ test('a chess replay shows each side\'s time left at every step: the side to mov
   });
   await screenshot(page, 'match-clocks-chess-end');
   await page.close();
+  // Black's seat was closed for the timeout as it ran out (not only at the match's end): its coco says so.
+  assert.match(chessOutputs.get(black)!, /you lost 0-1 \(.*; you did not answer in time\)/);
+  assert.doesNotMatch(chessOutputs.get(white)!, /did not answer in time/);
 });
 
 test('a live match shows its seats in order before the record, the clock of the seat to move ticking, and a seat whose client went away as crashed', async () => {
@@ -120,6 +126,42 @@ test('a live match shows its seats in order before the record, the clock of the 
     await waitUntil(page, `document.querySelector('.legend-seat[data-status="crashed"]') !== null`);
     assert.equal(await page.locator('.legend-seat[data-status="crashed"] .legend-name').textContent(), 'silent');
     await screenshot(page, 'match-clocks-live-crashed');
+  } finally {
+    silent.child.kill('SIGTERM');
+    await silent.done;
+    await page.close();
+  }
+});
+
+test('a roshambo replay (its pictures derived from its input) shows each seat\'s time left at every step: both to move each round, the seat that never answered at 0.0', async () => {
+  const created = await coco(site.server.url, ['new', 'roshambo', 'clocks roshambo', '-b', '1', '-t', '5', '-a', 'rounds=3', '-a', 'pace=0']);
+  assert.equal(created.code, 0, created.stderr);
+  const id = created.stdout.trim();
+  // Never answers: it runs out of its 5 s in round 1, and the match ends.
+  const silent = startCoco(site.server.url, ['connect', id, '-n', 'silent', '--', 'python3', '-c', 'import time; time.sleep(300)']);
+  const page = await openPage(site.browser, LAPTOP.width, LAPTOP.height);
+  try {
+    await site.server.recorded(id);
+    const record = (await (await fetch(`${site.base}api/history/${id}`)).json()) as { players: string[]; artifacts: string[] };
+    assert.ok(record.artifacts.includes('clock.json'), 'the record keeps the clocks');
+    const clock = (await (await fetch(`${site.base}api/history/${id}/artifacts/clock.json`)).json()) as { seats: { turns: unknown[][] }[] };
+    assert.deepEqual(clock.seats.map((seat) => seat.turns.map((turn) => turn.length)), [[5], [5]], 'one turn a seat, placed among the derived pictures');
+    await page.goto(`${site.base}#/replay/${id}?step=0`);
+    await waitUntil(page, `document.querySelectorAll('.player-legend .legend-clock').length === 2`);
+    // Step 1, the start drawn (its names, its score, its log line): both seats are to move, each with its whole 5 s.
+    await page.keyboard.press('ArrowRight');
+    await waitUntil(page, `/^move 1 \\//.test(${STEP}) && document.querySelectorAll('.player-legend .legend-clock.running').length === 2`);
+    assert.deepEqual(await legendClocks(page), record.players.map((name, i) => `${i + 1} ${name} 5.0 running`));
+    await screenshot(page, 'match-clocks-roshambo-start');
+    await page.keyboard.press('End');
+    await waitUntil(page, AT_END);
+    await waitUntil(page, `document.querySelector('.legend-clock.flagged') !== null`);
+    const atEnd = await legendClocks(page);
+    record.players.forEach((name, i) => {
+      if (name === 'silent') assert.equal(atEnd[i], `${i + 1} silent 0.0 stopped`, 'it ran out of time');
+      else assert.match(atEnd[i]!, new RegExp(`^${i + 1} ${name.replace(/\$/g, '\\$')} [1-5]\\.\\d stopped$`), 'the bot answered within its time');
+    });
+    await screenshot(page, 'match-clocks-roshambo-end');
   } finally {
     silent.child.kill('SIGTERM');
     await silent.done;

@@ -39,10 +39,10 @@ const GAMES: Record<string, { args: string[]; fast: string[]; program: string[] 
  * The games whose pictures say each seat's colour: a token beside the name (dama, royalur), a chess
  * glyph, names in colours of their own (roshambo, hase-und-igel), a colour word by the name of the
  * game shown (quoridor, clobber: they swap colours between games), a disc dropped as the log names
- * its player (connect4). Lowest-unique draws its players' tokens all at once with no name: its
- * legend shows none rather than a guess.
+ * its player (connect4), a disc labelled "Player N" for seat N (lowest-unique: its game server
+ * knows no names). Every game's legend gives each seat its colour.
  */
-const COLOURED_SEATS = new Set(['chess', 'dama', 'royalur', 'roshambo', 'hase-und-igel', 'quoridor', 'clobber', 'connect4']);
+const COLOURED_SEATS = new Set(['chess', 'dama', 'royalur', 'roshambo', 'hase-und-igel', 'quoridor', 'clobber', 'connect4', 'lowest-unique']);
 
 const replays = new Map<string, string>();
 let dir: string | undefined;

@@ -38,8 +38,12 @@ function drawTable() {
     if (max > 20 && bid % 5 !== 0 && bid !== 1) continue;
     vis({ t: 0, create: { id: 10 + bid, z: 1, geom: [{ text: { v: String(bid), p: [bidX(bid), 0.89], t: 0.025 } }] } });
   }
+  // Each player's disc with its number in one object: the match page's legend reads from it who
+  // plays which colour (this program is never told the players' names; "Player p" is seat p).
   for (let p = 1; p <= players; p++) {
-    vis({ t: 0, create: { id: 200 + p, z: 2, geom: [{ circle: { p: [0.05, rowY(p)], r: 0.015, f: COLORS[p - 1] } }] } });
+    const disc = { circle: { p: [0.05, rowY(p)], r: 0.015, f: COLORS[p - 1] } };
+    const label = { text: { v: `Player ${p}`, p: [0.05, round4(rowY(p) - 0.032)], t: 0.016 } };
+    vis({ t: 0, create: { id: 200 + p, z: 2, geom: [disc, label] } });
   }
   drawScores(0);
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { BotIO } from '../../match/game.js';
 import { playLocalMatch, type LocalMatchRecord, type LocalPlayer } from '../../match/local-match.js';
 import { transcriptName } from '../../match/match.js';
+import type { LiveSeats } from '../../protocol/coco/messages.js';
 import { VisValidator } from '../../protocol/vis-validate.js';
 import { ManualClock } from '../../util/clock.js';
 import { chess } from './chess.js';
@@ -174,6 +175,34 @@ test('a player who runs out of time loses: it gets WINNER, the others RETIRE the
   const record = await expectStreams({ white: 'WINNER <BLACK>\n', black: 'RETIRE\nWINNER <BLACK>\n' }, 'RETIRE\nWINNER <BLACK>\n', { pace: '0' }, clock);
   assert.equal(record.outcome.endedAt - record.outcome.startedAt, 3000, 'the 3 s timeout, not before');
   assert.match(record.outcome.result!.reason, /did not move in time$/);
+});
+
+test('a player who runs out of its own clock is seen timed out at once: its seat closes for the timeout when it runs out, after its WINNER line (VisSeats)', async () => {
+  const clock = new ManualClock();
+  const told: LiveSeats[] = [];
+  // White never moves; its seat closes at 3 s, when the game's timer fires, not only as the match ends.
+  const record = await clock.runUntil(
+    playLocalMatch({
+      game: chess,
+      params: { args: { pace: '0' }, timeout: 3 },
+      players: ['PlayerA', 'PlayerB'].map((name) => ({ name, play: async (io: BotIO) => { while ((await io.readLine()) !== null); } })),
+      seed: 'chess-test',
+      clock,
+      made: (match) => void match.vis.subscribe({ history: () => {}, event: () => {}, end: () => {}, seats: (seats) => told.push(seats) }),
+    }),
+  );
+  const whiteSeat = record.spectatorStream.startsWith('PlayerA\n') ? 0 : 1;
+  const white = ['PlayerA', 'PlayerB'][whiteSeat]!;
+  const black = ['PlayerA', 'PlayerB'][1 - whiteSeat]!;
+  assert.equal(record.received[whiteSeat], `${white}\n${black}\n0\nWINNER <BLACK>\n`, 'told the result before its seat closed');
+  assert.equal(record.outcome.seats[whiteSeat]!.closeReason, 'timeout');
+  assert.equal(record.outcome.seats[1 - whiteSeat]!.closeReason, null, 'Black was still seated when the game ended');
+  // The first change a viewer is told after White was asked: White closed for the timeout, at 3 s, Black still open.
+  const first = told.find((seats) => seats.seats.some((seat) => seat.closed !== null))!;
+  assert.equal(first.now, 3);
+  assert.deepEqual(first.seats.map((seat) => seat.closed), whiteSeat === 0 ? ['timeout', null] : [null, 'timeout']);
+  assert.deepEqual(first.seats[whiteSeat]!.turn, [0, null, 3]);
+  assert.match(record.outcome.artifacts[transcriptName(whiteSeat)]!, /the seat was closed: timeout/);
 });
 
 test('invalid UTF-8 (FF FE) as a move is a timeout at once: the sender gets WINNER, the others RETIRE then WINNER, as the reference', async () => {

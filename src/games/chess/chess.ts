@@ -35,8 +35,11 @@ const COLOR_WORD: Readonly<Record<Color, string>> = { white: 'WHITE', black: 'BL
 /** What came of waiting for one line of a player. */
 type Read =
   | { readonly kind: 'line'; readonly line: string }
-  /** No line within the timeout, or bytes that are not UTF-8 (the reference treats both alike). */
-  | { readonly kind: 'timeout'; readonly why: string }
+  /**
+   * No line within the timeout (`ranOut`: the game's own clock), or bytes that are not UTF-8 (the
+   * reference treats both alike).
+   */
+  | { readonly kind: 'timeout'; readonly why: string; readonly ranOut: boolean }
   /** Disconnected, or a line the seat refused (too long, a flood): like an invalid move. */
   | { readonly kind: 'gone'; readonly why: string };
 
@@ -68,12 +71,18 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
     vis.end(reason);
     return { scores: scores(winner), reason };
   };
-  /** A player gave up or ran out of time: RETIRE to the others, then the winner to everyone. */
-  const retired = (loser: Color, why: string): MatchResult => {
+  /**
+   * A player gave up or ran out of time: RETIRE to the others, then the winner to everyone. A
+   * player that ran out of the game's clock is told the result, then its seat closes for the
+   * timeout, as dama's does: the live page's seats (VisSeats) show it timed out at once, and its
+   * transcript says so.
+   */
+  const retired = (loser: Color, why: string, ranOut = false): MatchResult => {
     const winner = other(loser);
     seat[winner].write('RETIRE\n');
     ctx.spectators.write('RETIRE\n');
     everyone(`WINNER <${COLOR_WORD[winner]}>`);
+    if (ranOut) seat[loser].close('timeout');
     return ended(winner, `${seat[winner].name} wins: ${seat[loser].name} ${why}`);
   };
   /** Invalid input or a lost connection: RETIRE to the others and no result line, as the reference. */
@@ -100,7 +109,7 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
     const mover = seat[color];
     const turnStarted = ctx.elapsed();
     const read = await readTurn(ctx, mover);
-    if (read.kind === 'timeout') return retired(color, read.why);
+    if (read.kind === 'timeout') return retired(color, read.why, read.ranOut);
     if (read.kind === 'gone') return forfeited(color, read.why);
     const command = readCommand(game.position, read.line);
     if (!command.ok) return forfeited(color, `sent ${command.error === 'syntax' ? 'an unreadable line' : 'an illegal move'} ${quote(read.line)}`);
@@ -111,7 +120,7 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
       everyone('DRAW <PROPOSED>');
       const answerer = seat[other(color)];
       const answer = await readTurn(ctx, answerer);
-      if (answer.kind === 'timeout') return retired(other(color), answer.why);
+      if (answer.kind === 'timeout') return retired(other(color), answer.why, answer.ranOut);
       if (answer.kind === 'gone') return forfeited(other(color), answer.why);
       if (answer.line.trim() === 'DRAW') {
         mover.write('DRAW <ACCEPTED>\n');
@@ -164,14 +173,14 @@ function readTurn(ctx: MatchContext, seat: PlayerSeat): Promise<Read> {
     const cancel = ctx.after(ctx.timeout, () => {
       if (settled) return;
       settled = true;
-      resolve({ kind: 'timeout', why: 'did not move in time' });
+      resolve({ kind: 'timeout', why: 'did not move in time', ranOut: true });
     });
     void seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY }).then((line) => {
       if (settled) return;
       settled = true;
       cancel();
       if (line !== null) resolve({ kind: 'line', line });
-      else if (seat.closeReason === 'line/invalid-utf8') resolve({ kind: 'timeout', why: 'sent bytes that are not UTF-8' });
+      else if (seat.closeReason === 'line/invalid-utf8') resolve({ kind: 'timeout', why: 'sent bytes that are not UTF-8', ranOut: false });
       else resolve({ kind: 'gone', why: GONE_WORDS[seat.closeReason ?? 'disconnected'] ?? `was removed (${seat.closeReason})` });
     });
   });

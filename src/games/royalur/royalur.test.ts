@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
+import type { GameDefinition } from '../../match/game.js';
+import { playLocalMatch, type LocalMatchRecord, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { transcriptName } from '../../match/match.js';
 import { CLOCK_RECORD } from '../../match/seat-clocks.js';
@@ -199,20 +200,18 @@ test('a mover who does not answer within the timeout retires', async () => {
   assert.equal(record.outcome.seats[1]!.closeReason, 'timeout');
 });
 
-test('the record keeps each seat\'s turns (clock.json): asked, answered, the timeout; an unanswered turn has no answer', async () => {
+/** A match where A thinks 2.5 s over its one move and Silent never answers: its record and its clock as a replay reads it. */
+async function thinkerAndSilent(game: GameDefinition<any>): Promise<LocalMatchRecord> {
   const clock = new ManualClock();
-  // Royal Ur's pictures are derived from its input (visFromInput), and such a match keeps no turns
-  // (seat-clocks.ts says why): drawn as it plays, as a game that is not derived, it keeps them.
-  const drawing = { ...scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]), visFromInput: false };
   const thinker: LocalPlayer = async (io) => {
     for (let i = 0; i < 4; i++) await io.readLine();
     await new Promise<void>((resolve) => clock.setTimer(2500, resolve));
     io.write('0\n');
     while ((await io.readLine()) !== null);
   };
-  const record = await clock.runUntil(
+  return clock.runUntil(
     playLocalMatch({
-      game: drawing,
+      game,
       params: { args: { pace: '0' }, timeout: 90, bots: 0 },
       players: [
         { name: 'A', play: thinker },
@@ -221,6 +220,11 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
       clock,
     }),
   );
+}
+
+test('the record keeps each seat\'s turns (clock.json): asked, answered, the timeout; an unanswered turn has no answer', async () => {
+  // Drawn as it plays (as a game that is not derived), each turn is placed among the pictures at once.
+  const record = await thinkerAndSilent({ ...scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]), visFromInput: false });
   const kept = JSON.parse(record.outcome.artifacts[CLOCK_RECORD.artifact]!) as { seats: { turns: (number | null)[][] }[] };
   const times = kept.seats.map((seat) => ({ ...seat, turns: seat.turns.map((turn) => turn.slice(0, 3)) }));
   assert.deepEqual({ ...kept, seats: times }, {
@@ -239,22 +243,15 @@ test('the record keeps each seat\'s turns (clock.json): asked, answered, the tim
   assert.ok(silent![3]! > a![4]!, "A's move is drawn before Silent is asked");
   assert.equal(silent![4], null);
   assert.ok(drawnAt(silent![3]!) >= drawnAt(a![4]!));
+  assert.equal(record.clock, record.outcome.artifacts[CLOCK_RECORD.artifact], 'a reader gets it as kept');
 });
 
-test('a match of Royal Ur as it is played (its pictures derived from its input) keeps no turns in its record', async () => {
-  const clock = new ManualClock();
-  const record = await clock.runUntil(
-    playLocalMatch({
-      game: scriptedGame(exampleRolls()),
-      params: { args: { pace: '0' }, timeout: 90, bots: 0 },
-      players: [
-        { name: 'A', play: async (io) => { while ((await io.readLine()) !== null); } },
-        { name: 'B', play: async (io) => { while ((await io.readLine()) !== null); } },
-      ],
-      clock,
-    }),
-  );
-  assert.equal(record.outcome.artifacts[CLOCK_RECORD.artifact], undefined);
+test('a match of Royal Ur as it is played (its pictures derived from its input) keeps its turns unplaced, and a replay of its record places them where drawing as it played did', async () => {
+  const derived = await thinkerAndSilent(scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]));
+  assert.equal(derived.outcome.artifacts[CLOCK_RECORD.artifact], '{"version":1,"ended":92.5,"seats":[{"turns":[[0,2.5,90]],"dropped":0},{"turns":[[2.5,null,90]],"dropped":0}]}');
+  const drawing = await thinkerAndSilent({ ...scriptedGame([[0, 1, 1, 0], [1, 0, 0, 0]]), visFromInput: false });
+  assert.equal(derived.visJson, drawing.visJson);
+  assert.equal(derived.clock, drawing.outcome.artifacts[CLOCK_RECORD.artifact]);
 });
 
 test('a live viewer is told the seats as they change: a turn asked, answered, a seat timed out (VisSeats)', async () => {
