@@ -318,6 +318,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
         joinSeconds: limits['arena-join-seconds'],
         failures: limits['arena-failures'],
         holdSeconds: limits['arena-hold-seconds'],
+        carriedWaitSeconds: limits['arena-carried-wait-seconds'],
       },
     });
   const checkName: CheckName = (name, token) => claims.check(name, token);

@@ -63,7 +63,7 @@ class Told implements ArenaEntrant {
   }
 }
 
-const LIMITS: ArenaLimits = { entries: 10, perName: 4, perAddress: 3, joinSeconds: 30, failures: 2, holdSeconds: 300 };
+const LIMITS: ArenaLimits = { entries: 10, perName: 4, perAddress: 3, joinSeconds: 30, failures: 2, holdSeconds: 300, carriedWaitSeconds: 60 };
 const ROSHAMBO: ArenaGameSettings = { game: 'roshambo', seats: 2, args: { rounds: '5' }, timeout: null, anchorGames: 0 };
 
 function arenaOf(options: { games?: ArenaGameSettings[]; limits?: Partial<ArenaLimits>; claimed?: Record<string, string>; store?: MemoryArenaStore; clock?: ManualClock } = {}) {

@@ -57,6 +57,7 @@ export const LIMIT_SPECS = {
   'arena-hold-seconds': { default: 300, min: 1, doc: 'how long a name that kept failing is held out of arena pairing; its entries stay queued' },
   'arena-lease-seconds': { default: 10, min: 1, doc: 'with --redis or --nodes: one node pairs the arena\'s queue for the whole cluster while it holds this lease; one that has not renewed it for this long is gone, and another node takes the queue over' },
   'arena-lease-refresh-seconds': { default: 2, min: 0.1, doc: 'with --redis or --nodes: how often each node renews the arena\'s pairing lease or looks for who holds it (less than arena-lease-seconds)' },
+  'arena-carried-wait-seconds': { default: 300, min: 0, doc: 'with --redis or --nodes: when the arena\'s pairing node changes, each door queues its entries again with how long they have waited; the new pairing node believes at most this much of it (their pairing windows go on widening from there; 0: waiting starts again at each takeover)' },
   'arena-anchor-games': { default: 2, min: 1, doc: 'with --arena-anchors: games the server bot of each of those games plays at once as an arena anchor' },
   'history-max-bytes': { default: 1 << 30, min: 0, doc: 'total size of the match history; the oldest matches are removed first, the newest is always kept (0: no limit)' },
   'history-max-age-days': { default: 0, min: 0, doc: 'matches that ended longer ago are removed (0: kept forever)' },
