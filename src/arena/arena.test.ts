@@ -310,3 +310,18 @@ test('arena: a restarted arena goes on from its store: the seats go on alternati
   third.host.end('m1', [1, 0]);
   await third.arena.close();
 });
+
+test('arena: an entry queued again with what it carried waits from when it first queued, within arena-carried-wait-seconds, and keeps its rematch delay', async () => {
+  const { arena, host, clock } = arenaOf({ limits: { carriedWaitSeconds: 60 } });
+  await clock.advance(1_000_000);
+  const now = clock.now();
+  // A door ahead of this node's clock says -5 s; one that claims a day is believed for 60 s.
+  await arena.enter({ game: 'roshambo', name: 'amy', concurrency: 2, address: 'a1' }, new Told(), { waitedMs: [86_400_000, -5_000], lastMet: ['bob'] });
+  assert.deepEqual(arena.view('roshambo')!.queue.map((q) => q.waitingSince), [now - 60_000]);
+  await arena.enter({ game: 'roshambo', name: 'bob', concurrency: 1, address: 'a2' }, new Told(), { waitedMs: [1_000], lastMet: ['amy'] });
+  await settle();
+  assert.equal(host.created.length, 0, 'bob met amy last and has waited 1 s of the 3 s rematch delay');
+  await clock.advance(2 * PAIRING_INTERVAL_MS);
+  await settle();
+  assert.equal(host.created.length, 1, 'met again once both have waited 3 s, the time before the takeover included');
+});
