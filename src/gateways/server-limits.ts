@@ -26,7 +26,7 @@ export const LIMIT_SPECS = {
   'game-new-per-minute-per-network': { default: 90, min: 1, doc: 'matches one network may create per minute, counted like game-new-per-minute' },
   'waiting-matches-per-address': { default: 10, min: 1, doc: 'waiting matches created by one address at once; a GameNew with the master (verification) password is exempt' },
   'waiting-matches-per-network': { default: 30, min: 1, doc: 'waiting matches created by one network at once, counted like waiting-matches-per-address' },
-  'name-registrations-per-hour': { default: 5, min: 1, doc: 'names one address may claim per hour (coco register; a burst of this many, then one every hour / this); counted on each node apart with --nodes or --redis' },
+  'name-registrations-per-hour': { default: 5, min: 1, doc: 'names one address may claim per hour (coco register; a burst of this many, then one every hour / this); counted on all nodes together with --nodes or --redis' },
   'name-registrations-per-hour-per-network': { default: 20, min: 1, doc: 'names one network may claim per hour, counted like name-registrations-per-hour' },
   'spectators-per-match': { default: 100, min: 1, doc: 'spectators of one match (coco SpectateJoin, socha observe), and visualizer subscribers likewise' },
   'replays-per-address': { default: 2, min: 1, doc: 'replays one address has in flight: coco VisSubscribe of a finished match or of a running one until its events so far are sent, and HistoryMatch; past it VisSubscribe is answered with an error and HistoryMatch waits for one to end' },
