@@ -56,7 +56,8 @@ export function parseCarriedEntry(raw: unknown, bounds: CarriedBounds): Accepted
         .sort((a, b) => b - a)
     : [];
   const met = Array.isArray(lastMet)
-    ? [...new Set(lastMet.filter((name): name is string => typeof name === 'string' && name !== bounds.name && isPlayerName(name)))].slice(0, bounds.seats - 1)
+    ? // A table's names, the entry's own among them, at most: nothing longer is looked through.
+      [...new Set(lastMet.slice(0, bounds.seats).filter((name): name is string => typeof name === 'string' && name !== bounds.name && isPlayerName(name)))].slice(0, bounds.seats - 1)
     : [];
   return { waitedMs: waits, lastMet: met };
 }
