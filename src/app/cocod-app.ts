@@ -296,7 +296,8 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
   // Claimed names live in the history's database, beside the ratings they protect (with nodes, the primary's).
   // The arena asks `claims` too: one NameClaims for every door that seats a player by name.
   const claims: NameClaims = new StoredNameClaims(store);
-  const names = nameDesk(claims, limits, clock, verificationPassword);
+  // Registration quotas count on every node together, as the per-address limits do (AddressCounter).
+  const names = nameDesk(claims, limits, clock, verificationPassword, link?.addresses);
   const arenaSettings = arenaGameSettings(games, options.arenaArgs ?? {}, options.arenaAnchors ?? [], limits['arena-anchor-games']);
   if (!arenaSettings.ok) throw new Error(arenaSettings.error);
   // The arena's ratings: beside the history; with --nodes the primary's; with --redis in PostgreSQL
@@ -318,6 +319,7 @@ export async function startCocod(options: CocodOptions): Promise<RunningCocod> {
         joinSeconds: limits['arena-join-seconds'],
         failures: limits['arena-failures'],
         holdSeconds: limits['arena-hold-seconds'],
+        carriedWaitSeconds: limits['arena-carried-wait-seconds'],
       },
     });
   const checkName: CheckName = (name, token) => claims.check(name, token);

@@ -63,7 +63,7 @@ class Told implements ArenaEntrant {
   }
 }
 
-const LIMITS: ArenaLimits = { entries: 10, perName: 4, perAddress: 3, joinSeconds: 30, failures: 2, holdSeconds: 300 };
+const LIMITS: ArenaLimits = { entries: 10, perName: 4, perAddress: 3, joinSeconds: 30, failures: 2, holdSeconds: 300, carriedWaitSeconds: 60 };
 const ROSHAMBO: ArenaGameSettings = { game: 'roshambo', seats: 2, args: { rounds: '5' }, timeout: null, anchorGames: 0 };
 
 function arenaOf(options: { games?: ArenaGameSettings[]; limits?: Partial<ArenaLimits>; claimed?: Record<string, string>; store?: MemoryArenaStore; clock?: ManualClock } = {}) {
@@ -309,4 +309,19 @@ test('arena: a restarted arena goes on from its store: the seats go on alternati
   assert.deepEqual(third.host.seats('m1'), ['amy', 'bob'], 'their third game, once the hold is over');
   third.host.end('m1', [1, 0]);
   await third.arena.close();
+});
+
+test('arena: an entry queued again with what it carried waits from when it first queued, within arena-carried-wait-seconds, and keeps its rematch delay', async () => {
+  const { arena, host, clock } = arenaOf({ limits: { carriedWaitSeconds: 60 } });
+  await clock.advance(1_000_000);
+  const now = clock.now();
+  // A door ahead of this node's clock says -5 s; one that claims a day is believed for 60 s.
+  await arena.enter({ game: 'roshambo', name: 'amy', concurrency: 2, address: 'a1' }, new Told(), { waitedMs: [86_400_000, -5_000], lastMet: ['bob'] });
+  assert.deepEqual(arena.view('roshambo')!.queue.map((q) => q.waitingSince), [now - 60_000]);
+  await arena.enter({ game: 'roshambo', name: 'bob', concurrency: 1, address: 'a2' }, new Told(), { waitedMs: [1_000], lastMet: ['amy'] });
+  await settle();
+  assert.equal(host.created.length, 0, 'bob met amy last and has waited 1 s of the 3 s rematch delay');
+  await clock.advance(2 * PAIRING_INTERVAL_MS);
+  await settle();
+  assert.equal(host.created.length, 1, 'met again once both have waited 3 s, the time before the takeover included');
 });

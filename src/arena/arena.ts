@@ -18,6 +18,7 @@ import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { err, ok, type Result } from '../util/result.js';
 import { outcomeOf, type ArenaRating, type ArenaStore } from './arena-store.js';
+import { NOTHING_CARRIED, parseCarriedEntry, type AcceptedCarry, type CarriedEntry } from './carried-entry.js';
 import { pairTables, PAIRING_WINDOW, seatOrder, tableKey, type PairingWindow, type QueuedSlot } from './pairing.js';
 
 /** The lobby origin of arena matches. */
@@ -84,6 +85,8 @@ export interface ArenaLimits {
   readonly failures: number;
   /** Seconds a name that kept failing is held out. */
   readonly holdSeconds: number;
+  /** Longest wait an entry queued again at a cluster's takeover may bring with it (carried-entry.ts). */
+  readonly carriedWaitSeconds: number;
 }
 
 /** A pairing, as told to each entrant in it. */
@@ -233,8 +236,12 @@ export class Arena {
     return [...this.games.keys()].sort();
   }
 
-  /** Queues a program; the refusal text when it may not. */
-  async enter(request: ArenaEntryRequest, entrant: ArenaEntrant): Promise<Result<ArenaTicket>> {
+  /**
+   * Queues a program; the refusal text when it may not. `carried`: what a cluster's door says the
+   * entry waited and met under the previous pairing node (carried-entry.ts), believed only within
+   * this arena's own limits.
+   */
+  async enter(request: ArenaEntryRequest, entrant: ArenaEntrant, carried?: CarriedEntry): Promise<Result<ArenaTicket>> {
     const settings = this.games.get(request.game);
     if (!settings) return err(`Game "${request.game}" has no arena on this server`);
     if (!isValidUserName(request.name) || isBotName(request.name) || request.name === ANCHOR_NAME) return err(`"${request.name}" is not a valid username`);
@@ -252,7 +259,8 @@ export class Arena {
     await this.loadSkill(request.game, request.name);
     await this.loadStanding(request.game, request.name);
     if (this.closed) return err('The arena is closed (server shutdown)');
-    const entry = this.addEntry(request.game, request.name, request.concurrency, request.address, entrant, false);
+    const carry = carried === undefined ? NOTHING_CARRIED : parseCarriedEntry(carried, { places: request.concurrency, seats: settings.seats, name: request.name, maxWaitMs: limits.carriedWaitSeconds * 1000 });
+    const entry = this.addEntry(request.game, request.name, request.concurrency, request.address, entrant, false, null, carry);
     this.options.log.info(`arena ${request.game}: ${request.name} entered (${request.concurrency} at once)`);
     const held = this.names.get(this.nameKey(request.game, request.name));
     if (held && held.heldUntil > this.options.clock.now()) queueMicrotask(() => entrant.held(held.heldUntil, 'it kept failing'));
@@ -300,9 +308,11 @@ export class Arena {
     while (this.finishing.size > 0) await Promise.all([...this.finishing]);
   }
 
-  private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean, bot: string | null = null): Entry {
+  private addEntry(game: string, name: string, concurrency: number, address: string | null, entrant: ArenaEntrant | null, anchor: boolean, bot: string | null = null, carried: AcceptedCarry = NOTHING_CARRIED): Entry {
     const now = this.options.clock.now();
-    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, bot, playing: new Set(), freeSince: Array.from({ length: concurrency }, () => now), lastMet: [], left: false };
+    // Oldest first, as freed places are pushed: the carried waits (longest first), then places new now.
+    const freeSince = Array.from({ length: concurrency }, (_, i) => now - (carried.waitedMs[i] ?? 0));
+    const entry: Entry = { key: this.nextKey++, game, name, concurrency, address, entrant, anchor, bot, playing: new Set(), freeSince, lastMet: carried.lastMet, left: false };
     this.entries.add(entry);
     this.schedulePairing();
     return entry;

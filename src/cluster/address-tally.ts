@@ -1,4 +1,5 @@
 import type { Clock } from '../util/clock.js';
+import type { SharedBucket, TokensRefused } from '../gateways/address-counter.js';
 
 /** A bucket this long untouched is full again whatever its rate (it refills over a minute). */
 const REFILL_MS = 60_000;
@@ -14,6 +15,9 @@ export class AddressTally {
   private readonly slots = new Map<string, Map<string, number>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private added = 0;
+  /** The buckets of takeTokens (registrations...), each with its own refill time. */
+  private readonly shared = new Map<string, { tokens: number; at: number; refillMs: number }>();
+  private addedShared = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -52,9 +56,34 @@ export class AddressTally {
     return Math.ceil(((1 - bucket.tokens) * REFILL_MS) / perMinute);
   }
 
+  /** One token from each bucket if all have one, else none: null when taken. */
+  takeTokens(buckets: readonly SharedBucket[]): TokensRefused | null {
+    const now = this.clock.monotonic();
+    const refilled = buckets.map((bucket) => {
+      const held = this.shared.get(bucket.key);
+      const tokens = held ? Math.min(bucket.capacity, held.tokens + ((now - held.at) * bucket.capacity) / bucket.refillMs) : bucket.capacity;
+      return { ...bucket, tokens };
+    });
+    const empty = refilled.findIndex((bucket) => bucket.tokens < 1);
+    if (empty >= 0) {
+      const bucket = refilled[empty]!;
+      return { index: empty, waitMs: Math.ceil(((1 - bucket.tokens) * bucket.refillMs) / bucket.capacity) };
+    }
+    for (const bucket of refilled) {
+      if (!this.shared.has(bucket.key) && ++this.addedShared % SWEEP_EVERY === 0) this.sweepShared(now);
+      this.shared.set(bucket.key, { tokens: bucket.tokens - 1, at: now, refillMs: bucket.refillMs });
+    }
+    return null;
+  }
+
   /** A node is gone: the slots it held are free. */
   nodeDown(node: string): void {
     this.slots.delete(node);
+  }
+
+  /** Buckets untouched for their whole refill time are full again: as good as absent. */
+  private sweepShared(now: number): void {
+    for (const [key, bucket] of this.shared) if (now - bucket.at >= bucket.refillMs) this.shared.delete(key);
   }
 
   private sweep(now: number): void {

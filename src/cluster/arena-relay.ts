@@ -84,7 +84,7 @@ export class ArenaRelay {
       held: (until, why) => send({ t: 'arena-held', key, epoch, until, why }),
     };
     // The door checked the name against its token; the token never left the door's node.
-    const entered = await this.arena.enter({ ...message.request, token: undefined }, entrant);
+    const entered = await this.arena.enter({ ...message.request, token: undefined }, entrant, message.carried);
     if (!entered.ok) {
       this.forwarded.delete(id);
       return refuse(entered.error);

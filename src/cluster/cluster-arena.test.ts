@@ -10,6 +10,7 @@ import { ok, type Result } from '../util/result.js';
 import { Arena, type ArenaEntrant, type ArenaGameSettings, type ArenaPairing, type ArenaReport } from '../arena/arena.js';
 import { ClusterArena, ARENA_ANSWER_MS } from './cluster-arena.js';
 import { MemoryArenaStore } from '../arena/memory-arena-store.js';
+import type { PairingWindow } from '../arena/pairing.js';
 
 /** One node's lobby as its arena sees it: the test ends each match. */
 class NodeHost {
@@ -63,7 +64,7 @@ const REFRESH_MS = 2_000;
 const CLAIMED: Record<string, string> = { amy: 'amy-token' };
 
 /** Nodes of one in-process cluster, each with its lobby (NodeHost) and its door to the one arena; one ratings store. */
-function clusterOf(perAddress = 8) {
+function clusterOf(perAddress = 8, window?: PairingWindow) {
   const clock = new ManualClock();
   const memory = new MemoryHub(clock);
   const store = new MemoryArenaStore();
@@ -89,8 +90,9 @@ function clusterOf(perAddress = 8) {
           log: silentLog,
           checkName: async () => null,
           games: [ROSHAMBO],
-          limits: { entries: 10, perName: 4, perAddress, joinSeconds: 30, failures: 3, holdSeconds: 300 },
+          limits: { entries: 10, perName: 4, perAddress, joinSeconds: 30, failures: 3, holdSeconds: 300, carriedWaitSeconds: 60 },
           passwords: () => 'secret',
+          ...(window && { window }),
         }),
       leaseMs: LEASE_MS,
       refreshMs: REFRESH_MS,
@@ -239,6 +241,74 @@ test('cluster arena: an entry sent to a holder that just stopped, before its doo
     assert.ok(entered.ok, entered.ok ? '' : entered.error);
     assert.equal(b.arena.pairingNode()?.node, 'b');
     assert.deepEqual((await c.arena.view('roshambo'))?.queue.map((q) => q.name), ['dan'], 'queued with the new holder');
+  } finally {
+    await cluster.stop();
+  }
+});
+
+/** Turns the event loop a while, for a test that something does not happen. */
+async function settle(): Promise<void> {
+  for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+test('cluster arena: a pairing node replaced mid-wait keeps each entry\'s waiting time: the window goes on widening from where it was', async () => {
+  // A window of 0 at once, widening by 1 mu a second: amy and bob, ~5 mu apart, meet after ~5 s of waiting.
+  const cluster = clusterOf(8, { baseMu: 0, muPerSecond: 1, rematchAfterMs: 3_000 });
+  try {
+    await cluster.store.record({ matchId: 'earlier', game: 'roshambo', endedAt: 0, standings: [{ player: 'bob', score: 1 }, { player: 'amy', score: 0 }] });
+    const [bob, amy] = (await cluster.store.skills('roshambo', ['bob', 'amy'])).values();
+    const gapSeconds = bob!.mu - amy!.mu;
+    assert.ok(gapSeconds > 4 && gapSeconds < 6, `the gap is ${gapSeconds}`);
+    await cluster.node('a');
+    const b = await cluster.node('b');
+    const c = await cluster.node('c');
+    const amyTold = new Told();
+    const bobTold = new Told();
+    const queuedAt = cluster.clock.now();
+    assert.ok((await b.arena.enter({ game: 'roshambo', name: 'amy', token: 'amy-token', concurrency: 1, address: 'x1' }, amyTold)).ok);
+    assert.ok((await c.arena.enter({ game: 'roshambo', name: 'bob', concurrency: 1, address: 'x2' }, bobTold)).ok);
+    await cluster.clock.advance(4_000);
+    await settle();
+    assert.equal(amyTold.pairings.length, 0, 'after 4 s the window is still too narrow');
+    cluster.memory.hub.down('a');
+    await until(() => b.arena.pairingNode()?.epoch === 2 && c.arena.pairingNode()?.epoch === 2);
+    const holder = cluster.nodes.get(b.arena.pairingNode()!.node)!;
+    await until(() => cluster.sent.filter((m) => m.t === 'arena-entered' && m.epoch === 2 && m.error === null).length === 2);
+    const view = await holder.arena.view('roshambo');
+    assert.deepEqual(view?.queue.map((q) => [q.name, q.waitingSince]).sort(), [['amy', queuedAt], ['bob', queuedAt]], 'the new pairing node counts their waits from when they first queued');
+    await cluster.clock.advance(2_000);
+    await until(() => amyTold.pairings.length === 1 && bobTold.pairings.length === 1);
+    assert.equal(amyTold.pairings[0]!.id, holder.host.created[0]!.id, 'paired by the new node after 6 s of waiting in all, 2 of them under it');
+  } finally {
+    await cluster.stop();
+  }
+});
+
+test('cluster arena: a pairing node replaced right after a game keeps the rematch delay: the two who just met do not meet again at once', async () => {
+  const cluster = clusterOf();
+  try {
+    const a = await cluster.node('a');
+    const b = await cluster.node('b');
+    const c = await cluster.node('c');
+    const amy = new Told();
+    const cid = new Told();
+    assert.ok((await b.arena.enter({ game: 'roshambo', name: 'amy', token: 'amy-token', concurrency: 1, address: 'x1' }, amy)).ok);
+    assert.ok((await c.arena.enter({ game: 'roshambo', name: 'cid', concurrency: 1, address: 'x2' }, cid)).ok);
+    await until(() => amy.pairings.length === 1 && cid.pairings.length === 1);
+    a.host.end(a.host.created[0]!.id, [2, 1]);
+    await until(() => amy.reports.length === 1 && cid.reports.length === 1);
+    cluster.memory.hub.down('a');
+    await until(() => cluster.sent.filter((m) => m.t === 'arena-entered' && m.epoch === 2 && m.error === null).length === 2);
+    const carried = cluster.sent.filter((m) => m.t === 'arena-enter' && m.epoch === 2).map((m) => (m.t === 'arena-enter' ? [m.request.name, m.carried?.lastMet] : []));
+    assert.deepEqual(carried.sort(), [['amy', ['cid']], ['cid', ['amy']]], 'each door says whom its entry last met');
+    await settle();
+    assert.equal(amy.pairings.length, 1, 'not paired again at once by the new node');
+    await cluster.clock.advance(2_000);
+    await settle();
+    assert.equal(amy.pairings.length, 1, 'nor before the rematch delay');
+    await cluster.clock.advance(1_000);
+    await until(() => amy.pairings.length === 2 && cid.pairings.length === 2);
+    assert.equal(cluster.nodes.get(b.arena.pairingNode()!.node)!.host.created.length, 1, 'the rematch, once both have waited 3 s');
   } finally {
     await cluster.stop();
   }

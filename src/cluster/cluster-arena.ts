@@ -16,6 +16,11 @@
  * there again, and tells its entrants that the games they were told of by the old holder are not
  * rated here (a dead node's matches are recorded as a node failure by the cluster). A holder
  * that cannot renew stops pairing once its lease may have run out.
+ *
+ * The door, not the holder, keeps what an entry must not lose at a takeover: since when each of
+ * its places waits and whom it last met, followed from the pairings and results it relays. It
+ * sends them with every entry (carried-entry.ts), so the next holder goes on with the same pairing
+ * window and rematch delay; the holder believes them only within its own limits.
  */
 import { ok, err, type Result } from '../util/result.js';
 import type { Clock } from '../util/clock.js';
@@ -59,6 +64,10 @@ interface DoorEntry {
   readonly playing: Map<string, readonly string[]>;
   /** What came before the entrant was told it entered: told right after. */
   backlog: (() => void)[] | null;
+  /** By this node's clock, since when each free place waits (oldest first), as the holder's Arena counts them. */
+  readonly freeSince: number[];
+  /** The other names of its last game (the rematch delay, pairing.ts). */
+  lastMet: readonly string[];
   left: boolean;
 }
 
@@ -112,7 +121,9 @@ export class ClusterArena implements ArenaService {
     if (this.closed) return err('The arena is closed (server shutdown)');
     if (!holder) return err('The arena cannot be reached now (its pairing node is unknown): try again');
     const { token: _token, ...forwarded } = request;
-    const entry: DoorEntry = { key: `arena:${this.node}:${this.nextKey++}`, request: forwarded, entrant, at: null, asked: null, playing: new Map(), backlog: [], left: false };
+    const since = this.options.clock.now();
+    const freeSince = Array.from({ length: request.concurrency }, () => since);
+    const entry: DoorEntry = { key: `arena:${this.node}:${this.nextKey++}`, request: forwarded, entrant, at: null, asked: null, playing: new Map(), backlog: [], freeSince, lastMet: [], left: false };
     this.doors.set(entry.key, entry);
     let answer = await this.send(entry, holder);
     if (answer.retry) {
@@ -236,7 +247,9 @@ export class ClusterArena implements ArenaService {
   private async send(entry: DoorEntry, holder: LeaseHolder): Promise<{ error: string | null; args: Readonly<Record<string, string>> | null; seats: number; retry: boolean }> {
     entry.asked = holder;
     entry.at = null;
-    const answer = await this.ask(entry.key, () => this.options.bus.send(holder.node, { t: 'arena-enter', key: entry.key, epoch: holder.epoch, request: entry.request }));
+    const now = this.options.clock.now();
+    const carried = { waitedMs: entry.freeSince.map((since) => now - since), lastMet: entry.lastMet };
+    const answer = await this.ask(entry.key, () => this.options.bus.send(holder.node, { t: 'arena-enter', key: entry.key, epoch: holder.epoch, request: entry.request, carried }));
     if (entry.asked === holder) entry.asked = null;
     if (answer?.t !== 'arena-entered') return { error: `The arena's pairing node (${holder.node}) did not answer: try again`, args: null, seats: 0, retry: true };
     return { error: answer.error, args: answer.args, seats: answer.seats, retry: answer.error === PAIRING_CHANGED };
@@ -300,9 +313,14 @@ export class ClusterArena implements ArenaService {
       else if (message.t === 'arena-finished') entry.entrant.finished(message.report);
       else entry.entrant.held(message.until, message.why);
     };
-    if (message.t === 'arena-paired') entry.playing.set(message.pairing.id, message.pairing.players);
+    if (message.t === 'arena-paired' && !entry.playing.has(message.pairing.id)) {
+      entry.playing.set(message.pairing.id, message.pairing.players);
+      // The holder seats the place that waited longest (Arena.start).
+      entry.freeSince.shift();
+    }
     if (message.t === 'arena-finished') {
-      entry.playing.delete(message.report.id);
+      if (entry.playing.delete(message.report.id)) this.freePlace(entry);
+      entry.lastMet = message.report.players.filter((name) => name !== entry.request.name);
       if (entry.left && entry.playing.size === 0) this.doors.delete(entry.key);
     }
     if (entry.backlog) entry.backlog.push(told);
@@ -311,9 +329,17 @@ export class ClusterArena implements ArenaService {
 
   /** Tells the entrant that the games it plays under a holder that is gone end here unrated. */
   private forgetGames(entry: DoorEntry, reason: string): void {
-    for (const [id, players] of entry.playing) entry.entrant.finished({ id, players, scores: null, outcome: 'none', rating: null, reason });
+    for (const [id, players] of entry.playing) {
+      entry.entrant.finished({ id, players, scores: null, outcome: 'none', rating: null, reason });
+      this.freePlace(entry);
+    }
     entry.playing.clear();
     entry.at = null;
+  }
+
+  /** A place of the entry waits again from now (as the holder's Arena counts it when a game ends). */
+  private freePlace(entry: DoorEntry): void {
+    if (entry.freeSince.length < entry.request.concurrency) entry.freeSince.push(this.options.clock.now());
   }
 
   private leave(entry: DoorEntry): void {

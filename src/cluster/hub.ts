@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../util/clock.js';
 import { AddressTally } from './address-tally.js';
-import type { AddressCounter } from '../gateways/address-counter.js';
+import type { AddressCounter, SharedBucket, TokensRefused } from '../gateways/address-counter.js';
 import type { BridgeMessage, ClusterLeases, ClusterLink, DirectoryEntry, DirectoryListener, LeaseHolder, LobbyDirectory, NodeBus } from './seams.js';
 
 /** What a node asks the hub. */
@@ -15,6 +15,8 @@ export type HubRequest =
   | { readonly k: 'conn-open'; readonly req: number; readonly key: string; readonly limit: number }
   | { readonly k: 'conn-close'; readonly key: string }
   | { readonly k: 'game-new'; readonly req: number; readonly key: string; readonly perMinute: number }
+  /** Answered by a `tokens` event. */
+  | { readonly k: 'tokens-take'; readonly req: number; readonly buckets: readonly SharedBucket[] }
   /** Answered by a `lease` event: who holds the lease after the claim. */
   | { readonly k: 'lease-claim'; readonly req: number; readonly name: string; readonly ms: number }
   | { readonly k: 'lease-release'; readonly name: string }
@@ -28,6 +30,7 @@ export type HubEvent =
   | { readonly k: 'msg'; readonly from: string; readonly msg: BridgeMessage }
   | { readonly k: 'answer'; readonly req: number; readonly value: number }
   | { readonly k: 'lease'; readonly req: number; readonly holder: LeaseHolder }
+  | { readonly k: 'tokens'; readonly req: number; readonly refused: TokensRefused | null }
   | { readonly k: 'down'; readonly node: string };
 
 /** A two-way message pipe: in one process (microtasks), over IPC (process.send), over a MessagePort. */
@@ -126,6 +129,8 @@ export class ClusterHub {
         return this.addresses.closeConnection(node, request.key);
       case 'game-new':
         return deliver({ k: 'answer', req: request.req, value: this.addresses.takeGameNew(request.key, request.perMinute) });
+      case 'tokens-take':
+        return deliver({ k: 'tokens', req: request.req, refused: this.addresses.takeTokens(request.buckets) });
       case 'lease-claim':
         return deliver({ k: 'lease', req: request.req, holder: this.claim(node, request.name, request.ms) });
       case 'lease-release': {
@@ -167,6 +172,7 @@ export class HubLink implements ClusterLink {
   /** Requests for a number (address counts) waiting for the hub's answer, with what to answer once closed. */
   private readonly answers = new Map<number, { resolve: (value: number) => void; closedValue: number }>();
   private readonly leaseAnswers = new Map<number, { resolve: (holder: LeaseHolder) => void; reject: (error: Error) => void }>();
+  private readonly tokenAnswers = new Map<number, (refused: TokensRefused | null) => void>();
   private nextRequest = 0;
   private closed = false;
 
@@ -207,6 +213,14 @@ export class HubLink implements ClusterLink {
       openConnection: async (key, limit) => (await ask(1, (req) => ({ k: 'conn-open', req, key, limit }))) === 1,
       closeConnection: (key) => request({ k: 'conn-close', key }),
       takeGameNew: (key, perMinute) => ask(0, (req) => ({ k: 'game-new', req, key, perMinute })),
+      takeTokens: (buckets) =>
+        new Promise((resolve) => {
+          // A node that left counts alone (its own quotas still hold), as a single server does.
+          if (this.closed) return resolve(null);
+          const req = this.nextRequest++;
+          this.tokenAnswers.set(req, resolve);
+          request({ k: 'tokens-take', req, buckets });
+        }),
     };
     this.leases = {
       claim: (name, ms) =>
@@ -242,6 +256,8 @@ export class HubLink implements ClusterLink {
     this.lists.clear();
     for (const { resolve, closedValue } of this.answers.values()) resolve(closedValue);
     this.answers.clear();
+    for (const resolve of this.tokenAnswers.values()) resolve(null);
+    this.tokenAnswers.clear();
   }
 
   private onEvent(event: HubEvent): void {
@@ -266,6 +282,12 @@ export class HubLink implements ClusterLink {
         const waiting = this.answers.get(event.req);
         this.answers.delete(event.req);
         waiting?.resolve(event.value);
+        return;
+      }
+      case 'tokens': {
+        const resolve = this.tokenAnswers.get(event.req);
+        this.tokenAnswers.delete(event.req);
+        resolve?.(event.refused);
         return;
       }
       case 'lease': {

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { runScript, type RedisKeys } from './redis-scripts.js';
-import type { AddressCounter } from '../gateways/address-counter.js';
+import type { AddressCounter, SharedBucket, TokensRefused } from '../gateways/address-counter.js';
 
 export interface RedisAddressCounterOptions {
   readonly node: string;
@@ -71,6 +71,25 @@ export class RedisAddressCounter implements AddressCounter {
     } catch (error) {
       this.countAlone(error);
       return 0;
+    }
+  }
+
+  async takeTokens(buckets: readonly SharedBucket[]): Promise<TokensRefused | null> {
+    if (buckets.length === 0) return null;
+    if (!this.options.available()) {
+      this.countAlone('Redis is unreachable');
+      return null;
+    }
+    const { redis, keys, clock, useClockTime } = this.options;
+    const args = [...buckets.flatMap((bucket) => [bucket.capacity, bucket.refillMs]), useClockTime ? String(clock.now()) : ''];
+    try {
+      // The script takes any number of buckets: their count goes first.
+      const [index, waitMs] = (await runScript(redis, 'tokensTake', [String(buckets.length), ...buckets.map((bucket) => keys.bucket(bucket.key))], args)) as [number, number];
+      this.together();
+      return Number(index) === 0 ? null : { index: Number(index) - 1, waitMs: Number(waitMs) };
+    } catch (error) {
+      this.countAlone(error);
+      return null;
     }
   }
 

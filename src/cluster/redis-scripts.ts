@@ -22,6 +22,7 @@ import type { Redis } from 'ioredis';
  *   epoch          a random value the first node to reach this Redis sets: a new one means Redis lost its data
  *   addr:NODE      hash  address key -> connections the node holds from it (leaves with the node)
  *   game-new:KEY   hash  the GameNew bucket of one address: tokens t as of time at (expires in a minute)
+ *   bucket:KEY     hash  a shared token bucket of AddressCounter.takeTokens (registrations...): t, at (expires once full)
  *   lease:NAME     hash  a cluster-wide lease (ClusterLeases): node, epoch, until (ms; free after it)
  *   lease-epoch:NAME  the counter of that lease's holders (its fencing epoch), kept when it expires
  */
@@ -40,6 +41,7 @@ export interface RedisKeys {
   gone(node: string): string;
   addresses(node: string): string;
   gameNew(address: string): string;
+  bucket(key: string): string;
   lease(name: string): string;
   leaseEpoch(name: string): string;
 }
@@ -60,6 +62,7 @@ export function redisKeys(prefix: string): RedisKeys {
     gone: (node) => `${prefix}gone:${node}`,
     addresses: (node) => `${prefix}addr:${node}`,
     gameNew: (address) => `${prefix}game-new:${address}`,
+    bucket: (key) => `${prefix}bucket:${key}`,
     lease: (name) => `${prefix}lease:${name}`,
     leaseEpoch: (name) => `${prefix}lease-epoch:${name}`,
   };
@@ -244,6 +247,28 @@ if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 600
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
 redis.call('PEXPIRE', KEYS[1], 60000)
 return wait`,
+  },
+  // One token from each of several buckets if every one has a token, else none (AddressCounter.takeTokens).
+  // KEYS bucket(key)...; ARGV capacity refillMs (per key) [now]. {0, 0}: taken; else {i, ms}: bucket i
+  // (1-based) has no token for ms. The number of keys comes first in the call (numberOfKeys unset).
+  tokensTake: {
+    lua: `${NOW}
+local tokens = {}
+for i = 1, #KEYS do
+  local per = tonumber(ARGV[2 * i - 1])
+  local refill = tonumber(ARGV[2 * i])
+  local bucket = redis.call('HMGET', KEYS[i], 't', 'at')
+  local t = tonumber(bucket[1]) or per
+  local at = tonumber(bucket[2]) or now
+  t = math.min(per, t + math.max(0, now - at) * per / refill)
+  if t < 1 then return {i, math.ceil((1 - t) * refill / per)} end
+  tokens[i] = t
+end
+for i = 1, #KEYS do
+  redis.call('HSET', KEYS[i], 't', tostring(tokens[i] - 1), 'at', now)
+  redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[2 * i]))
+end
+return {0, 0}`,
   },
   // KEYS lease(name) leaseEpoch(name) gone(node); ARGV node ms now
   // "EPOCH NODE" of the holder after the claim (this node's when it was free, ran out, or was

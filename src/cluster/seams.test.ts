@@ -242,6 +242,23 @@ function contract(name: string, open: () => Cluster): void {
       assert.ok((await nodes[0]!.addresses.takeGameNew('10.0.0.1', perMinute)) > 0);
     }));
 
+  test(`${name}: shared token buckets are spent by every node together, all of a request's or none, and refill with time`, () =>
+    using(async (cluster) => {
+      const [a, b] = [await cluster.node('a'), await cluster.node('b')];
+      const HOUR = 3_600_000;
+      const address = (key: string) => ({ key: `registrations:${key}`, capacity: 2, refillMs: HOUR });
+      const network = { key: 'registrations:net:10.0.0.0/24', capacity: 3, refillMs: HOUR };
+      assert.equal(await a.addresses.takeTokens([address('10.0.0.1'), network]), null);
+      assert.equal(await b.addresses.takeTokens([address('10.0.0.1'), network]), null);
+      assert.deepEqual(await a.addresses.takeTokens([address('10.0.0.1'), network]), { index: 0, waitMs: HOUR / 2 }, 'the address spent its two on two nodes; nothing taken');
+      assert.equal(await b.addresses.takeTokens([address('10.0.0.2'), network]), null, 'the network still had its third: the refusal above took none');
+      assert.deepEqual(await a.addresses.takeTokens([address('10.0.0.3'), network]), { index: 1, waitMs: HOUR / 3 }, 'the network is spent');
+      assert.equal(await b.addresses.takeTokens([address('10.0.0.3')]), null, 'the refused request took nothing of 10.0.0.3 either');
+      assert.equal(await b.addresses.takeTokens([address('10.0.0.3')]), null);
+      await cluster.clock.advance(HOUR / 3);
+      assert.equal(await b.addresses.takeTokens([address('10.0.0.2'), network]), null, 'a network token is back after an hour / 3');
+    }));
+
   test(`${name}: a lease is held by one node at a time, renewed under one epoch, and taken under the next once it runs out, is released or its node dies`, () =>
     using(async (cluster) => {
       const a = await cluster.node('a');

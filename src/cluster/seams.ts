@@ -2,6 +2,7 @@ import type { LiveSeats, MatchInfo } from '../protocol/coco/messages.js';
 import type { VisEvent } from '../protocol/vis-event.js';
 import type { AddressCounter } from '../gateways/address-counter.js';
 import type { ArenaEntryRequest, ArenaPairing, ArenaReport, ArenaView } from '../arena/arena.js';
+import type { CarriedEntry } from '../arena/carried-entry.js';
 
 /**
  * The seams between nodes (processes, later machines) that share one lobby. Each is a small
@@ -92,9 +93,10 @@ export type BridgeMessage =
   /**
    * The arena of a cluster (src/cluster/cluster-arena.ts): a node's entry, queued on the node that
    * holds the pairing lease. `epoch` is that lease's: either side drops what carries another.
-   * The entrant's token never crosses: its own node checked the name.
+   * The entrant's token never crosses: its own node checked the name. `carried`: what the entry
+   * waited and met under earlier holders, so that a takeover costs it neither (carried-entry.ts).
    */
-  | { readonly t: 'arena-enter'; readonly key: string; readonly epoch: number; readonly request: Omit<ArenaEntryRequest, 'token'> }
+  | { readonly t: 'arena-enter'; readonly key: string; readonly epoch: number; readonly request: Omit<ArenaEntryRequest, 'token'>; readonly carried?: CarriedEntry }
   | { readonly t: 'arena-entered'; readonly key: string; readonly epoch: number; readonly error: string | null; readonly args: Readonly<Record<string, string>> | null; readonly seats: number }
   | { readonly t: 'arena-leave'; readonly key: string; readonly epoch: number }
   | { readonly t: 'arena-paired'; readonly key: string; readonly epoch: number; readonly pairing: ArenaPairing }

@@ -1,3 +1,18 @@
+/** A token bucket the nodes share: `capacity` tokens, refilled evenly over `refillMs` (full when new). */
+export interface SharedBucket {
+  /** Its name, unique among all users of takeTokens (each prefixes its own, e.g. `registrations:`). */
+  readonly key: string;
+  readonly capacity: number;
+  readonly refillMs: number;
+}
+
+/** Why takeTokens took nothing: the first bucket of the request without a token, and when it has one. */
+export interface TokensRefused {
+  /** Its index in the request. */
+  readonly index: number;
+  readonly waitMs: number;
+}
+
 /**
  * The per-address counts every node shares, so that a client that reaches several nodes has one
  * budget (connections-per-address, game-new-per-minute), not one per node. A node's connection
@@ -14,4 +29,9 @@ export interface AddressCounter {
    * evenly over a minute): 0 when one was taken, else the milliseconds until one is back.
    */
   takeGameNew(key: string, perMinute: number): Promise<number>;
+  /**
+   * Takes one token from each of `buckets` if every one has a token, else none (an address's and
+   * its network's quotas are spent together or not at all): null when taken.
+   */
+  takeTokens(buckets: readonly SharedBucket[]): Promise<TokensRefused | null>;
 }

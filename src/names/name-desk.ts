@@ -5,6 +5,7 @@ import { secretDigest, secretEquals } from '../util/secret.js';
 import { InvalidName, NameNotClaimed, NameTaken, WrongToken, type NameClaims } from './name-claims.js';
 import { RegistrationQuota } from './registration-quota.js';
 import type { Clock } from '../util/clock.js';
+import type { AddressCounter } from '../gateways/address-counter.js';
 
 /** Who asks for a registration: the keys of address-limits.ts. */
 export interface Registrant {
@@ -44,7 +45,7 @@ export class NameDesk {
     // A request that cannot succeed spends none of the quota: a bad name, or one claimed already.
     if (!isValidUserName(name)) return { Err: new InvalidName(name).message };
     if ((await claims.check(name, undefined)) !== null) return { Err: new NameTaken(name).message };
-    const spent = quota.take(who.address, who.network);
+    const spent = await quota.spend(who.address, who.network);
     if (spent !== null) {
       const { refusal, waitSeconds } = spent;
       const text = refusal === 'name-registrations-per-hour' ? `at most ${this.options.perHour} an hour per address` : `at most ${this.options.perHourPerNetwork} an hour per network`;
@@ -91,10 +92,10 @@ export interface NameDeskLimits {
   readonly 'tracked-addresses': number;
 }
 
-/** A server's desk: its claims, and quotas made from its limits. */
-export function nameDesk(claims: NameClaims, limits: NameDeskLimits, clock: Clock, verificationPassword: string): NameDesk {
+/** A server's desk: its claims, and quotas made from its limits (counted with the other nodes' through `shared` on a cluster). */
+export function nameDesk(claims: NameClaims, limits: NameDeskLimits, clock: Clock, verificationPassword: string, shared?: AddressCounter): NameDesk {
   const perHour = limits['name-registrations-per-hour'];
   const perHourPerNetwork = limits['name-registrations-per-hour-per-network'];
-  const quota = new RegistrationQuota({ perHour, perHourPerNetwork, tracked: limits['tracked-addresses'] }, clock);
+  const quota = new RegistrationQuota({ perHour, perHourPerNetwork, tracked: limits['tracked-addresses'] }, clock, shared);
   return new NameDesk({ claims, quota, verificationPassword, perHour, perHourPerNetwork });
 }

@@ -41,3 +41,22 @@ test('at most `tracked` addresses and networks are remembered; the least recentl
   assert.equal(quota.take('d', 'net')?.refusal, 'name-registrations-per-hour');
   assert.equal(quota.take('a', 'net'), null);
 });
+
+test('on a cluster, a registration its own node allows but the shared count refuses is refused, and this node\'s count is given back', async () => {
+  const clock = new ManualClock();
+  let sharedAnswer: { index: number; waitMs: number } | null = { index: 1, waitMs: 90_500 };
+  const asked: string[][] = [];
+  const shared = {
+    openConnection: async () => true,
+    closeConnection: () => {},
+    takeGameNew: async () => 0,
+    takeTokens: async (buckets: readonly { key: string }[]) => (asked.push(buckets.map((b) => b.key)), sharedAnswer),
+  };
+  const quota = new RegistrationQuota({ perHour: 1, perHourPerNetwork: 10, tracked: 100 }, clock, shared);
+  assert.deepEqual(await quota.spend('10.0.0.1', 'net-a'), { refusal: 'name-registrations-per-hour-per-network', waitSeconds: 91 });
+  assert.deepEqual(asked, [['registrations:10.0.0.1', 'registrations:net-a']]);
+  sharedAnswer = null;
+  assert.equal(await quota.spend('10.0.0.1', 'net-a'), null, 'its one token an hour was given back');
+  assert.equal((await quota.spend('10.0.0.1', 'net-a'))?.refusal, 'name-registrations-per-hour', 'its own count still holds');
+  assert.equal(asked.length, 2, 'refused here: the cluster is not asked');
+});

@@ -1,4 +1,5 @@
 import type { Clock } from '../util/clock.js';
+import type { AddressCounter } from '../gateways/address-counter.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -56,6 +57,12 @@ class HourlyBuckets {
     this.refilled(key).tokens -= 1;
   }
 
+  /** Puts back a token `take` took (the cluster refused what this node granted). */
+  giveBack(key: string): void {
+    const bucket = this.refilled(key);
+    bucket.tokens = Math.min(this.perHour, bucket.tokens + 1);
+  }
+
   /** Seconds until `key` has a token again (0 when it has one). */
   wait(key: string): number {
     const bucket = this.refilled(key);
@@ -68,18 +75,45 @@ class HourlyBuckets {
   }
 }
 
+/** Names the shared buckets of registrations among the users of AddressCounter.takeTokens. */
+const SHARED_PREFIX = 'registrations:';
+
 /**
  * The quotas of name registrations (NameRegister): per address and per network (the keys of
  * address-limits.ts), apart from the GameNew rate, so that registering names and creating
- * matches cannot starve each other. Counted on this node only (docs/limits.md).
+ * matches cannot starve each other. On a cluster (`--nodes`, `--redis`) they are counted by every
+ * node together, in the cluster's shared buckets (AddressCounter.takeTokens); each node's own
+ * count holds as well, so a cluster that cannot answer (Redis down) still limits each node.
  */
 export class RegistrationQuota {
   private readonly addresses: HourlyBuckets;
   private readonly networks: HourlyBuckets;
 
-  constructor(limits: RegistrationLimits, clock: Clock) {
+  constructor(
+    private readonly limits: RegistrationLimits,
+    clock: Clock,
+    /** The cluster's shared counts; absent on a single server. */
+    private readonly shared?: AddressCounter,
+  ) {
     this.addresses = new HourlyBuckets(limits.perHour, limits.tracked, clock);
     this.networks = new HourlyBuckets(limits.perHourPerNetwork, limits.tracked, clock);
+  }
+
+  /**
+   * Takes a registration on this node (take) and, on a cluster, from the shared counts: null when
+   * both allow it; otherwise nothing is taken from either.
+   */
+  async spend(address: string, network: string): Promise<{ readonly refusal: RegistrationRefusal; readonly waitSeconds: number } | null> {
+    const here = this.take(address, network);
+    if (here !== null || !this.shared) return here;
+    const refused = await this.shared.takeTokens([
+      { key: `${SHARED_PREFIX}${address}`, capacity: this.limits.perHour, refillMs: HOUR_MS },
+      { key: `${SHARED_PREFIX}${network}`, capacity: this.limits.perHourPerNetwork, refillMs: HOUR_MS },
+    ]);
+    if (refused === null) return null;
+    this.addresses.giveBack(address);
+    this.networks.giveBack(network);
+    return { refusal: refused.index === 0 ? 'name-registrations-per-hour' : 'name-registrations-per-hour-per-network', waitSeconds: Math.ceil(refused.waitMs / 1000) };
   }
 
   /**
