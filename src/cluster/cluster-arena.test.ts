@@ -111,6 +111,19 @@ function clusterOf(perAddress = 8, window?: PairingWindow) {
   return { clock, memory, store, sent, node, nodes, stop };
 }
 
+/** Nodes a (which takes the lease first and pairs), b and c; amy enters through b, cid through c; resolves once a paired them. */
+async function amyAndCidPairedOnA(cluster: ReturnType<typeof clusterOf>) {
+  const a = await cluster.node('a');
+  const b = await cluster.node('b');
+  const c = await cluster.node('c');
+  const amy = new Told();
+  const cid = new Told();
+  assert.ok((await b.arena.enter({ game: 'roshambo', name: 'amy', token: 'amy-token', concurrency: 1, address: 'x1' }, amy)).ok);
+  assert.ok((await c.arena.enter({ game: 'roshambo', name: 'cid', concurrency: 1, address: 'x2' }, cid)).ok);
+  await until(() => amy.pairings.length === 1 && cid.pairings.length === 1);
+  return { a, b, c, amy, cid };
+}
+
 /** Turns the event loop until `check` holds (messages cross microtasks; the arena pairs on setImmediate). */
 async function until(check: () => boolean): Promise<void> {
   for (let turn = 0; !check(); turn++) {
@@ -168,14 +181,7 @@ test('cluster arena: a claimed name is refused without its token at its door; th
 test('cluster arena: the pairing node dies; another takes the lease under the next epoch, the doors queue their entries there again, and a game of the dead node ends unrated for its entrants', async () => {
   const cluster = clusterOf();
   try {
-    const a = await cluster.node('a');
-    const b = await cluster.node('b');
-    const c = await cluster.node('c');
-    const amy = new Told();
-    const cid = new Told();
-    assert.ok((await b.arena.enter({ game: 'roshambo', name: 'amy', token: 'amy-token', concurrency: 1, address: 'x1' }, amy)).ok);
-    assert.ok((await c.arena.enter({ game: 'roshambo', name: 'cid', concurrency: 1, address: 'x2' }, cid)).ok);
-    await until(() => amy.pairings.length === 1 && cid.pairings.length === 1);
+    const { a, b, c, amy, cid } = await amyAndCidPairedOnA(cluster);
     const lost = a.host.created[0]!.id;
     // Node a's process dies: the cluster sees it go, and whoever renews first takes the lease.
     cluster.memory.hub.down('a');
@@ -287,14 +293,7 @@ test('cluster arena: a pairing node replaced mid-wait keeps each entry\'s waitin
 test('cluster arena: a pairing node replaced right after a game keeps the rematch delay: the two who just met do not meet again at once', async () => {
   const cluster = clusterOf();
   try {
-    const a = await cluster.node('a');
-    const b = await cluster.node('b');
-    const c = await cluster.node('c');
-    const amy = new Told();
-    const cid = new Told();
-    assert.ok((await b.arena.enter({ game: 'roshambo', name: 'amy', token: 'amy-token', concurrency: 1, address: 'x1' }, amy)).ok);
-    assert.ok((await c.arena.enter({ game: 'roshambo', name: 'cid', concurrency: 1, address: 'x2' }, cid)).ok);
-    await until(() => amy.pairings.length === 1 && cid.pairings.length === 1);
+    const { a, b, c, amy, cid } = await amyAndCidPairedOnA(cluster);
     a.host.end(a.host.created[0]!.id, [2, 1]);
     await until(() => amy.reports.length === 1 && cid.reports.length === 1);
     cluster.memory.hub.down('a');
