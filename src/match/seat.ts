@@ -62,6 +62,18 @@ export interface SeatOptions {
   readonly onClose?: (reason: SeatCloseReason) => void;
 }
 
+/** How long a read may wait, and what the player is told when it waits too long. */
+export interface ReadOptions {
+  /** The read's limit in seconds (Infinity: none); the match's inactivity timeout by default. */
+  readonly timeoutSeconds?: number;
+  /**
+   * Called when the read times out, just before the seat closes with 'timeout': the game's last
+   * words to the player (a closed seat takes no more output), e.g. dama's "timed out". Make it once
+   * per seat, not per read.
+   */
+  readonly beforeTimeOut?: () => void;
+}
+
 /** What a game sees of one player: a line stream in, a byte stream out. */
 export interface PlayerSeat {
   readonly index: number;
@@ -75,13 +87,13 @@ export interface PlayerSeat {
    * null once the player is gone. A read that waits longer than the timeout (the match's by
    * default) closes the seat with reason 'timeout' and returns null.
    */
-  readLine(options?: { timeoutSeconds?: number }): Promise<string | null>;
+  readLine(options?: ReadOptions): Promise<string | null>;
   /**
    * As `readLine`, without a promise: `taker` gets the line (or null) before this returns if it
    * is there already, else when it comes, the player leaves or the read times out. For a game
    * that reads several players at once (match/each-reader.ts).
    */
-  takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void;
+  takeLine(taker: (line: string | null) => void, options?: ReadOptions): void;
   /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
   write(text: string): void;
   /**
@@ -174,6 +186,8 @@ export class Seat implements PlayerSeat {
    */
   private cancelDeadlineTimer: (() => void) | null = null;
   private deadlineTimerAt = Infinity;
+  /** The waiting read's `ReadOptions.beforeTimeOut`. */
+  private beforeTimeOut: (() => void) | null = null;
   /** Lines the game has read from this seat. */
   linesTaken = 0;
   /** Whether the game has read the end of this seat's input. */
@@ -343,7 +357,7 @@ export class Seat implements PlayerSeat {
     this.endQueue();
   }
 
-  readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
+  readLine(options?: ReadOptions): Promise<string | null> {
     if (this.reason && !this.keepsEarlierLines) {
       this.takeEnd();
       return Promise.resolve(null);
@@ -354,7 +368,7 @@ export class Seat implements PlayerSeat {
     return read;
   }
 
-  takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void {
+  takeLine(taker: (line: string | null) => void, options?: ReadOptions): void {
     if (this.reason && !this.keepsEarlierLines) {
       this.takeEnd();
       return taker(null);
@@ -366,10 +380,12 @@ export class Seat implements PlayerSeat {
   }
 
   /** A read that has to wait gives up after its timeout (the match's by default). */
-  private limitWait(options: { timeoutSeconds?: number } | undefined): void {
+  private limitWait(options: ReadOptions | undefined): void {
     if (this.waiter === null) return;
     const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
-    if (Number.isFinite(seconds)) this.waitAtMost(seconds * 1000);
+    if (!Number.isFinite(seconds)) return;
+    this.beforeTimeOut = options?.beforeTimeOut ?? null;
+    this.waitAtMost(seconds * 1000);
   }
 
   /** The next line or null (the end), taken; undefined when the reader must wait. One read at a time. */
@@ -421,6 +437,7 @@ export class Seat implements PlayerSeat {
   /** The reader takes a line. */
   private taken(line: string): void {
     this.readDeadline = Infinity;
+    this.beforeTimeOut = null;
     this.linesTaken++;
     this.follower?.push(line);
     this.onRead?.();
@@ -429,6 +446,7 @@ export class Seat implements PlayerSeat {
   /** The reader takes the end of the input. */
   private takenEnd(): void {
     this.readDeadline = Infinity;
+    this.beforeTimeOut = null;
     this.takeEnd();
     // After the reader has seen the end, as a program reading its input would.
     if (!this.reason) {
@@ -459,6 +477,9 @@ export class Seat implements PlayerSeat {
       const left = this.readDeadline - this.clock.monotonic();
       if (left > 0) return this.armDeadlineTimer(left);
       this.readDeadline = Infinity;
+      const lastWords = this.beforeTimeOut;
+      this.beforeTimeOut = null;
+      lastWords?.();
       this.close('timeout');
     });
   }
@@ -502,6 +523,7 @@ export class Seat implements PlayerSeat {
 
   private stopDeadlineTimer(): void {
     this.readDeadline = Infinity;
+    this.beforeTimeOut = null;
     this.cancelDeadlineTimer?.();
     this.cancelDeadlineTimer = null;
   }
