@@ -266,3 +266,23 @@ test('lines read give back their room in the unread budget: a long exchange of l
   assert.deepEqual(closed, []);
   assert.equal(read, (8 * SEAT_LIMITS.maxQueuedBytes) / line.length);
 });
+
+test("a read's last words (beforeTimeOut) reach the player when it times out, before the seat closes, and never when a line comes in time", async () => {
+  const clock = new ManualClock();
+  const events: string[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(clock) });
+  s.attach({ send: (b) => void events.push(`sent ${Buffer.from(b).toString().trim()}`), close: (r) => void events.push(`closed ${r}`) });
+  const options = { timeoutSeconds: 2, beforeTimeOut: () => s.write('TIMED OUT\n') };
+  const first = s.readLine(options);
+  await clock.advance(1_999);
+  s.receive(Buffer.from('ROCK\n'));
+  assert.equal(await first, 'ROCK');
+  await clock.advance(5_000);
+  assert.deepEqual(events, [], 'an answered read says nothing');
+  const second = s.readLine(options);
+  await clock.advance(1_999);
+  assert.deepEqual(events, []);
+  await clock.advance(1);
+  assert.equal(await second, null);
+  assert.deepEqual(events, ['sent TIMED OUT', 'closed timeout']);
+});
