@@ -87,11 +87,13 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
   // Both half-turns are paced, as the reference paces them: the roll goes out at once, the move no
   // earlier than `pace` after the roll, and the next roll no earlier than `pace` after the move (or
   // after the roll, when there was no move to make).
-  const waitUntil = (at: number): Promise<void> => ctx.sleep(at - ctx.elapsed());
+  // A wait that is already over is not awaited: at pace 0 a turn then costs no promise of its own.
+  const waitUntil = (at: number): Promise<void> | null => (at > ctx.elapsed() ? ctx.sleep(at - ctx.elapsed()) : null);
   let state = initialState(0);
   let nextRollAt = 0;
   for (;;) {
-    await waitUntil(nextRollAt);
+    const rollWait = waitUntil(nextRollAt);
+    if (rollWait) await rollWait;
     const rolledAt = ctx.elapsed();
     const coins = dice.roll();
     const roll = rollValue(coins);
@@ -134,7 +136,8 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
       vis?.win(opponent(mover), why);
       return victory(opponent(mover), why);
     }
-    await waitUntil(rolledAt + config.pace);
+    const moveWait = waitUntil(rolledAt + config.pace);
+    if (moveWait) await moveWait;
     const moveLine = `${outcome.token}\n`;
     other.write(moveLine);
     ctx.spectators.write(moveLine);
