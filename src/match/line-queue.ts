@@ -2,8 +2,9 @@
 export type LineTaker = (line: string | null) => void;
 
 /**
- * Lines waiting to be read by one reader: the lines a server bot receives (match/bot-connection.ts).
- * A player's seat keeps its own queue in its fields, the same way (match/seat.ts).
+ * Lines waiting to be read by one reader: the lines a server bot receives (match/bot-connection.ts)
+ * and a replayed seat's (match/replay-seat.ts). A player's seat keeps its own queue in its fields,
+ * the same way, so that a line on the match's hot path touches one object (match/seat.ts).
  *
  * A read is a promise (`next`) or a callback (`take`), which costs no promise and is called at
  * once when the line is already there.
