@@ -5,7 +5,7 @@ import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
 import { MISSPELT_PACE_WORDS, configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { playRoyalUrBot } from './bot.js';
-import { formatCoins, randomDice, rollValue, type DiceSource } from './dice.js';
+import { formatCoins, randomDice, rollValue, type Coin, type Coins, type DiceSource } from './dice.js';
 import {
   TOKENS,
   applyMove,
@@ -43,6 +43,17 @@ const QUOTE_LIMIT = 40;
 const RETIRE = 'RETIRE';
 
 const ARGS = { pace: paceArgSpec(DEFAULT_PACE) };
+
+/**
+ * The lines sent again and again, encoded once for every match (PlayerSeat.writeBytes): each of the
+ * 16 rolls (coin i is bit 3 - i of the index) and each token's move.
+ */
+const ROLL_LINES: readonly Buffer[] = Array.from({ length: 16 }, (_, bits) => Buffer.from(`${formatCoins([3, 2, 1, 0].map((bit) => ((bits >> bit) & 1) as Coin) as unknown as Coins)}\n`));
+const TOKEN_LINES: readonly Buffer[] = Array.from({ length: TOKENS + 1 }, (_, token) => Buffer.from(`${token}\n`));
+
+function rollLineOf(coins: Coins): Buffer {
+  return ROLL_LINES[coins[0] * 8 + coins[1] * 4 + coins[2] * 2 + coins[3]]!;
+}
 
 const LEFT: Readonly<Record<SeatCloseReason, string>> = {
   disconnected: 'disconnected',
@@ -97,9 +108,9 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
     const rolledAt = ctx.elapsed();
     const coins = dice.roll();
     const roll = rollValue(coins);
-    const rollLine = `${formatCoins(coins)}\n`;
-    players[0].write(rollLine);
-    players[1].write(rollLine);
+    const rollLine = rollLineOf(coins);
+    players[0].writeBytes(rollLine);
+    players[1].writeBytes(rollLine);
     ctx.spectators.write(rollLine);
     const mover = state.toMove;
     vis?.roll(mover, coins);
@@ -138,8 +149,8 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
     }
     const moveWait = waitUntil(rolledAt + config.pace);
     if (moveWait) await moveWait;
-    const moveLine = `${outcome.token}\n`;
-    other.write(moveLine);
+    const moveLine = TOKEN_LINES[outcome.token] ?? Buffer.from(`${outcome.token}\n`);
+    other.writeBytes(moveLine);
     ctx.spectators.write(moveLine);
     vis?.move(outcome);
     nextRollAt = ctx.elapsed() + config.pace;
