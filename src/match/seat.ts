@@ -130,9 +130,9 @@ function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
  * bytes to the game: it cuts the bytes into lines itself (the LineSplitter's rules, kept in fields
  * here: the piece of a line still waiting for its newline is one buffer of the seat), writes each
  * line to its transcript as a range of the bytes received, and keeps the lines the game has not read
- * in its own queue, handing a line straight to a waiting read. In steady state a line costs its
- * string and nothing else: no view of the bytes, no closure, promise or event object (a read through
- * `readLine` still costs its promise; `takeLine` does not).
+ * in its own queue, handing a line straight to a waiting read. In steady state the seat makes a
+ * line's string and no other object for it: no view of the bytes, no closure, promise or event
+ * object (a read through `readLine` still costs its promise; `takeLine` does not).
  */
 export class Seat implements PlayerSeat {
   readonly index: number;
