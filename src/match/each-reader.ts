@@ -1,4 +1,4 @@
-import type { PlayerSeat } from './seat.js';
+import type { PlayerSeat, ReadOptions } from './seat.js';
 
 /** What a game does with a round of lines, one from each seat (EachReader). */
 export interface RoundOfLines {
@@ -37,7 +37,7 @@ export class EachReader {
   constructor(
     private readonly seats: readonly PlayerSeat[],
     private readonly round: RoundOfLines,
-    private readonly options?: { timeoutSeconds?: number },
+    private readonly options?: ReadOptions,
   ) {
     this.takers = seats.map((seat, index) => (line: string | null): void => this.taken(index, line, seat));
   }

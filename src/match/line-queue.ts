@@ -2,12 +2,12 @@
 export type LineTaker = (line: string | null) => void;
 
 /**
- * Lines waiting to be read by one reader. Used for the lines a player sends to the game and for
- * the lines a server bot receives.
+ * Lines waiting to be read by one reader: the lines a server bot receives (match/bot-connection.ts)
+ * and a replayed seat's (match/replay-seat.ts). A player's seat keeps its own queue in its fields,
+ * the same way, so that a line on the match's hot path touches one object (match/seat.ts).
  *
  * A read is a promise (`next`) or a callback (`take`), which costs no promise and is called at
- * once when the line is already there: a game reading every player at once each round
- * (match/read-each.ts) waits for all of them with one promise instead of one per line.
+ * once when the line is already there.
  */
 export class LineQueue {
   private readonly lines: string[] = [];

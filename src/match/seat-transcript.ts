@@ -92,9 +92,18 @@ export class SeatTranscript {
   lineFromPlayer(line: Uint8Array | string): void {
     if (this.full) return;
     const bytes = bytesOf(line);
-    if (this.begin('>', AS_IT_CAME, this.now(), bytes.length)) {
-      this.log.append(bytes);
-      this.log.append(NEWLINE);
+    this.lineFromPlayerRange(bytes, 0, bytes.length);
+  }
+
+  /**
+   * As `lineFromPlayer`, for the line `bytes[start..end)` where the seat cut it from what it
+   * received: no view of the line is made (match/seat.ts).
+   */
+  lineFromPlayerRange(bytes: Uint8Array, start: number, end: number): void {
+    if (this.full) return;
+    if (this.begin('>', AS_IT_CAME, this.now(), end - start)) {
+      this.log.appendRange(bytes, start, end);
+      this.log.appendByte(LF);
     }
   }
 

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../util/clock.js';
 import { MatchClock } from './match-clock.js';
 import { SEAT_LIMITS, Seat, type SeatCloseReason, type SeatFraming } from './seat.js';
+import { LineSplitter } from '../protocol/line-splitter.js';
+import { Random } from './random.js';
+import { SeatTranscript } from './seat-transcript.js';
 
 function seat(framing: SeatFraming = 'lines', maxLineBytes = 64): { seat: Seat; closed: SeatCloseReason[]; sent: string[] } {
   const closed: SeatCloseReason[] = [];
@@ -180,4 +183,106 @@ test('a seat whose game answers bad lines keeps sending until the game closes it
   s.write('gone\n');
   assert.deepEqual(sent, ['WINNER <BLACK>\n']);
   assert.deepEqual(closed, ['line/invalid-utf8']);
+});
+
+/**
+ * A seat cuts lines itself (seat.ts); LineSplitter (protocol/line-splitter.ts) states the rules.
+ * Random streams of short lines, CRs, non-ASCII, bad bytes and long lines, cut into random chunks
+ * (Buffers and plain byte views with an offset), must give the same lines, transcript and error.
+ */
+test('a seat cuts lines exactly as LineSplitter does, however the bytes are chunked', () => {
+  const random = Random.fromSeed('seat-lines');
+  const pieces = ['ROCK', 'é€😀', '\r', '\n', '\r\n', 'x'.repeat(20), '\uFEFFBOM', ''];
+  for (let trial = 0; trial < 400; trial++) {
+    const stream: number[] = [];
+    const parts = 1 + random.int(12);
+    for (let i = 0; i < parts; i++) {
+      const choice = random.int(pieces.length + 2);
+      if (choice < pieces.length) stream.push(...Buffer.from(pieces[choice]!));
+      else if (choice === pieces.length) stream.push(0xff);
+      else stream.push(0x0a);
+    }
+    const bytes = Buffer.from(stream);
+    const maxLineBytes = 8 + random.int(40);
+    const expected: string[] = [];
+    let expectedError: string | null = null;
+    const expectedTranscript = new SeatTranscript('seat 0, p', () => 0);
+    const splitter = new LineSplitter(maxLineBytes, {
+      line: (text, lineBytes) => {
+        expected.push(text);
+        expectedTranscript.lineFromPlayer(lineBytes);
+      },
+      error: (code) => (expectedError = code),
+    });
+    const transcript = new SeatTranscript('seat 0, p', () => 0);
+    const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes, clock: new MatchClock(), transcript });
+    const got: string[] = [];
+    const takeAll = (line: string | null): void => {
+      if (line === null) return;
+      got.push(line);
+      s.takeLine(takeAll, { timeoutSeconds: Infinity });
+    };
+    s.takeLine(takeAll, { timeoutSeconds: Infinity });
+    let at = 0;
+    while (at < bytes.length) {
+      const end = Math.min(bytes.length, at + 1 + random.int(10));
+      const piece = bytes.subarray(at, end);
+      splitter.push(piece);
+      // A byte view that is not a Buffer, in the middle of a larger buffer.
+      const view = random.bit() === 0 ? piece : inLargerArray(piece);
+      s.receive(view);
+      at = end;
+    }
+    splitter.end();
+    s.receiveEnd();
+    const context = `trial ${trial}: ${JSON.stringify(bytes.toString('latin1'))}, max ${maxLineBytes}`;
+    assert.deepEqual(got, expected, context);
+    assert.equal(s.closeReason, expectedError, context);
+    // The seat's transcript also notes why the seat closed; its lines are the splitter's bytes.
+    const linesOf = (text: string): string[] => text.split('\n').filter((line) => line.startsWith('0.000 > '));
+    assert.deepEqual(linesOf(transcript.text()), linesOf(expectedTranscript.text()), context);
+    assert.equal(linesOf(transcript.text()).length, expected.length, context);
+  }
+});
+
+/** The bytes as a plain Uint8Array (not a Buffer) that starts one byte into its ArrayBuffer, after a newline. */
+function inLargerArray(bytes: Uint8Array): Uint8Array {
+  const whole = new Uint8Array(bytes.length + 1);
+  whole[0] = 0x0a;
+  whole.set(bytes, 1);
+  return whole.subarray(1);
+}
+
+test('lines read give back their room in the unread budget: a long exchange of lines is no flood', () => {
+  const { seat: s, closed } = seat('lines', 1 << 20);
+  const line = Buffer.from(`${'x'.repeat(1023)}\n`);
+  let read = 0;
+  for (let i = 0; i < (4 * SEAT_LIMITS.maxQueuedBytes) / line.length; i++) {
+    s.receive(line);
+    s.receive(line);
+    s.takeLine(() => void read++);
+    s.takeLine(() => void read++);
+  }
+  assert.deepEqual(closed, []);
+  assert.equal(read, (8 * SEAT_LIMITS.maxQueuedBytes) / line.length);
+});
+
+test("a read's last words (beforeTimeOut) reach the player when it times out, before the seat closes, and never when a line comes in time", async () => {
+  const clock = new ManualClock();
+  const events: string[] = [];
+  const s = new Seat({ index: 0, name: 'p', isBot: false, timeoutSeconds: 5, maxLineBytes: 64, clock: new MatchClock(clock) });
+  s.attach({ send: (b) => void events.push(`sent ${Buffer.from(b).toString().trim()}`), close: (r) => void events.push(`closed ${r}`) });
+  const options = { timeoutSeconds: 2, beforeTimeOut: () => s.write('TIMED OUT\n') };
+  const first = s.readLine(options);
+  await clock.advance(1_999);
+  s.receive(Buffer.from('ROCK\n'));
+  assert.equal(await first, 'ROCK');
+  await clock.advance(5_000);
+  assert.deepEqual(events, [], 'an answered read says nothing');
+  const second = s.readLine(options);
+  await clock.advance(1_999);
+  assert.deepEqual(events, []);
+  await clock.advance(1);
+  assert.equal(await second, null);
+  assert.deepEqual(events, ['sent TIMED OUT', 'closed timeout']);
 });

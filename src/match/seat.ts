@@ -1,5 +1,4 @@
-import { LineSplitter, type LineError } from '../protocol/line-splitter.js';
-import { LineQueue } from './line-queue.js';
+import type { LineError } from '../protocol/line-splitter.js';
 import type { MatchClock } from './match-clock.js';
 import type { SeatTranscript } from './seat-transcript.js';
 
@@ -63,6 +62,18 @@ export interface SeatOptions {
   readonly onClose?: (reason: SeatCloseReason) => void;
 }
 
+/** How long a read may wait, and what the player is told when it waits too long. */
+export interface ReadOptions {
+  /** The read's limit in seconds (Infinity: none); the match's inactivity timeout by default. */
+  readonly timeoutSeconds?: number;
+  /**
+   * Called when the read times out, just before the seat closes with 'timeout': the game's last
+   * words to the player (a closed seat takes no more output), e.g. dama's "timed out". Make it once
+   * per seat, not per read.
+   */
+  readonly beforeTimeOut?: () => void;
+}
+
 /** What a game sees of one player: a line stream in, a byte stream out. */
 export interface PlayerSeat {
   readonly index: number;
@@ -76,13 +87,13 @@ export interface PlayerSeat {
    * null once the player is gone. A read that waits longer than the timeout (the match's by
    * default) closes the seat with reason 'timeout' and returns null.
    */
-  readLine(options?: { timeoutSeconds?: number }): Promise<string | null>;
+  readLine(options?: ReadOptions): Promise<string | null>;
   /**
    * As `readLine`, without a promise: `taker` gets the line (or null) before this returns if it
    * is there already, else when it comes, the player leaves or the read times out. For a game
    * that reads several players at once (match/each-reader.ts).
    */
-  takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void;
+  takeLine(taker: (line: string | null) => void, options?: ReadOptions): void;
   /** Sends text to the player as it is (add the newline yourself). Ignored once closed. */
   write(text: string): void;
   /**
@@ -94,14 +105,57 @@ export interface PlayerSeat {
   close(reason?: SeatCloseReason): void;
 }
 
-/** One seat of a running match, joining a transport to the game's line protocol. */
+/** Who takes a seat's next line (or the end, null): a read waiting for it. */
+type LineTaker = (line: string | null) => void;
+
+const LF = 0x0a;
+const CR = 0x0d;
+/** The first room for a line that came in pieces; it doubles up to the line limit as needed. */
+const FIRST_PENDING_BYTES = 256;
+/** Lines taken from the front of the queue before the array is compacted (as a ring would, without one). */
+const COMPACT_AFTER = 1024;
+/** The room of a long line that came in pieces is let go once the line is read; a room this size is kept. */
+const MAX_KEPT_PENDING_BYTES = 4096;
+
+/** Whether `bytes[start..end)` is ASCII, so that it decodes as Latin-1 without a check or a view. */
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/**
+ * One seat of a running match, joining a transport to the game's line protocol.
+ *
+ * A seat is the one object a line passes through on the match's hot path, from the transport's
+ * bytes to the game: it cuts the bytes into lines itself (the LineSplitter's rules, kept in fields
+ * here: the piece of a line still waiting for its newline is one buffer of the seat), writes each
+ * line to its transcript as a range of the bytes received, and keeps the lines the game has not read
+ * in its own queue, handing a line straight to a waiting read. In steady state the seat makes a
+ * line's string and no other object for it: no view of the bytes, no closure, promise or event
+ * object (a read through `readLine` still costs its promise; `takeLine` does not).
+ */
 export class Seat implements PlayerSeat {
   readonly index: number;
   readonly name: string;
   readonly isBot: boolean;
-  private readonly input = new LineQueue((line) => this.taken(line));
-  private readonly splitter: LineSplitter | null;
-  private readonly textDecoder: InstanceType<typeof TextDecoder> | null;
+  /** Lines received and not read yet, from `head` on, and what each counted against the unread budget. */
+  private readonly lines: string[] = [];
+  private readonly lineSizes: number[] = [];
+  private head = 0;
+  /** The read waiting for a line, if any (one at a time). */
+  private waiter: LineTaker | null = null;
+  /** No more lines will be queued (the input ended or the seat was closed); the queue drains, then reads get null. */
+  private queueEnded = false;
+  /** `lines` framing: a line's bytes longer than this are the player's fault ('line/too-long'); 0 for `text` framing. */
+  private readonly maxLineBytes: number;
+  private readonly splitsLines: boolean;
+  /** The bytes of a line still waiting for its newline: `pendingBytes` of `pending` (allocated when first needed). */
+  private pending: Buffer | null = null;
+  private pendingBytes = 0;
+  /** The line splitting stopped at a bad line (too long, invalid UTF-8): nothing more is read. */
+  private splitFailed = false;
+  /** Decodes what is not ASCII (fatal: invalid UTF-8 is the player's fault); for `text` framing, in stream mode. */
+  private readonly decoder: InstanceType<typeof TextDecoder>;
   private queuedBytes = 0;
   private readonly timeoutSeconds: number;
   private readonly clock: MatchClock;
@@ -132,6 +186,8 @@ export class Seat implements PlayerSeat {
    */
   private cancelDeadlineTimer: (() => void) | null = null;
   private deadlineTimerAt = Infinity;
+  /** The waiting read's `ReadOptions.beforeTimeOut`. */
+  private beforeTimeOut: (() => void) | null = null;
   /** Lines the game has read from this seat. */
   linesTaken = 0;
   /** Whether the game has read the end of this seat's input. */
@@ -149,19 +205,9 @@ export class Seat implements PlayerSeat {
     this.onRead = options.onRead ?? null;
     this.onClose = options.onClose ?? null;
     this.outputAfterBadLine = options.outputAfterBadLine ?? false;
-    const framing = options.framing ?? 'lines';
-    this.splitter =
-      framing === 'lines'
-        ? new LineSplitter(options.maxLineBytes, {
-            line: (text, bytes) => {
-              this.transcript?.lineFromPlayer(bytes);
-              // The line break counts: a flood of empty lines must fill the budget too.
-              this.enqueue(text, bytes.length + 1);
-            },
-            error: (code) => this.closeForBadLine(code),
-          })
-        : null;
-    this.textDecoder = framing === 'text' ? new TextDecoder('utf-8', { fatal: true }) : null;
+    this.splitsLines = (options.framing ?? 'lines') === 'lines';
+    this.maxLineBytes = this.splitsLines ? options.maxLineBytes : 0;
+    this.decoder = new TextDecoder('utf-8', { fatal: true });
   }
 
   get closed(): boolean {
@@ -183,10 +229,10 @@ export class Seat implements PlayerSeat {
   /** Bytes from the player. */
   receive(chunk: Uint8Array): void {
     if (this.reason || this.inputEnded) return;
-    if (this.splitter) return this.splitter.push(chunk);
+    if (this.splitsLines) return this.split(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     let text: string;
     try {
-      text = this.textDecoder!.decode(chunk, { stream: true });
+      text = this.decoder.decode(chunk, { stream: true });
     } catch {
       return this.close('line/invalid-utf8');
     }
@@ -196,10 +242,93 @@ export class Seat implements PlayerSeat {
     }
   }
 
+  /**
+   * Cuts `chunk` into lines with LineSplitter's rules and limits (protocol/line-splitter.ts): LF
+   * ends a line and one CR before it is dropped; a line longer than `maxLineBytes` is refused
+   * before its bytes are kept, and one that is not UTF-8 stops the reading. A line that lies whole
+   * in the chunk is read where it lies; one that came in pieces is put together in `pending`.
+   */
+  private split(chunk: Buffer): void {
+    if (this.splitFailed) return;
+    let start = 0;
+    while (start < chunk.length) {
+      const lf = chunk.indexOf(LF, start);
+      const end = lf === -1 ? chunk.length : lf;
+      if (this.pendingBytes + (end - start) > this.maxLineBytes) return this.failSplit('line/too-long');
+      if (lf === -1) return this.keepPending(chunk, start, end);
+      const lineStart = start;
+      start = lf + 1;
+      if (this.pendingBytes === 0) {
+        if (!this.cutLine(chunk, lineStart, end)) return;
+        continue;
+      }
+      this.keepPending(chunk, lineStart, end);
+      const bytes = this.pendingBytes;
+      this.pendingBytes = 0;
+      if (!this.cutLine(this.pending!, 0, bytes)) return;
+      this.releaseLargePending();
+    }
+  }
+
+  /**
+   * The line `bytes[start..end)` (its LF taken off): decoded, written to the transcript and queued.
+   * False when the reading stopped (the line is not UTF-8).
+   */
+  private cutLine(bytes: Buffer, start: number, end: number): boolean {
+    if (end > start && bytes[end - 1] === CR) end--;
+    let text: string;
+    if (isAscii(bytes, start, end)) text = bytes.toString('latin1', start, end);
+    else {
+      try {
+        text = this.decoder.decode(bytes.subarray(start, end));
+      } catch {
+        this.failSplit('line/invalid-utf8');
+        return false;
+      }
+    }
+    // Written down before the game sees it: the game may answer (and be written down) at once.
+    this.transcript?.lineFromPlayerRange(bytes, start, end);
+    // The line break counts: a flood of empty lines must fill the budget too.
+    this.enqueue(text, end - start + 1);
+    return true;
+  }
+
+  /** Keeps `chunk[start..end)`, a piece of a line still waiting for its newline. */
+  private keepPending(chunk: Buffer, start: number, end: number): void {
+    const needed = this.pendingBytes + (end - start);
+    if (this.pending === null || needed > this.pending.length) {
+      // At most maxLineBytes are ever kept (checked before), so the room never passes it.
+      const room = Math.max(needed, Math.min(this.maxLineBytes, Math.max(FIRST_PENDING_BYTES, (this.pending?.length ?? 0) * 2)));
+      const grown = Buffer.allocUnsafe(room);
+      if (this.pending !== null) this.pending.copy(grown, 0, 0, this.pendingBytes);
+      this.pending = grown;
+    }
+    chunk.copy(this.pending, this.pendingBytes, start, end);
+    this.pendingBytes = needed;
+  }
+
+  /** A long line's room is not kept for the rest of the match: most lines are short. */
+  private releaseLargePending(): void {
+    if (this.pending !== null && this.pending.length > MAX_KEPT_PENDING_BYTES) this.pending = null;
+  }
+
+  private failSplit(code: LineError): void {
+    this.splitFailed = true;
+    this.pending = null;
+    this.pendingBytes = 0;
+    this.closeForBadLine(code);
+  }
+
   private enqueue(text: string, bytes: number): void {
     this.queuedBytes += bytes;
     if (this.queuedBytes > SEAT_LIMITS.maxQueuedBytes) return this.close('flood');
-    this.input.push(text);
+    if (this.queueEnded) return;
+    if (this.waiter !== null) {
+      this.queuedBytes -= bytes;
+      return this.hand(text);
+    }
+    this.lines.push(text);
+    this.lineSizes.push(bytes);
   }
 
   /** The player's input ended (disconnect, end of file): the game sees the end after the last line. */
@@ -207,10 +336,16 @@ export class Seat implements PlayerSeat {
     if (this.inputEnded) return;
     this.inputEnded = true;
     if (!this.reason) this.transcript?.note('the player closed its end (disconnected or exited)');
-    if (this.splitter) this.splitter.end();
-    else {
+    if (this.splitsLines) {
+      // A final line without LF is a line, as programs that forget the last newline expect.
+      if (!this.splitFailed && this.pendingBytes > 0) {
+        const bytes = this.pendingBytes;
+        this.pendingBytes = 0;
+        this.cutLine(this.pending!, 0, bytes);
+      }
+    } else {
       try {
-        const rest = this.textDecoder!.decode();
+        const rest = this.decoder.decode();
         if (rest.length > 0) {
           this.transcript?.fromPlayer(rest);
           this.enqueue(rest, Buffer.byteLength(rest));
@@ -219,52 +354,106 @@ export class Seat implements PlayerSeat {
         this.close('line/invalid-utf8');
       }
     }
-    this.input.end();
+    this.endQueue();
   }
 
-  readLine(options?: { timeoutSeconds?: number }): Promise<string | null> {
+  readLine(options?: ReadOptions): Promise<string | null> {
     if (this.reason && !this.keepsEarlierLines) {
       this.takeEnd();
       return Promise.resolve(null);
     }
-    const read = this.input.next();
+    const line = this.poll();
+    const read = line !== undefined ? Promise.resolve(line) : new Promise<string | null>((resolve) => (this.waiter = resolve));
     this.limitWait(options);
     return read;
   }
 
-  takeLine(taker: (line: string | null) => void, options?: { timeoutSeconds?: number }): void {
+  takeLine(taker: (line: string | null) => void, options?: ReadOptions): void {
     if (this.reason && !this.keepsEarlierLines) {
       this.takeEnd();
       return taker(null);
     }
-    this.input.take(taker);
+    const line = this.poll();
+    if (line !== undefined) taker(line);
+    else this.waiter = taker;
     this.limitWait(options);
   }
 
   /** A read that has to wait gives up after its timeout (the match's by default). */
-  private limitWait(options: { timeoutSeconds?: number } | undefined): void {
-    if (!this.input.waiting) return;
+  private limitWait(options: ReadOptions | undefined): void {
+    if (this.waiter === null) return;
     const seconds = options?.timeoutSeconds ?? this.timeoutSeconds;
-    if (Number.isFinite(seconds)) this.waitAtMost(seconds * 1000);
+    if (!Number.isFinite(seconds)) return;
+    this.beforeTimeOut = options?.beforeTimeOut ?? null;
+    this.waitAtMost(seconds * 1000);
   }
 
-  /** The reader takes a line, or the end (null). */
-  private taken(line: string | null): void {
-    this.readDeadline = Infinity;
-    if (line === null) {
-      this.takeEnd();
-      // After the reader has seen the end, as a program reading its input would.
-      if (!this.reason) {
-        queueMicrotask(() => {
-          if (!this.reason) this.close('disconnected');
-        });
+  /** The next line or null (the end), taken; undefined when the reader must wait. One read at a time. */
+  private poll(): string | null | undefined {
+    if (this.waiter !== null) throw new Error('Seat has one reader; a read is already waiting');
+    if (this.head < this.lines.length) {
+      const line = this.lines[this.head]!;
+      this.queuedBytes -= this.lineSizes[this.head]!;
+      this.head++;
+      if (this.head > COMPACT_AFTER && this.head * 2 > this.lines.length) {
+        this.lines.splice(0, this.head);
+        this.lineSizes.splice(0, this.head);
+        this.head = 0;
       }
-      return;
+      this.taken(line);
+      return line;
     }
-    this.queuedBytes = Math.max(0, this.queuedBytes - Buffer.byteLength(line) - (this.splitter ? 1 : 0));
+    if (this.queueEnded) {
+      this.takenEnd();
+      return null;
+    }
+    return undefined;
+  }
+
+  /** Gives the waiting read its line, or the end (null). */
+  private hand(line: string | null): void {
+    const take = this.waiter!;
+    this.waiter = null;
+    if (line === null) this.takenEnd();
+    else this.taken(line);
+    take(line);
+  }
+
+  /** No more lines will be queued; a waiting or later read gets null once the queue is drained. */
+  private endQueue(): void {
+    if (this.queueEnded) return;
+    this.queueEnded = true;
+    if (this.waiter !== null && this.head >= this.lines.length) this.hand(null);
+  }
+
+  /** Drops the lines not read yet and ends the queue. */
+  private closeQueue(): void {
+    this.lines.length = 0;
+    this.lineSizes.length = 0;
+    this.head = 0;
+    this.endQueue();
+  }
+
+  /** The reader takes a line. */
+  private taken(line: string): void {
+    this.readDeadline = Infinity;
+    this.beforeTimeOut = null;
     this.linesTaken++;
     this.follower?.push(line);
     this.onRead?.();
+  }
+
+  /** The reader takes the end of the input. */
+  private takenEnd(): void {
+    this.readDeadline = Infinity;
+    this.beforeTimeOut = null;
+    this.takeEnd();
+    // After the reader has seen the end, as a program reading its input would.
+    if (!this.reason) {
+      queueMicrotask(() => {
+        if (!this.reason) this.close('disconnected');
+      });
+    }
   }
 
   /** The game read the end of this seat's input. */
@@ -288,6 +477,9 @@ export class Seat implements PlayerSeat {
       const left = this.readDeadline - this.clock.monotonic();
       if (left > 0) return this.armDeadlineTimer(left);
       this.readDeadline = Infinity;
+      const lastWords = this.beforeTimeOut;
+      this.beforeTimeOut = null;
+      lastWords?.();
       this.close('timeout');
     });
   }
@@ -313,7 +505,7 @@ export class Seat implements PlayerSeat {
       // Closed for a bad line and now removed by the game (or the match ended): nothing more to read.
       if (this.keepsEarlierLines) {
         this.keepsEarlierLines = false;
-        this.input.close();
+        this.closeQueue();
       }
       if (this.writableAfterClose) {
         this.writableAfterClose = false;
@@ -324,13 +516,14 @@ export class Seat implements PlayerSeat {
     this.reason = reason;
     this.transcript?.note(reason === 'match-over' ? 'the match is over' : `the seat was closed: ${reason}`);
     this.stopDeadlineTimer();
-    this.input.close();
+    this.closeQueue();
     if (tellTransport) this.release();
     this.onClose?.(reason);
   }
 
   private stopDeadlineTimer(): void {
     this.readDeadline = Infinity;
+    this.beforeTimeOut = null;
     this.cancelDeadlineTimer?.();
     this.cancelDeadlineTimer = null;
   }
@@ -346,7 +539,7 @@ export class Seat implements PlayerSeat {
     this.reason = code;
     this.transcript?.note(`the seat was closed: ${code}`);
     this.stopDeadlineTimer();
-    this.input.end();
+    this.endQueue();
     // A game that answers bad lines closes the connection itself (or the match's end does), after its answer.
     this.writableAfterClose = this.outputAfterBadLine;
     if (!this.writableAfterClose) this.release();

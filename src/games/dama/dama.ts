@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { GameDefinition, MatchContext, MatchResult } from '../../match/game.js';
-import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
+import type { PlayerSeat, ReadOptions, SeatCloseReason } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
 import { configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { opponent, type Color } from './board.js';
@@ -65,6 +65,8 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     seat.black.writeBytes(bytes);
     ctx.spectators.write(bytes);
   };
+  /** Each seat's read options, made once: a player who times out is told so before its seat closes (a closed seat takes no more output). */
+  const timedOut: readonly ReadOptions[] = ctx.seats.map((player) => ({ timeoutSeconds: ctx.timeout, beforeTimeOut: () => player.write(timedOutBlock()) }));
   // Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event.
   const vis = ctx.drawing ? new DamaVis((event) => ctx.vis(event)) : null;
   let position = config.start ?? startPosition();
@@ -89,7 +91,7 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
     waiting.write(`${WAIT_LINE}\n`);
     ctx.spectators.write(`${TURN_LINE[color]}\n`);
 
-    const read = await readMove(ctx, mover, position, moves);
+    const read = await readMove(ctx, mover, position, moves, timedOut);
     if (read.kind === 'left') {
       // As the reference: the result goes to the opponent only; the spectators get the end marker.
       waiting.write(leftBlock(color));
@@ -136,11 +138,14 @@ async function play(ctx: MatchContext, config: DamaConfig): Promise<MatchResult>
 /**
  * Reads the mover's move. An invalid line is answered with the reference's message and the prompt,
  * and the inactivity timeout starts again for the next line, as on the reference server; only
- * MAX_INVALID_LINES_PER_TURN bounds a turn.
+ * MAX_INVALID_LINES_PER_TURN bounds a turn. The timeout is the seat's read limit (no timer of the
+ * game's own per line), with the "timed out" block as its last words (`timedOut`, per seat).
  */
-async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position, moves: readonly Move[]): Promise<MoveRead> {
+async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position, moves: readonly Move[], timedOut: readonly ReadOptions[]): Promise<MoveRead> {
+  const readOptions = timedOut[mover.index]!;
   for (let invalid = 0; ; ) {
-    const line = await readLineOrTimeOut(ctx, mover);
+    ctx.toMove?.(mover.index, ctx.timeout);
+    const line = await mover.readLine(readOptions);
     if (line === null) {
       // The reference treats invalid UTF-8 as a timeout, at once, and tells the sender so.
       if (mover.closeReason === 'line/invalid-utf8') mover.write(timedOutBlock());
@@ -155,22 +160,6 @@ async function readMove(ctx: MatchContext, mover: PlayerSeat, position: Position
     }
     mover.write(refusalBlock(judged.error, position.turn) + promptBlock());
   }
-}
-
-/**
- * The mover's next line within the match's timeout, or null once it is gone. The timer is the
- * game's own, not the seat's, because a player who times out is told so before its seat closes
- * (a closed seat takes no more output).
- */
-async function readLineOrTimeOut(ctx: MatchContext, mover: PlayerSeat): Promise<string | null> {
-  ctx.toMove?.(mover.index, ctx.timeout);
-  const cancel = ctx.after(ctx.timeout, () => {
-    mover.write(timedOutBlock());
-    mover.close('timeout');
-  });
-  const line = await mover.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY });
-  cancel();
-  return line;
 }
 
 function describeLeave(reason: SeatCloseReason | null): string {

@@ -5,7 +5,7 @@ import type { PlayerSeat, SeatCloseReason } from '../../match/seat.js';
 import { ok } from '../../util/result.js';
 import { MISSPELT_PACE_WORDS, configureMatch, paceArg, paceArgSpec } from '../game-params.js';
 import { playRoyalUrBot } from './bot.js';
-import { formatCoins, randomDice, rollValue, type DiceSource } from './dice.js';
+import { formatCoins, randomDice, rollValue, type Coin, type Coins, type DiceSource } from './dice.js';
 import {
   TOKENS,
   applyMove,
@@ -43,6 +43,17 @@ const QUOTE_LIMIT = 40;
 const RETIRE = 'RETIRE';
 
 const ARGS = { pace: paceArgSpec(DEFAULT_PACE) };
+
+/**
+ * The lines sent again and again, encoded once for every match (PlayerSeat.writeBytes): each of the
+ * 16 rolls (coin i is bit 3 - i of the index) and each token's move.
+ */
+const ROLL_LINES: readonly Buffer[] = Array.from({ length: 16 }, (_, bits) => Buffer.from(`${formatCoins([3, 2, 1, 0].map((bit) => ((bits >> bit) & 1) as Coin) as unknown as Coins)}\n`));
+const TOKEN_LINES: readonly Buffer[] = Array.from({ length: TOKENS + 1 }, (_, token) => Buffer.from(`${token}\n`));
+
+function rollLineOf(coins: Coins): Buffer {
+  return ROLL_LINES[coins[0] * 8 + coins[1] * 4 + coins[2] * 2 + coins[3]]!;
+}
 
 const LEFT: Readonly<Record<SeatCloseReason, string>> = {
   disconnected: 'disconnected',
@@ -87,17 +98,19 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
   // Both half-turns are paced, as the reference paces them: the roll goes out at once, the move no
   // earlier than `pace` after the roll, and the next roll no earlier than `pace` after the move (or
   // after the roll, when there was no move to make).
-  const waitUntil = (at: number): Promise<void> => ctx.sleep(at - ctx.elapsed());
+  // A wait that is already over is not awaited: at pace 0 a turn then costs no promise of its own.
+  const waitUntil = (at: number): Promise<void> | null => (at > ctx.elapsed() ? ctx.sleep(at - ctx.elapsed()) : null);
   let state = initialState(0);
   let nextRollAt = 0;
   for (;;) {
-    await waitUntil(nextRollAt);
+    const rollWait = waitUntil(nextRollAt);
+    if (rollWait) await rollWait;
     const rolledAt = ctx.elapsed();
     const coins = dice.roll();
     const roll = rollValue(coins);
-    const rollLine = `${formatCoins(coins)}\n`;
-    players[0].write(rollLine);
-    players[1].write(rollLine);
+    const rollLine = rollLineOf(coins);
+    players[0].writeBytes(rollLine);
+    players[1].writeBytes(rollLine);
     ctx.spectators.write(rollLine);
     const mover = state.toMove;
     vis?.roll(mover, coins);
@@ -134,9 +147,10 @@ async function play(ctx: MatchContext, config: RoyalUrConfig, options: RoyalUrOp
       vis?.win(opponent(mover), why);
       return victory(opponent(mover), why);
     }
-    await waitUntil(rolledAt + config.pace);
-    const moveLine = `${outcome.token}\n`;
-    other.write(moveLine);
+    const moveWait = waitUntil(rolledAt + config.pace);
+    if (moveWait) await moveWait;
+    const moveLine = TOKEN_LINES[outcome.token] ?? Buffer.from(`${outcome.token}\n`);
+    other.writeBytes(moveLine);
     ctx.spectators.write(moveLine);
     vis?.move(outcome);
     nextRollAt = ctx.elapsed() + config.pace;
