@@ -250,7 +250,7 @@ export class CocoServer {
     this.playingAtStop.clear();
     const waited = players.size;
     if (waited > 0 && ms > 0) {
-      this.options.log.info(`stopping: ${waited} players may finish their matches and read their results first (at most ${ms / 1000} s)`);
+      this.options.log.info(`stopping: ${waited} players may finish their matches and read their results first (at most ${Math.round(ms / 100) / 10} s)`);
       await new Promise<void>((resolve) => {
         const cancel = this.options.clock.setTimer(ms, () => {
           this.closedWhileDraining = null;
