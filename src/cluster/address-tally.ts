@@ -1,5 +1,5 @@
 import type { Clock } from '../util/clock.js';
-import type { SharedBucket, TokensRefused } from '../gateways/address-counter.js';
+import type { SharedBucket, TokensRefused } from '../util/shared-buckets.js';
 
 /** A bucket this long untouched is full again whatever its rate (it refills over a minute). */
 const REFILL_MS = 60_000;

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../util/clock.js';
 import { AddressTally } from './address-tally.js';
-import type { AddressCounter, SharedBucket, TokensRefused } from '../gateways/address-counter.js';
+import type { AddressCounter } from '../gateways/address-counter.js';
+import type { SharedBucket, TokensRefused } from '../util/shared-buckets.js';
 import type { BridgeMessage, ClusterLeases, ClusterLink, DirectoryEntry, DirectoryListener, LeaseHolder, LobbyDirectory, NodeBus } from './seams.js';
 
 /** What a node asks the hub. */

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
 import { runScript, type RedisKeys } from './redis-scripts.js';
-import type { AddressCounter, SharedBucket, TokensRefused } from '../gateways/address-counter.js';
+import type { AddressCounter } from '../gateways/address-counter.js';
+import type { SharedBucket, TokensRefused } from '../util/shared-buckets.js';
 
 export interface RedisAddressCounterOptions {
   readonly node: string;

@@ -5,7 +5,7 @@ import { secretDigest, secretEquals } from '../util/secret.js';
 import { InvalidName, NameNotClaimed, NameTaken, WrongToken, type NameClaims } from './name-claims.js';
 import { RegistrationQuota } from './registration-quota.js';
 import type { Clock } from '../util/clock.js';
-import type { AddressCounter } from '../gateways/address-counter.js';
+import type { SharedTokenBuckets } from '../util/shared-buckets.js';
 
 /** Who asks for a registration: the keys of address-limits.ts. */
 export interface Registrant {
@@ -93,7 +93,7 @@ export interface NameDeskLimits {
 }
 
 /** A server's desk: its claims, and quotas made from its limits (counted with the other nodes' through `shared` on a cluster). */
-export function nameDesk(claims: NameClaims, limits: NameDeskLimits, clock: Clock, verificationPassword: string, shared?: AddressCounter): NameDesk {
+export function nameDesk(claims: NameClaims, limits: NameDeskLimits, clock: Clock, verificationPassword: string, shared?: SharedTokenBuckets): NameDesk {
   const perHour = limits['name-registrations-per-hour'];
   const perHourPerNetwork = limits['name-registrations-per-hour-per-network'];
   const quota = new RegistrationQuota({ perHour, perHourPerNetwork, tracked: limits['tracked-addresses'] }, clock, shared);

@@ -1,5 +1,5 @@
 import type { Clock } from '../util/clock.js';
-import type { AddressCounter } from '../gateways/address-counter.js';
+import type { SharedTokenBuckets } from '../util/shared-buckets.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -75,14 +75,14 @@ class HourlyBuckets {
   }
 }
 
-/** Names the shared buckets of registrations among the users of AddressCounter.takeTokens. */
+/** Names the shared buckets of registrations among the users of SharedTokenBuckets.takeTokens. */
 const SHARED_PREFIX = 'registrations:';
 
 /**
  * The quotas of name registrations (NameRegister): per address and per network (the keys of
  * address-limits.ts), apart from the GameNew rate, so that registering names and creating
  * matches cannot starve each other. On a cluster (`--nodes`, `--redis`) they are counted by every
- * node together, in the cluster's shared buckets (AddressCounter.takeTokens); each node's own
+ * node together, in the cluster's shared buckets (SharedTokenBuckets.takeTokens); each node's own
  * count holds as well, so a cluster that cannot answer (Redis down) still limits each node.
  */
 export class RegistrationQuota {
@@ -93,7 +93,7 @@ export class RegistrationQuota {
     private readonly limits: RegistrationLimits,
     clock: Clock,
     /** The cluster's shared counts; absent on a single server. */
-    private readonly shared?: AddressCounter,
+    private readonly shared?: SharedTokenBuckets,
   ) {
     this.addresses = new HourlyBuckets(limits.perHour, limits.tracked, clock);
     this.networks = new HourlyBuckets(limits.perHourPerNetwork, limits.tracked, clock);
