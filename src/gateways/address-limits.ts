@@ -226,7 +226,7 @@ export class AddressLimits {
    */
   clusterConnection(key: string, cut: (reason: RefusalReason) => void): () => void {
     const cluster = this.cluster;
-    if (!cluster) return () => {};
+    if (!cluster) return NOTHING_TO_RELEASE;
     let closed = false;
     const take = (slot: string, limit: number, reason: RefusalReason): (() => void) => {
       let held = false;
@@ -341,44 +341,78 @@ export interface AdmittedConnection {
  * relaying many clients) is exempt from connections-per-address.
  */
 export function admitConnection(socket: Socket, client: ClientAddress, door: string, admission: Admission): AdmittedConnection | null {
-  const { addresses, log, refused, peers } = admission;
-  let key = addressKey(client.address);
-  const refuse = (refusal: RefusalReason): void => {
-    refused?.(refusal);
-    const count = addresses.refusalToLog(key);
-    if (count !== null) log.warn(`${door} ${client.address}: connection refused (${refusal}; ${count} since the last such line)`);
-    socket.destroy();
-  };
+  const slot = new ConnectionSlot(socket, client, door, admission);
   // A trusted proxy's own connection carries many clients: exempt here and across the cluster.
-  const perAddress = !peers.trusts(client.address);
-  const refusal = addresses.openConnection(key, perAddress);
+  const perAddress = !admission.peers.trusts(client.address);
+  const refusal = admission.addresses.openConnection(slot.key, perAddress);
   if (refusal) {
-    refuse(refusal);
+    slot.refuse(refusal);
     return null;
   }
   // Over the budget of all nodes together: cut once the cluster says so (a round trip later).
-  const takeClusterSlot = (): (() => void) => addresses.clusterConnection(key, refuse);
-  let releaseCluster = perAddress ? takeClusterSlot() : () => {};
+  if (perAddress) slot.takeClusterSlot();
   // 'close' comes once; `on` spares each socket the wrapper `once` would add for the socket's life.
-  socket.on('close', () => {
-    addresses.closeConnection(key);
-    releaseCluster();
-  });
-  return {
-    get key() {
-      return key;
-    },
-    moveTo(to: string): RefusalReason | null {
-      if (to === key) return null;
-      const moved = addresses.moveConnection(key, to);
-      if (moved) {
-        refused?.(moved);
-        return moved;
-      }
-      releaseCluster();
-      key = to;
-      releaseCluster = takeClusterSlot();
-      return null;
-    },
-  };
+  (socket as SocketWithSlot)[SLOT] = slot;
+  socket.on('close', releaseSlot);
+  return slot;
+}
+
+const NOTHING_TO_RELEASE = (): void => {};
+const SLOT = Symbol('connection slot');
+type SocketWithSlot = Socket & { [SLOT]?: ConnectionSlot };
+
+/** The socket's 'close' listener, one for all sockets (the slot hangs on the socket, as ws keeps its own state). */
+function releaseSlot(this: SocketWithSlot): void {
+  this[SLOT]?.release();
+}
+
+/**
+ * One admitted connection's slot: an object with its methods on the prototype, not closures of
+ * its own (an idle server holds one per connection, tens of thousands).
+ */
+class ConnectionSlot implements AdmittedConnection {
+  key: string;
+  private releaseCluster = NOTHING_TO_RELEASE;
+  /** The refusal callback clusterConnection keeps, made once when first needed (a cluster's node). */
+  private cut: ((refusal: RefusalReason) => void) | null = null;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly client: ClientAddress,
+    private readonly door: string,
+    private readonly admission: Admission,
+  ) {
+    this.key = addressKey(client.address);
+  }
+
+  refuse(refusal: RefusalReason): void {
+    const { addresses, log, refused } = this.admission;
+    refused?.(refusal);
+    const count = addresses.refusalToLog(this.key);
+    if (count !== null) log.warn(`${this.door} ${this.client.address}: connection refused (${refusal}; ${count} since the last such line)`);
+    this.socket.destroy();
+  }
+
+  takeClusterSlot(): void {
+    this.cut ??= (refusal) => this.refuse(refusal);
+    this.releaseCluster = this.admission.addresses.clusterConnection(this.key, this.cut);
+  }
+
+  release(): void {
+    this.admission.addresses.closeConnection(this.key);
+    this.releaseCluster();
+  }
+
+  moveTo(to: string): RefusalReason | null {
+    if (to === this.key) return null;
+    const moved = this.admission.addresses.moveConnection(this.key, to);
+    if (moved) {
+      this.admission.refused?.(moved);
+      return moved;
+    }
+    this.releaseCluster();
+    this.key = to;
+    this.takeClusterSlot();
+    return null;
+  }
 }

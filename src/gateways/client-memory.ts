@@ -47,13 +47,33 @@ export interface ClientMemoryOptions {
   readonly cut?: (cut: MemoryCut) => void;
 }
 
-interface Entry {
-  key: string;
-  readonly holder: MemoryHolder;
+/**
+ * A holder as the budget counts it, and its account: one object per connection, its methods on the
+ * prototype (an idle server holds tens of thousands of these: no closures of their own).
+ */
+class Entry implements MemoryAccount {
   /** heldBytes() as last read; what the totals count for this holder. */
-  charged: number;
+  charged = 0;
   /** Cut or released: counted nowhere any more. */
-  gone: boolean;
+  gone = false;
+
+  constructor(
+    private readonly memory: ClientMemory,
+    public key: string,
+    readonly holder: MemoryHolder,
+  ) {}
+
+  charge(): boolean {
+    return this.memory.chargeEntry(this);
+  }
+
+  release(): void {
+    this.memory.releaseEntry(this);
+  }
+
+  moveTo(key: string): void {
+    this.memory.moveEntry(this, key);
+  }
 }
 
 /**
@@ -80,19 +100,9 @@ export class ClientMemory {
   ) {}
 
   register(addressKey: string, holder: MemoryHolder): MemoryAccount {
-    const entry: Entry = { key: addressKey, holder, charged: 0, gone: false };
+    const entry = new Entry(this, addressKey, holder);
     this.addTo(entry);
-    return {
-      charge: () => this.charge(entry),
-      release: () => this.release(entry),
-      moveTo: (key: string) => {
-        if (entry.gone || key === entry.key) return;
-        this.removeFrom(entry);
-        entry.key = key;
-        this.addTo(entry);
-        this.charge(entry);
-      },
-    };
+    return entry;
   }
 
   /** Bytes held for all clients (as last charged or swept). */
@@ -154,7 +164,17 @@ export class ClientMemory {
     };
   }
 
-  private charge(entry: Entry): boolean {
+  /** MemoryAccount.moveTo of `entry` (its methods call these three). */
+  moveEntry(entry: Entry, key: string): void {
+    if (entry.gone || key === entry.key) return;
+    this.removeFrom(entry);
+    entry.key = key;
+    this.addTo(entry);
+    this.chargeEntry(entry);
+  }
+
+  /** MemoryAccount.charge of `entry`. */
+  chargeEntry(entry: Entry): boolean {
     if (entry.gone) return false;
     this.reread(entry);
     if (entry.charged > this.limits.perConnection) {
@@ -166,7 +186,8 @@ export class ClientMemory {
     return !entry.gone;
   }
 
-  private release(entry: Entry): void {
+  /** MemoryAccount.release of `entry`. */
+  releaseEntry(entry: Entry): void {
     if (entry.gone) return;
     entry.gone = true;
     this.removeFrom(entry);
@@ -205,7 +226,7 @@ export class ClientMemory {
     const heldBytes = entry.charged;
     // Out of the totals before the holder hears of it: its bytes are about to be freed, and a cut
     // that closes synchronously and releases must find nothing left to do.
-    this.release(entry);
+    this.releaseEntry(entry);
     this.cutCounts[why]++;
     entry.holder.cut(why);
     this.options.cut?.({ addressKey: entry.key, why, heldBytes });

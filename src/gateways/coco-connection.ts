@@ -75,6 +75,10 @@ export interface ConnectionDeps {
   readonly arena?: { enter(request: ArenaEntryRequest, entrant: ArenaEntrant): Promise<Result<ArenaTicket>> };
 }
 
+/** Where a WebSocket's shared listeners find the connection it serves (CocoConnection's constructor). */
+const CONNECTION = Symbol('coco connection');
+type ServedWebSocket = WebSocket & { [CONNECTION]?: CocoConnection };
+
 type State =
   | { readonly kind: 'handshake' }
   | { readonly kind: 'idle' }
@@ -138,13 +142,33 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     // Ahead of ws's own listener: a chunk that takes a message past its fragment limit never
     // reaches ws, which would first make a Buffer of every fragment in it.
     gateSocketData(socket, (chunk) => this.received(chunk));
-    ws.on('message', (data, isBinary) => {
-      deps.heartbeat?.heard(this);
-      this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary);
-    });
-    ws.on('pong', () => deps.heartbeat?.heard(this));
-    ws.on('close', () => this.onClose());
-    ws.on('error', (error) => this.log.warn(`${this.peer}: connection error: ${error.message}`));
+    // Listeners shared by every connection, which find it on the WebSocket (as ws keeps its own
+    // state on the socket): an idle server holds tens of thousands, and these would be closures each.
+    (ws as ServedWebSocket)[CONNECTION] = this;
+    ws.on('message', CocoConnection.wsMessage);
+    ws.on('pong', CocoConnection.wsPong);
+    ws.on('close', CocoConnection.wsClose);
+    ws.on('error', CocoConnection.wsError);
+  }
+
+  private static wsMessage(this: ServedWebSocket, data: WebSocket.RawData, isBinary: boolean): void {
+    const connection = this[CONNECTION]!;
+    connection.deps.heartbeat?.heard(connection);
+    connection.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary);
+  }
+
+  private static wsPong(this: ServedWebSocket): void {
+    const connection = this[CONNECTION]!;
+    connection.deps.heartbeat?.heard(connection);
+  }
+
+  private static wsClose(this: ServedWebSocket): void {
+    this[CONNECTION]!.onClose();
+  }
+
+  private static wsError(this: ServedWebSocket, error: Error): void {
+    const connection = this[CONNECTION]!;
+    connection.log.warn(`${connection.peer}: connection error: ${error.message}`);
   }
 
   /** Whether the connection has closed (a method: the compiler takes a field's narrowing across an await). */
