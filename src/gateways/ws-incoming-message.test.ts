@@ -53,3 +53,14 @@ test('a claimed length counts only the bytes that arrived', () => {
   tracker.feed(frame(false, 2, 1 << 20).subarray(0, 1000));
   assert.equal(tracker.payloadBytes, 1000 - 14);
 });
+
+test('headers read a byte at a time give the same counts as whole ones (7-bit, 16-bit and 64-bit lengths, masked)', () => {
+  const stream = Buffer.concat([frame(false, 1, 125), frame(false, 0, 126), frame(false, 0, 65_536), frame(false, 9, 3), frame(false, 0, 0)]);
+  const whole = new IncomingMessageTracker();
+  whole.feed(stream);
+  const byByte = new IncomingMessageTracker();
+  for (let at = 0; at < stream.length; at++) byByte.feed(stream.subarray(at, at + 1));
+  assert.equal(whole.fragments, 4, 'the ping between fragments is no fragment');
+  assert.equal(whole.payloadBytes, 125 + 126 + 65_536);
+  assert.deepEqual([byByte.fragments, byByte.payloadBytes, byByte.heldBytes], [whole.fragments, whole.payloadBytes, whole.heldBytes]);
+});

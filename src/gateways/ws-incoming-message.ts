@@ -37,8 +37,14 @@ export function gateSocketData(socket: EventEmitter, admit: (chunk: Buffer) => b
 }
 
 export class IncomingMessageTracker {
-  /** Header bytes of the frame being read (at most 14: 2, 8 of extended length, 4 of mask). */
-  private readonly header = Buffer.alloc(14);
+  /**
+   * The header of the frame being read (at most 14 bytes: 2, 8 of extended length, 4 of mask), kept
+   * as numbers rather than a buffer of its own (an idle server holds one tracker per connection):
+   * its first two bytes, and the extended length as read so far. The mask is not needed.
+   */
+  private byte0 = 0;
+  private byte1 = 0;
+  private extendedLength = 0;
   private headerHave = 0;
   /** Payload bytes of the current frame still to come; -1 while its header is being read. */
   private payloadLeft = -1;
@@ -85,10 +91,18 @@ export class IncomingMessageTracker {
 
   private readHeader(chunk: Uint8Array, from: number): number {
     let at = from;
-    while (at < chunk.length && this.headerHave < this.headerLength()) this.header[this.headerHave++] = chunk[at++]!;
+    while (at < chunk.length && this.headerHave < this.headerLength()) {
+      const byte = chunk[at++]!;
+      if (this.headerHave === 0) this.byte0 = byte;
+      else if (this.headerHave === 1) {
+        this.byte1 = byte;
+        this.extendedLength = 0;
+      } else if (this.headerHave < 2 + this.extendedLengthBytes()) this.extendedLength = this.extendedLength * 256 + byte;
+      this.headerHave++;
+    }
     if (this.headerHave < this.headerLength()) return at;
-    const opcode = this.header[0]! & 0x0f;
-    this.finalFrame = (this.header[0]! & 0x80) !== 0;
+    const opcode = this.byte0 & 0x0f;
+    this.finalFrame = (this.byte0 & 0x80) !== 0;
     // Control frames (close, ping, pong: opcode 8 and up) may come between fragments and are no part of the message.
     this.dataFrame = opcode < 8;
     if (this.dataFrame) {
@@ -114,16 +128,20 @@ export class IncomingMessageTracker {
   /** Bytes of the header, as far as known from what was read of it. */
   private headerLength(): number {
     if (this.headerHave < 2) return 2;
-    const length7 = this.header[1]! & 0x7f;
-    const masked = (this.header[1]! & 0x80) !== 0;
-    return 2 + (length7 === 126 ? 2 : length7 === 127 ? 8 : 0) + (masked ? 4 : 0);
+    const masked = (this.byte1 & 0x80) !== 0;
+    return 2 + this.extendedLengthBytes() + (masked ? 4 : 0);
+  }
+
+  /** Bytes of the extended payload length (once the second byte is read). */
+  private extendedLengthBytes(): number {
+    const length7 = this.byte1 & 0x7f;
+    return length7 === 126 ? 2 : length7 === 127 ? 8 : 0;
   }
 
   private payloadLength(): number {
-    const length7 = this.header[1]! & 0x7f;
-    if (length7 === 126) return this.header.readUInt16BE(2);
-    // A 64-bit length past 2^53 is nonsense that ws refuses; as a double it is merely huge here.
-    if (length7 === 127) return this.header.readUInt32BE(2) * 2 ** 32 + this.header.readUInt32BE(6);
-    return length7;
+    const length7 = this.byte1 & 0x7f;
+    // Read big-endian, a byte at a time. A 64-bit length past 2^53 is nonsense that ws refuses; as
+    // a double it is merely huge here.
+    return length7 === 126 || length7 === 127 ? this.extendedLength : length7;
   }
 }
