@@ -1,7 +1,7 @@
 import type { Clock } from '../util/clock.js';
 import type { SharedBucket, TokensRefused } from '../util/shared-buckets.js';
 
-/** A bucket this long untouched is full again whatever its rate (it refills over a minute). */
+/** A GameNew bucket refills over a minute. */
 const REFILL_MS = 60_000;
 /** Full buckets are swept out after this many new ones (amortized: memory follows the addresses active in a minute). */
 const SWEEP_EVERY = 1024;
@@ -13,11 +13,9 @@ const SWEEP_EVERY = 1024;
  */
 export class AddressTally {
   private readonly slots = new Map<string, Map<string, number>>();
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** The buckets of takeTokens (GameNew, registrations...), each with its own refill time. */
+  private readonly buckets = new Map<string, { tokens: number; at: number; refillMs: number }>();
   private added = 0;
-  /** The buckets of takeTokens (registrations...), each with its own refill time. */
-  private readonly shared = new Map<string, { tokens: number; at: number; refillMs: number }>();
-  private addedShared = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -39,28 +37,16 @@ export class AddressTally {
     if (held?.size === 0) this.slots.delete(node);
   }
 
-  /** 0 when a token was taken, else the milliseconds until one is back. */
+  /** 0 when a token was taken, else the milliseconds until one is back: a shared bucket refilled over a minute. */
   takeGameNew(key: string, perMinute: number): number {
-    const now = this.clock.monotonic();
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      if (++this.added % SWEEP_EVERY === 0) this.sweep(now);
-      this.buckets.set(key, (bucket = { tokens: perMinute, at: now }));
-    }
-    bucket.tokens = Math.min(perMinute, bucket.tokens + ((now - bucket.at) * perMinute) / REFILL_MS);
-    bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return 0;
-    }
-    return Math.ceil(((1 - bucket.tokens) * REFILL_MS) / perMinute);
+    return this.takeTokens([{ key: `game-new:${key}`, capacity: perMinute, refillMs: REFILL_MS }])?.waitMs ?? 0;
   }
 
   /** One token from each bucket if all have one, else none: null when taken. */
   takeTokens(buckets: readonly SharedBucket[]): TokensRefused | null {
     const now = this.clock.monotonic();
     const refilled = buckets.map((bucket) => {
-      const held = this.shared.get(bucket.key);
+      const held = this.buckets.get(bucket.key);
       const tokens = held ? Math.min(bucket.capacity, held.tokens + ((now - held.at) * bucket.capacity) / bucket.refillMs) : bucket.capacity;
       return { ...bucket, tokens };
     });
@@ -70,8 +56,8 @@ export class AddressTally {
       return { index: empty, waitMs: Math.ceil(((1 - bucket.tokens) * bucket.refillMs) / bucket.capacity) };
     }
     for (const bucket of refilled) {
-      if (!this.shared.has(bucket.key) && ++this.addedShared % SWEEP_EVERY === 0) this.sweepShared(now);
-      this.shared.set(bucket.key, { tokens: bucket.tokens - 1, at: now, refillMs: bucket.refillMs });
+      if (!this.buckets.has(bucket.key) && ++this.added % SWEEP_EVERY === 0) this.sweep(now);
+      this.buckets.set(bucket.key, { tokens: bucket.tokens - 1, at: now, refillMs: bucket.refillMs });
     }
     return null;
   }
@@ -82,11 +68,8 @@ export class AddressTally {
   }
 
   /** Buckets untouched for their whole refill time are full again: as good as absent. */
-  private sweepShared(now: number): void {
-    for (const [key, bucket] of this.shared) if (now - bucket.at >= bucket.refillMs) this.shared.delete(key);
+  private sweep(now: number): void {
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= bucket.refillMs) this.buckets.delete(key);
   }
 
-  private sweep(now: number): void {
-    for (const [key, bucket] of this.buckets) if (now - bucket.at >= REFILL_MS) this.buckets.delete(key);
-  }
 }

@@ -60,32 +60,26 @@ export class RedisAddressCounter implements AddressCounter {
   }
 
   async takeGameNew(key: string, perMinute: number): Promise<number> {
-    if (!this.options.available()) {
-      this.countAlone('Redis is unreachable');
-      return 0;
-    }
-    const now = this.options.useClockTime ? String(this.options.clock.now()) : '';
-    try {
-      const wait = Number(await runScript(this.options.redis, 'gameNewTake', [this.options.keys.gameNew(key)], [perMinute, now]));
-      this.together();
-      return wait;
-    } catch (error) {
-      this.countAlone(error);
-      return 0;
-    }
+    // A bucket refilled over a minute, under the key GameNew buckets always had.
+    return (await this.take([this.options.keys.gameNew(key)], [{ capacity: perMinute, refillMs: 60_000 }]))?.waitMs ?? 0;
   }
 
-  async takeTokens(buckets: readonly SharedBucket[]): Promise<TokensRefused | null> {
+  takeTokens(buckets: readonly SharedBucket[]): Promise<TokensRefused | null> {
+    return this.take(buckets.map((bucket) => this.options.keys.bucket(bucket.key)), buckets);
+  }
+
+  /** One token from each bucket (`redisKeys[i]` holds bucket i) if all have one; none counted while Redis is away. */
+  private async take(redisKeys: readonly string[], buckets: readonly Omit<SharedBucket, 'key'>[]): Promise<TokensRefused | null> {
     if (buckets.length === 0) return null;
     if (!this.options.available()) {
       this.countAlone('Redis is unreachable');
       return null;
     }
-    const { redis, keys, clock, useClockTime } = this.options;
+    const { redis, clock, useClockTime } = this.options;
     const args = [...buckets.flatMap((bucket) => [bucket.capacity, bucket.refillMs]), useClockTime ? String(clock.now()) : ''];
     try {
       // The script takes any number of buckets: their count goes first.
-      const [index, waitMs] = (await runScript(redis, 'tokensTake', [String(buckets.length), ...buckets.map((bucket) => keys.bucket(bucket.key))], args)) as [number, number];
+      const [index, waitMs] = (await runScript(redis, 'tokensTake', [String(redisKeys.length), ...redisKeys], args)) as [number, number];
       this.together();
       return Number(index) === 0 ? null : { index: Number(index) - 1, waitMs: Number(waitMs) };
     } catch (error) {

@@ -232,23 +232,8 @@ redis.call('DEL', KEYS[1])
 for i = 1, #ARGV - 1, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1`,
   },
-  // One address's GameNew bucket, shared by the nodes: perMinute tokens, refilled evenly over a minute.
-  // KEYS gameNew(address); ARGV perMinute [now]. 0: a token taken; else ms until one is back.
-  gameNewTake: {
-    numberOfKeys: 1,
-    lua: `${NOW}
-local per = tonumber(ARGV[1])
-local bucket = redis.call('HMGET', KEYS[1], 't', 'at')
-local tokens = tonumber(bucket[1]) or per
-local at = tonumber(bucket[2]) or now
-tokens = math.min(per, tokens + math.max(0, now - at) * per / 60000)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 60000 / per) end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], 60000)
-return wait`,
-  },
-  // One token from each of several buckets if every one has a token, else none (AddressCounter.takeTokens).
+  // One token from each of several buckets if every one has a token, else none (AddressCounter.takeTokens,
+  // and takeGameNew with one bucket under its gameNew key: the same fields t and at).
   // KEYS bucket(key)...; ARGV capacity refillMs (per key) [now]. {0, 0}: taken; else {i, ms}: bucket i
   // (1-based) has no token for ms. The number of keys comes first in the call (numberOfKeys unset).
   tokensTake: {
