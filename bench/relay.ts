@@ -68,3 +68,6 @@ wss.on('connection', (ws) => {
 http.listen(0, '127.0.0.1', () => {
   process.stderr.write(`listening on ws://127.0.0.1:${(http.address() as AddressInfo).port}/\n`);
 });
+
+// Exit normally on the benchmark's SIGTERM, so that a CPU profile (BENCH_PROFILE) is written.
+process.once('SIGTERM', () => process.exit(0));

@@ -167,6 +167,32 @@ test('a holder moved to another address counts there from then on', () => {
   assert.equal(memory.total(), 60);
 });
 
+test('a holder moved to an address it takes past its budget cuts the largest there, though its own bytes did not change', () => {
+  const { memory, add } = setUp();
+  const there = add('3.3.3.3', 95);
+  const alsoThere = add('3.3.3.3', 90);
+  const proxied = add('10.0.0.1', 80);
+  proxied.account.moveTo('3.3.3.3');
+  assert.equal(there.holder.cutFor, 'client-memory-per-address');
+  assert.equal(alsoThere.holder.cutFor, null);
+  assert.equal(proxied.holder.cutFor, null);
+  assert.equal(memory.heldBy('3.3.3.3'), 170);
+});
+
+test('a charge whose bytes did not grow cuts nobody; the next growth past a budget does', () => {
+  const { add } = setUp();
+  const a = add('1.1.1.1', 100);
+  const b = add('1.1.1.1', 100);
+  assert.equal(a.account.charge(), true);
+  b.holder.bytes = 40;
+  assert.equal(b.account.charge(), true);
+  b.holder.bytes = 60;
+  assert.equal(b.account.charge(), true);
+  const c = add('1.1.1.1', 91);
+  assert.equal(c.holder.cutFor, null);
+  assert.equal(a.holder.cutFor, 'client-memory-per-address');
+});
+
 test('a holder that releases itself from inside its cut is counted once', () => {
   const memory = new ClientMemory({ perConnection: 10, perAddress: 100, serverWide: 100 });
   let account: MemoryAccount | null = null;

@@ -170,13 +170,24 @@ export class ClientMemory {
     this.removeFrom(entry);
     entry.key = key;
     this.addTo(entry);
-    this.chargeEntry(entry);
+    // Its bytes now count against the new address, which they may take past its budget.
+    this.reread(entry);
+    this.enforce(entry);
   }
 
   /** MemoryAccount.charge of `entry`. */
   chargeEntry(entry: Entry): boolean {
     if (entry.gone) return false;
-    this.reread(entry);
+    // Totals that did not grow pass no budget they were under (every growth is enforced here or
+    // by `sweep`): a charge after every message a client sends and every frame sent to it costs
+    // no map lookup unless the client holds more than before.
+    if (!this.reread(entry)) return true;
+    return this.enforce(entry);
+  }
+
+  /** Cuts `entry`, or the largest holders of its address or of the server, past a budget; false when `entry` was cut. */
+  private enforce(entry: Entry): boolean {
+    if (entry.gone) return false;
     if (entry.charged > this.limits.perConnection) {
       this.cut(entry, 'client-memory-per-connection');
       return false;
@@ -193,13 +204,15 @@ export class ClientMemory {
     this.removeFrom(entry);
   }
 
-  private reread(entry: Entry): void {
+  /** Re-reads what `entry` holds into the totals; true when it grew. */
+  private reread(entry: Entry): boolean {
     const bytes = Math.max(0, entry.holder.heldBytes());
     const delta = bytes - entry.charged;
-    if (delta === 0) return;
+    if (delta === 0) return false;
     entry.charged = bytes;
     this.totalBytes += delta;
     this.addressBytes.set(entry.key, (this.addressBytes.get(entry.key) ?? 0) + delta);
+    return delta > 0;
   }
 
   private enforceAddress(key: string): void {

@@ -141,7 +141,7 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
     this.memory = (deps.memory ?? new ClientMemory(clientMemoryLimits(this.limits))).register(address, this);
     // Ahead of ws's own listener: a chunk that takes a message past its fragment limit never
     // reaches ws, which would first make a Buffer of every fragment in it.
-    gateSocketData(socket, (chunk) => this.received(chunk));
+    gateSocketData(socket, this);
     // Listeners shared by every connection, which find it on the WebSocket (as ws keeps its own
     // state on the socket): an idle server holds tens of thousands, and these would be closures each.
     (ws as ServedWebSocket)[CONNECTION] = this;
@@ -261,7 +261,7 @@ export class CocoConnection implements HeartbeatPeer, MemoryHolder {
    * (the chunk that passed the limit is not read). A client told so that still sends more fragments
    * of it is cut off at once; a chunk without new fragments (its close frame) is read.
    */
-  private received(chunk: Buffer): boolean {
+  admitChunk(chunk: Buffer): boolean {
     const before = this.incoming.fragments;
     const fragments = this.incoming.feed(chunk);
     const limit = this.limits['ws-message-fragments'];

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FRAGMENT_OVERHEAD_BYTES, IncomingMessageTracker } from './ws-incoming-message.js';
+import { EventEmitter } from 'node:events';
+import { FRAGMENT_OVERHEAD_BYTES, IncomingMessageTracker, gateSocketData } from './ws-incoming-message.js';
 
 /** One client frame with its mask (zeros: the tracker never looks at payloads). */
 function frame(fin: boolean, opcode: number, length: number): Buffer {
@@ -63,4 +64,22 @@ test('headers read a byte at a time give the same counts as whole ones (7-bit, 1
   assert.equal(whole.fragments, 4, 'the ping between fragments is no fragment');
   assert.equal(whole.payloadBytes, 125 + 126 + 65_536);
   assert.deepEqual([byByte.fragments, byByte.payloadBytes, byByte.heldBytes], [whole.fragments, whole.payloadBytes, whole.heldBytes]);
+});
+
+test('a gated socket shows its gate each chunk before its data listeners, keeps a refused chunk from them, and passes other events with their arguments as they are', () => {
+  const seen: string[] = [];
+  const sockets = [new EventEmitter(), new EventEmitter()];
+  sockets.forEach((socket, index) => {
+    gateSocketData(socket, { admitChunk: (chunk) => (seen.push(`gate ${index} ${chunk.toString()}`), chunk.toString() !== 'no') });
+    socket.on('data', (chunk: Buffer) => seen.push(`data ${index} ${chunk.toString()}`));
+    socket.on('other', (...args: unknown[]) => seen.push(`other ${index} ${JSON.stringify(args)}`));
+  });
+  assert.equal(sockets[0]!.emit('data', Buffer.from('yes')), true);
+  assert.equal(sockets[1]!.emit('data', Buffer.from('no')), false);
+  sockets[1]!.emit('other');
+  sockets[1]!.emit('other', 1);
+  sockets[0]!.emit('other', 1, 2, 3);
+  assert.deepEqual(seen, ['gate 0 yes', 'data 0 yes', 'gate 1 no', 'other 1 []', 'other 1 [1]', 'other 0 [1,2,3]']);
+  // One emit for all gated sockets, not a closure each.
+  assert.equal(sockets[0]!.emit, sockets[1]!.emit);
 });

@@ -1,4 +1,4 @@
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 /**
  * Follows the frames a WebSocket client sends, reading only their headers, to know how many
  * fragments the message being received has so far and how many of its bytes the server holds.
@@ -22,18 +22,47 @@ import type { EventEmitter } from 'node:events';
  */
 export const FRAGMENT_OVERHEAD_BYTES = 1024;
 
+/** What sees a socket's chunks before its 'data' listeners do (gateSocketData). */
+export interface SocketDataGate {
+  /** False keeps the chunk from every 'data' listener. */
+  admitChunk(chunk: Buffer): boolean;
+}
+
+const GATE = Symbol('socket data gate');
+type GatedSocket = EventEmitter & { [GATE]?: SocketDataGate };
+const plainEmit = EventEmitter.prototype.emit;
+
 /**
- * Shows `admit` every chunk the socket reads before any of its 'data' listeners (ws's) gets it; a
- * chunk `admit` refuses reaches none of them. ws reads its socket through a 'data' listener that it
- * adds, removes and calls on its own terms, so the socket's `emit` is the one place to see a chunk
- * first without taking ws's listener over.
+ * Shows `gate` every chunk the socket reads before any of its 'data' listeners (ws's) gets it; a
+ * chunk the gate refuses reaches none of them. ws reads its socket through a 'data' listener that
+ * it adds, removes and calls on its own terms, so the socket's `emit` is the one place to see a
+ * chunk first without taking ws's listener over.
  */
-export function gateSocketData(socket: EventEmitter, admit: (chunk: Buffer) => boolean): void {
+export function gateSocketData(socket: EventEmitter, gate: SocketDataGate): void {
+  (socket as GatedSocket)[GATE] = gate;
+  if (socket.emit === plainEmit) {
+    socket.emit = gatedEmit;
+    return;
+  }
+  // A socket with an emit of its own (none of Node's): wrapped where it is.
   const emit = socket.emit;
-  socket.emit = function gatedEmit(this: EventEmitter, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'data' && !admit(args[0] as Buffer)) return false;
-    return emit.call(this, event, ...args);
+  socket.emit = function gatedOwnEmit(this: EventEmitter, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'data' && !gate.admitChunk(args[0] as Buffer)) return false;
+    return emit.apply(this, [event, ...args]);
   };
+}
+
+/**
+ * One `emit` for every gated socket, which finds its gate on the socket: a closure per socket
+ * would cost each idle connection its bytes, and show the stream's call of `emit` a different
+ * function for every socket (a call the compiler then cannot inline). Events other than 'data'
+ * pass through with their arguments as they are.
+ */
+function gatedEmit(this: GatedSocket, event: string | symbol, chunk?: unknown): boolean {
+  if (event === 'data' && !this[GATE]!.admitChunk(chunk as Buffer)) return false;
+  // A stream emits 'data' with its chunk alone: that call makes no array (`arguments` is not
+  // materialised for its length nor for Reflect.apply).
+  return arguments.length === 2 ? plainEmit.call(this, event, chunk) : Reflect.apply(plainEmit, this, arguments);
 }
 
 export class IncomingMessageTracker {
