@@ -39,11 +39,19 @@ export interface ClosedRun {
   readonly verified: Verification | null;
 }
 
-/** `spectateEvery`: one spectator on every that-many-th match (cocod only; 0: none). */
-export async function closedRun(spec: ServerSpec, matches: number, rounds: number, setup: ServerSetup, spectateEvery = 0): Promise<ClosedRun> {
-  const server = await startServer(spec, setup, { relayRounds: rounds, limits: benchLimits(matches, 2 * matches + 16) });
+/**
+ * `spectateEvery`: one spectator on every that-many-th match (cocod only; 0: none). `warmupMatches`
+ * matches of as many rounds are played first and not measured: the figures are then the server's
+ * steady state, without the one-time cost of compiling its code (a JIT warms up once per process).
+ */
+export async function closedRun(spec: ServerSpec, matches: number, rounds: number, setup: ServerSetup, spectateEvery = 0, warmupMatches = 0): Promise<ClosedRun> {
+  const server = await startServer(spec, setup, { relayRounds: rounds, limits: benchLimits(Math.max(matches, warmupMatches), 2 * Math.max(matches, warmupMatches) + 16, matches + warmupMatches) });
   let spectators: Spectators | null = null;
   try {
+    if (warmupMatches > 0) {
+      const warmupIds = spec.kind === 'relay' ? relayMatchIds(warmupMatches) : await createMatches(server.url, warmupMatches, rounds);
+      await playClosed({ playersUrl: server.url, ids: warmupIds, serverPids: [server.pid], startRssKiB: 0 }, rounds);
+    }
     const startRssKiB = new ProcessTreeMonitor(server.pid).usage().rssKiB;
     const ids = spec.kind === 'relay' ? relayMatchIds(matches) : await createMatches(server.url, matches, rounds);
     spectators = spec.kind === 'relay' ? null : startSpectators(server.url, spectatedIds(ids, spectateEvery));

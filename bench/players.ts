@@ -21,6 +21,8 @@ function play(id: string, seat: number): Promise<void> {
     let lines = 0;
     let sentAt = 0;
     let sent = 0;
+    let opened = false;
+    let ended = false;
     const move = (): void => {
       if (sent >= rounds) return;
       sent++;
@@ -35,6 +37,7 @@ function play(id: string, seat: number): Promise<void> {
       if (!isBinary) {
         const text = data.toString();
         if (text.startsWith('{"MatchEnded"')) {
+          ended = true;
           ws.close();
           resolve();
         } else if (text.includes('"Err"')) reject(new Error(text));
@@ -57,7 +60,12 @@ function play(id: string, seat: number): Promise<void> {
         }
       }
     });
-    ws.on('error', reject);
+    // Which connection failed and when, for a run that stops (bench/README.md: an intermittent reset).
+    ws.on('open', () => (opened = true));
+    ws.on('error', (error) => reject(new Error(`match ${id}, seat ${seat}, ${opened ? 'after the WebSocket opened' : 'during its opening handshake'}: ${error.message}`)));
+    ws.on('close', (code) => {
+      if (!ended) reject(new Error(`match ${id}, seat ${seat}: the connection closed (${code}) before MatchEnded`));
+    });
   });
 }
 

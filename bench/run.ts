@@ -17,12 +17,13 @@
  *                    another node than its match's is bridged through Redis
  *   BENCH_JSON=1     print one JSON document instead of the tables
  *   BENCH_NODE_FLAGS more Node.js flags for the servers (e.g. --trace-gc)
- *   BENCH_PROFILE    DIR: a CPU profile of every server process into DIR
+ *   BENCH_PROFILE    DIR: a CPU profile of every server process into DIR (wall time: see bench/README.md)
+ *   BENCH_SERVER_LOG FILE: every server's whole standard error appended to FILE
  *   BENCH_COCOD      another cocod to measure (its dist/src/cli/cocod.js), e.g. another branch's build
  *   BENCH_SPECTATE   K: one spectator on every K-th match of cocod's closed and open loops (default
  *                    0, none); its bytes are compared with the match's record (bench/verify.ts, which
  *                    also checks every match's recorded result after every cocod run)
- *   closed loop:     BENCH_MATCHES (1000), BENCH_ROUNDS (200)
+ *   closed loop:     BENCH_MATCHES (1000), BENCH_ROUNDS (200), BENCH_WARMUP_MATCHES (BENCH_MATCHES)
  *   open loop:       BENCH_RATES (2000,5000,10000 rounds/s offered in total), BENCH_OPEN_SECONDS (10),
  *                    BENCH_OPEN_MATCHES (BENCH_MATCHES), BENCH_PLAYER_PROCESSES (1)
  *   memory:          BENCH_CONNECTIONS (10000), BENCH_WAITING (10000 waiting matches),
@@ -44,11 +45,11 @@ import { BRIDGED_COLUMNS, BRIDGED_LABELS, bridgedRuns } from './bridged.js';
 
 const env = process.env;
 
-function integer(name: string, fallback: number): number {
+function integer(name: string, fallback: number, least = 1): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not "${text}"`);
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be an integer of at least ${least}, not "${text}"`);
   return value;
 }
 
@@ -97,6 +98,7 @@ const setup: ServerSetup = { nodeFlags, ...(env['BENCH_COCOD'] ? { cocodScript: 
 
 const matches = integer('BENCH_MATCHES', 1000);
 const rounds = integer('BENCH_ROUNDS', 200);
+const warmupMatches = integer('BENCH_WARMUP_MATCHES', matches, 0);
 const rates = integers('BENCH_RATES', [2000, 5000, 10000]);
 const openSeconds = integer('BENCH_OPEN_SECONDS', 10);
 const openMatches = integer('BENCH_OPEN_MATCHES', matches);
@@ -170,11 +172,11 @@ const sections: string[] = [
 if (modes.includes('closed')) {
   const done = await alternate<ClosedRun>(
     `closed loop, ${matches} matches x ${rounds} rounds,`,
-    (spec) => closedRun(spec, matches, rounds, setup, spectateEvery),
+    (spec) => closedRun(spec, matches, rounds, setup, spectateEvery, warmupMatches),
     (run) => `${run.roundsPerSecond} rounds/s, p99 ${run.latencyMs.p99} ms, ${run.server.cpuMicrosPerRound} us/round${verifiedText(run.verified)}`,
   );
-  results['closed'] = { matches, roundsPerMatch: rounds, runs: done, ratios: ratioSummary(CLOSED_COLUMNS, done) };
-  sections.push(`## Closed loop: ${matches} matches x ${rounds} rounds, each player sending when it has the previous result${spectatorsText}\n\n${table(CLOSED_COLUMNS, done)}`);
+  results['closed'] = { matches, roundsPerMatch: rounds, warmupMatches, runs: done, ratios: ratioSummary(CLOSED_COLUMNS, done) };
+  sections.push(`## Closed loop: ${matches} matches x ${rounds} rounds, each player sending when it has the previous result${warmupMatches > 0 ? `, after ${warmupMatches} matches not measured (the server warmed up)` : ', on a server just started (no warm-up)'}${spectatorsText}\n\n${table(CLOSED_COLUMNS, done)}`);
 }
 
 if (modes.includes('open')) {

@@ -3,7 +3,7 @@
  * child process, and creating roshambo matches on it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { CocoClient } from '../src/client/coco-client.js';
 import { ProcessTreeMonitor, stillRunning, type ProcessId } from './proc-stats.js';
 
 export const here = fileURLToPath(new URL('.', import.meta.url));
+const serverLog = process.env['BENCH_SERVER_LOG'];
 
 /** What runs: the relay, or cocod, with `--nodes N` only when `nodes` is given. */
 export interface ServerSpec {
@@ -54,16 +55,17 @@ export interface RunningServer {
  * open internet, are raised to what one host running `matches` matches with `connections` sockets
  * needs.
  */
-export function benchLimits(matches: number, connections: number): Record<string, number> {
+/** `created`: matches created within a minute, when more than are open at once (a warm-up's, then the measured ones). */
+export function benchLimits(matches: number, connections: number, created = matches): Record<string, number> {
   return {
     'max-matches': matches + 16,
     'max-connections': connections + 64,
     'connections-per-address': connections + 64,
-    'game-new-per-minute': matches + 16,
+    'game-new-per-minute': created + 16,
     'waiting-matches-per-address': matches + 16,
     // One host is one network too.
     'connections-per-network': connections + 64,
-    'game-new-per-minute-per-network': matches + 16,
+    'game-new-per-minute-per-network': created + 16,
     'waiting-matches-per-network': matches + 16,
     // The record check (bench/verify.ts) reads 8 records at once.
     'history-reads-per-address': 16,
@@ -123,6 +125,8 @@ export async function startServer(spec: ServerSpec, setup: ServerSetup, options:
   let log = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
+      // BENCH_SERVER_LOG: the whole log of every server, for a run that failed.
+      if (serverLog) appendFileSync(serverLog, chunk);
       // Keep only the start of the log: enough to find the address, and a reason if it fails.
       if (log.length < 64 * 1024) log += chunk.toString();
       const found = /listening on (ws:\/\/\S+)/.exec(log);

@@ -152,3 +152,26 @@ test(`past ${CLOCK_RECORD.maxTurnsPerSeat} turns the record stops growing, but a
   }
   assert.deepEqual(clocks.latest(0), [CLOCK_RECORD.maxTurnsPerSeat, CLOCK_RECORD.maxTurnsPerSeat + 1, 1]);
 });
+
+test('the record is written as JSON.stringify would write it, in both placements, over seeded random turns', () => {
+  let seed = 7;
+  const next = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (const placement of ['events', 'replay'] as const) {
+    for (let trial = 0; trial < 50; trial++) {
+      let now = 0;
+      let events = 0;
+      const clocks = new SeatClocks(3, () => now, { placement, visEvents: () => events });
+      for (let step = 0; step < 40; step++) {
+        const seat = Math.floor(next() * 4) - 1 + (step === 0 ? 1 : 0);
+        now += next() * 3;
+        events += Math.floor(next() * 3);
+        if (next() < 0.6) clocks.toMove(seat, [30, 0.0005, Number.POSITIVE_INFINITY, Number.NaN][Math.floor(next() * 4)]!);
+        else clocks.moved(seat);
+      }
+      const text = clocks.json()!;
+      assert.equal(text, JSON.stringify(JSON.parse(text)));
+      const turns = (JSON.parse(text) as { seats: { turns: unknown[][] }[] }).seats.flatMap((seat) => seat.turns);
+      assert.ok(turns.every((turn) => turn.length === (placement === 'events' ? 5 : 3)));
+    }
+  }
+});

@@ -42,11 +42,15 @@ export const CLOCK_RECORD = {
  */
 export type TurnPlacement = 'events' | 'replay';
 
-/** Numbers kept per turn: asked, answered, limit, eventsBeforeAsk, eventsBeforeAnswer (NaN: null). */
-const TURN_SLOTS = 5;
+/**
+ * Numbers kept per turn (NaN: null): asked, answered, limit, and for placement 'events'
+ * eventsBeforeAsk and eventsBeforeAnswer. An unplaced turn keeps its three: a roshambo match of
+ * 200 rounds holds 400 turns while it plays, and waits for its record with them.
+ */
+const SLOTS: Readonly<Record<TurnPlacement, number>> = { events: 5, replay: 3 };
 
 interface SeatTurns {
-  /** The turns kept for the record (at most CLOCK_RECORD.maxTurnsPerSeat), TURN_SLOTS numbers each: no object per turn. */
+  /** The turns kept for the record (at most CLOCK_RECORD.maxTurnsPerSeat), SLOTS numbers each: no object per turn. */
   readonly turns: number[];
   /** The seat's latest turn, kept apart and changed in place: what a live viewer is told. */
   readonly latest: [asked: number, answered: number | null, limit: number | null];
@@ -72,6 +76,7 @@ export class SeatClocks {
   private used = false;
   private readonly onChange: (() => void) | null;
   private readonly placement: TurnPlacement;
+  private readonly slots: number;
   private readonly visEvents: () => number;
 
   constructor(
@@ -82,6 +87,7 @@ export class SeatClocks {
   ) {
     this.onChange = options.onChange ?? null;
     this.placement = options.placement ?? 'events';
+    this.slots = SLOTS[this.placement];
     this.visEvents = options.visEvents ?? (() => 0);
     this.seats = Array.from({ length: seats }, () => ({ turns: [], latest: [0, null, null], asked: false, open: false, openAt: -1, dropped: 0 }));
   }
@@ -104,10 +110,11 @@ export class SeatClocks {
     state.asked = true;
     state.open = true;
     state.openAt = -1;
-    if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat * TURN_SLOTS) state.dropped++;
+    if (state.turns.length >= CLOCK_RECORD.maxTurnsPerSeat * this.slots) state.dropped++;
     else {
       state.openAt = state.turns.length;
-      state.turns.push(asked, Number.NaN, limit ?? Number.NaN, this.placement === 'events' ? this.visEvents() : Number.NaN, Number.NaN);
+      if (this.placement === 'events') state.turns.push(asked, Number.NaN, limit ?? Number.NaN, this.visEvents(), Number.NaN);
+      else state.turns.push(asked, Number.NaN, limit ?? Number.NaN);
     }
     this.onChange?.();
   }
@@ -133,15 +140,27 @@ export class SeatClocks {
     return state === undefined || !state.asked ? null : [...state.latest];
   }
 
-  /** The record's text, or null when the game never said a seat was to move (no clock to show). */
+  /**
+   * The record's text, or null when the game never said a seat was to move (no clock to show).
+   * Written as text from the flat numbers (JSON.stringify's text: a finite number as String gives
+   * it, anything else (NaN) as null), not through an array per turn.
+   */
   json(): string | null {
     if (!this.used) return null;
-    const slots = this.placement === 'events' ? TURN_SLOTS : 3;
-    return JSON.stringify({
-      version: CLOCK_RECORD.version,
-      ended: round(this.now()),
-      seats: this.seats.map(({ turns, dropped }) => ({ turns: recordTurns(turns, slots), dropped })),
+    let text = `{"version":${CLOCK_RECORD.version},"ended":${round(this.now())},"seats":[`;
+    this.seats.forEach(({ turns, dropped }, index) => {
+      text += `${index === 0 ? '' : ','}{"turns":[`;
+      for (let at = 0; at < turns.length; at += this.slots) {
+        text += at === 0 ? '[' : ',[';
+        for (let slot = 0; slot < this.slots; slot++) {
+          const value = turns[at + slot]!;
+          text += `${slot === 0 ? '' : ','}${Number.isFinite(value) ? value : 'null'}`;
+        }
+        text += ']';
+      }
+      text += `],"dropped":${dropped}}`;
     });
+    return `${text}]}`;
   }
 }
 
@@ -209,20 +228,6 @@ export class TurnPlaces {
     });
     return JSON.stringify(value);
   }
-}
-
-/** The record's turns from the flat numbers (`slots` of them per turn kept), NaN as null. */
-function recordTurns(flat: readonly number[], slots: number): (number | null)[][] {
-  const turns: (number | null)[][] = [];
-  for (let at = 0; at < flat.length; at += TURN_SLOTS) {
-    const turn: (number | null)[] = [];
-    for (let slot = 0; slot < slots; slot++) {
-      const value = flat[at + slot]!;
-      turn.push(Number.isNaN(value) ? null : value);
-    }
-    turns.push(turn);
-  }
-  return turns;
 }
 
 function round(seconds: number): number {
