@@ -53,9 +53,9 @@ export interface RunningServer {
 /**
  * Every player of the benchmark connects from 127.0.0.1: the per-address and per-network limits, meant for the
  * open internet, are raised to what one host running `matches` matches with `connections` sockets
- * needs.
+ * needs; `created`: the matches it creates within a minute, when more than are open at once (a
+ * warm-up's, then the measured ones).
  */
-/** `created`: matches created within a minute, when more than are open at once (a warm-up's, then the measured ones). */
 export function benchLimits(matches: number, connections: number, created = matches): Record<string, number> {
   return {
     'max-matches': matches + 16,

@@ -39,17 +39,10 @@ const plainEmit = EventEmitter.prototype.emit;
  * chunk first without taking ws's listener over.
  */
 export function gateSocketData(socket: EventEmitter, gate: SocketDataGate): void {
+  // Node's sockets (net.Socket, tls.TLSSocket) emit through EventEmitter's own `emit`, which the
+  // gate calls on.
   (socket as GatedSocket)[GATE] = gate;
-  if (socket.emit === plainEmit) {
-    socket.emit = gatedEmit;
-    return;
-  }
-  // A socket with an emit of its own (none of Node's): wrapped where it is.
-  const emit = socket.emit;
-  socket.emit = function gatedOwnEmit(this: EventEmitter, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'data' && !gate.admitChunk(args[0] as Buffer)) return false;
-    return emit.apply(this, [event, ...args]);
-  };
+  socket.emit = gatedEmit;
 }
 
 /**
