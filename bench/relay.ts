@@ -8,6 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { DEFAULT_LIMITS } from '../src/gateways/server-limits.js';
 
 const [roundsText] = process.argv.slice(2) as [string];
 const rounds = Number(roundsText);
@@ -65,7 +66,8 @@ wss.on('connection', (ws) => {
   });
 });
 
-http.listen(0, '127.0.0.1', () => {
+// The accept queue cocod listens with (its listen-backlog limit), so that both take the players' crowd of connections alike.
+http.listen({ port: 0, host: '127.0.0.1', backlog: DEFAULT_LIMITS['listen-backlog'] }, () => {
   process.stderr.write(`listening on ws://127.0.0.1:${(http.address() as AddressInfo).port}/\n`);
 });
 

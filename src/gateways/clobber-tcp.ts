@@ -7,6 +7,7 @@ import { isValidUserName } from '../lobby/names.js';
 import { parsePlayLine } from '../games/clobber/clobber.js';
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
+import { listenWithBacklog } from './listen.js';
 import type { NameDesk } from '../names/name-desk.js';
 import { SocketMember } from './socket-member.js';
 import { SocketMemory } from './socket-memory.js';
@@ -47,12 +48,8 @@ export class ClobberTcpGateway {
     });
   }
 
-  async listen(port: number, host: string): Promise<AddressInfo> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => resolve());
-    });
-    return this.server.address() as AddressInfo;
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return listenWithBacklog(this.server, port, host, this.admission.limits['listen-backlog']);
   }
 
   /** Stops accepting connections; those open stay until `close`. */

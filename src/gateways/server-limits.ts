@@ -7,6 +7,7 @@ export const LIMIT_SPECS = {
   'max-matches': { default: 1000, min: 1, doc: 'matches waiting or running on the server at once; when all are taken and some wait, a GameNew from a network that has no waiting match expires the oldest waiting match of the network that has the most (its members get LobbyDelete), so one network cannot lock everyone else out' },
   'match-expiry-seconds': { default: 600, min: 1, doc: 'a waiting match is removed this long after its creation or last join or leave' },
   'max-connections': { default: 10_000, min: 1, doc: 'open connections on all ports together; past it new ones are closed at once' },
+  'listen-backlog': { default: 4096, min: 1, doc: 'connections the kernel queues on each listening port (WebSocket and HTTP, clobber, socha) before the server takes them; the kernel caps it at net.core.somaxconn (4096 by default). Node\'s 511 overflows when thousands of clients connect at once, and the kernel then drops or resets their handshakes' },
   'connections-per-address': { default: 64, min: 1, doc: 'open connections from one address (IPv6: one /64) on all ports together, and on all nodes together with --nodes or --redis' },
   'network-prefix-v4': { default: 24, min: 8, max: 32, doc: 'the IPv4 network (prefix length, 8 to 32) that the per-network limits count by' },
   'network-prefix-v6': { default: 48, min: 16, max: 64, doc: 'the IPv6 network (prefix length, 16 to 64) that the per-network limits count by' },

@@ -21,6 +21,7 @@ import { ReplaySlots } from './replay-slots.js';
 import { RequestPipeline } from './http-pipeline.js';
 import { ConcurrencyGate } from './concurrency-gate.js';
 import type { ServerLimits } from './server-limits.js';
+import { listenWithBacklog } from './listen.js';
 import { ClientMemory, clientMemoryLimits } from './client-memory.js';
 import { RequestBodies } from './request-body.js';
 
@@ -203,13 +204,10 @@ export class CocoServer {
   }
 
   async listen(): Promise<AddressInfo> {
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(this.options.port, this.options.host, () => resolve());
-    });
+    const address = await listenWithBacklog(this.http, this.options.port, this.options.host, this.options.limits['listen-backlog']);
     this.heartbeat.start();
     if (!this.options.memory) this.stopSweeping = this.memory.startSweeping(this.options.clock, 1000);
-    return this.http.address() as AddressInfo;
+    return address;
   }
 
   /**

@@ -13,6 +13,7 @@ import { SochaOpening } from './socha-opening.js';
 import { SochaRoomBook, type Reservation, type SochaTimeLimits } from './socha-rooms.js';
 import { admitConnection, type Admission } from './address-limits.js';
 import type { ServerLimits } from './server-limits.js';
+import { listenWithBacklog } from './listen.js';
 import { SocketMember, type HeldStreamEnd } from './socket-member.js';
 import { SocketMemory } from './socket-memory.js';
 import { memoryCutRefusal } from './client-memory.js';
@@ -83,12 +84,8 @@ export class SochaTcpGateway {
     });
   }
 
-  async listen(port: number, host: string): Promise<AddressInfo> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => resolve());
-    });
-    return this.server.address() as AddressInfo;
+  listen(port: number, host: string): Promise<AddressInfo> {
+    return listenWithBacklog(this.server, port, host, this.options.serverLimits['listen-backlog']);
   }
 
   /** Open connections (players, administrators, clients still to send their request). */
