@@ -11,6 +11,7 @@ import { deriveRecordDrawing } from './record-vis.js';
 import { CLOCK_RECORD } from './seat-clocks.js';
 import { dama, type DamaConfig } from '../games/dama/dama.js';
 import { royalur } from '../games/royalur/royalur.js';
+import { chess, type ChessConfig } from '../games/chess/chess.js';
 import { ok } from '../util/result.js';
 
 /** The game as it was before its events were derived: it draws every round as it plays. */
@@ -90,6 +91,29 @@ const damaOnNodes: GameDefinition<DamaConfig> = {
   },
 };
 
+/** The chess server bot on a node budget, likewise. */
+const chessOnNodes: GameDefinition<ChessConfig> = {
+  ...chess,
+  configure: (params) => {
+    const configured = chess.configure(params);
+    return configured.ok ? ok({ ...configured.value, config: { ...configured.value.config, botBudget: { maxNodes: 300 } } }) : configured;
+  },
+};
+
+/**
+ * A chess player that sends the lines of its colour (colours are drawn): White its first at once,
+ * then each side its next line each time it reads one, so a line may wait for its turn.
+ */
+function chessLines(white: readonly string[], black: readonly string[]): LocalPlayer {
+  return async (io) => {
+    for (let i = 0; i < 2; i++) await io.readLine();
+    const isWhite = (await io.readLine()) === '0';
+    const lines = [...(isWhite ? white : black)];
+    if (isWhite && lines.length > 0) io.write(`${lines.shift()}\n`);
+    while ((await io.readLine()) !== null) if (lines.length > 0) io.write(`${lines.shift()}\n`);
+  };
+}
+
 interface ReplayCase {
   readonly name: string;
   readonly options: LocalMatchOptions;
@@ -122,6 +146,18 @@ const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
     { name: 'invalid UTF-8', options: { game: dama, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0' } }, players: [{ name: 'a', play: sendsAfter(14, Uint8Array.of(0xff, 0xfe, 0x0a)) }, { name: 'b', play: sendsAfter(14, Uint8Array.of(0xff, 0xfe, 0x0a)) }] }, reason: /invalid UTF-8/ },
     { name: 'invalid lines', options: { game: dama, params: { args: { pace: '0' } }, players: [{ name: 'a', play: scripted(Array(120).fill('6A 6B'), 0) }, { name: 'b', play: scripted(Array(120).fill('6A 6B'), 0) }] }, reason: /invalid lines/ },
     { name: 'a server bot against a player gone', options: { game: damaOnNodes, params: { bots: 1, args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 0) }], seed: 'replay-dama-3' } },
+  ],
+  chess: [
+    { name: 'bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess' } },
+    { name: 'other bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess-2' } },
+    { name: 'timeout', options: { game: chess, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0' } }, players: [{ name: 'a', play: silent }, { name: 'b', play: silent }] }, reason: /did not move in time/ },
+    { name: 'a draw offer not answered in time', options: { game: chess, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0' } }, players: [{ name: 'a', play: chessLines(['DRAW'], []) }, { name: 'b', play: chessLines(['DRAW'], []) }] }, reason: /DRAW|did not move in time/ },
+    { name: 'invalid UTF-8', options: { game: chess, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0' } }, players: [{ name: 'a', play: sendsAfter(3, Uint8Array.of(0xff, 0xfe, 0x0a)) }, { name: 'b', play: sendsAfter(3, Uint8Array.of(0xff, 0xfe, 0x0a)) }] }, reason: /not UTF-8/ },
+    { name: 'an illegal move', options: { game: chess, params: { args: { pace: '0' } }, players: [{ name: 'a', play: chessLines(['e2 e5'], []) }, { name: 'b', play: chessLines(['e2 e5'], []) }] }, reason: /illegal move/ },
+    { name: 'a draw refused, then a retirement, paced', options: { game: chess, clock: new ManualClock(), params: { args: { pace: '2.5' } }, players: [{ name: 'a', play: chessLines(['DRAW', 'e2 e4', 'RETIRE'], ['e7 e5', 'e7 e5']) }, { name: 'b', play: chessLines(['DRAW', 'e2 e4', 'RETIRE'], ['e7 e5', 'e7 e5']) }] }, reason: /refuses the draw[^]*retired/ },
+    { name: 'a draw agreed', options: { game: chess, params: { args: { pace: '0' } }, players: [{ name: 'a', play: chessLines(['e2 e4', 'DRAW'], ['e7 e5', 'DRAW']) }, { name: 'b', play: chessLines(['e2 e4', 'DRAW'], ['e7 e5', 'DRAW']) }] }, reason: /draw agreed/ },
+    { name: 'gone', options: { game: chess, params: { args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 3) }, { name: 'b', play: scripted([], 3) }] }, reason: /disconnected/ },
+    { name: 'a server bot against a player gone', options: { game: chessOnNodes, params: { bots: 1, args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 3) }], seed: 'replay-chess-3' } },
   ],
 };
 
@@ -236,7 +272,7 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
   assert.equal(parseVisReplayNote(match!.recordVis().toString()), null);
 });
 
-test('a viewer watching a dama match live sees a player who times out drawn as timed out, as the game drew it', async () => {
+test('a viewer watching a dama or chess match live sees a player who times out drawn as timed out, as the game drew it', async () => {
   const watchedFromTheStart = async (game: GameDefinition<any>): Promise<string[]> => {
     const clock = new ManualClock();
     let history = '';
@@ -263,5 +299,5 @@ test('a viewer watching a dama match live sees a player who times out drawn as t
     return [record.visJson, record.outcome.artifacts[CLOCK_RECORD.artifact]!];
   };
   // Its clock too: the live replay placed the turns where the game drawing as it played did.
-  assert.deepEqual(await watchedFromTheStart(dama), await watchedFromTheStart(drawingAsItPlays(dama)));
+  for (const game of [dama, chess]) assert.deepEqual(await watchedFromTheStart(game), await watchedFromTheStart(drawingAsItPlays(game)), game.name);
 });

@@ -19,6 +19,8 @@ export interface ChessConfig {
 
 const DEFAULT_TIMEOUT = 90;
 const DEFAULT_PACE = 1.5;
+/** A replay shows a move at least this long (a match's pace is longer): its time is logical (vis.ts). */
+const PLY_SECONDS = 1;
 /** The server bot thinks at most this long per move, and never more than a quarter of the timeout. */
 const BOT_MILLIS = 1000;
 /**
@@ -36,10 +38,10 @@ const COLOR_WORD: Readonly<Record<Color, string>> = { white: 'WHITE', black: 'BL
 type Read =
   | { readonly kind: 'line'; readonly line: string }
   /**
-   * No line within the timeout (`ranOut`: the game's own clock), or bytes that are not UTF-8 (the
-   * reference treats both alike).
+   * No line within the timeout (the seat is closed, its result line sent: readTurn), or bytes that
+   * are not UTF-8 (the reference treats both alike).
    */
-  | { readonly kind: 'timeout'; readonly why: string; readonly ranOut: boolean }
+  | { readonly kind: 'timeout'; readonly why: string }
   /** Disconnected, or a line the seat refused (too long, a flood): like an invalid move. */
   | { readonly kind: 'gone'; readonly why: string };
 
@@ -57,7 +59,7 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
   seat.black.write(`${names}1\n`);
   ctx.spectators.write(names);
   const game = new ChessGame();
-  const vis = new ChessVis((event) => ctx.vis(event), { white: seat.white.name, black: seat.black.name });
+  const vis = ctx.drawing ? new ChessVis((event) => ctx.vis(event), { white: seat.white.name, black: seat.black.name }, Math.max(config.pace, PLY_SECONDS)) : null;
 
   const scores = (winner: Color | null): number[] => {
     const out = ctx.seats.map(() => 0);
@@ -68,21 +70,18 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
     return out;
   };
   const ended = (winner: Color | null, reason: string): MatchResult => {
-    vis.end(reason);
+    vis?.end(reason);
     return { scores: scores(winner), reason };
   };
   /**
-   * A player gave up or ran out of time: RETIRE to the others, then the winner to everyone. A
-   * player that ran out of the game's clock is told the result, then its seat closes for the
-   * timeout, as dama's does: the live page's seats (VisSeats) show it timed out at once, and its
-   * transcript says so.
+   * A player gave up or ran out of time: RETIRE to the others, then the winner to everyone (a
+   * player that ran out of time was told before its seat closed: readTurn).
    */
-  const retired = (loser: Color, why: string, ranOut = false): MatchResult => {
+  const retired = (loser: Color, why: string): MatchResult => {
     const winner = other(loser);
     seat[winner].write('RETIRE\n');
     ctx.spectators.write('RETIRE\n');
-    everyone(`WINNER <${COLOR_WORD[winner]}>`);
-    if (ranOut) seat[loser].close('timeout');
+    everyone(winnerLine(winner));
     return ended(winner, `${seat[winner].name} wins: ${seat[loser].name} ${why}`);
   };
   /** Invalid input or a lost connection: RETIRE to the others and no result line, as the reference. */
@@ -95,7 +94,7 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
   };
   const byRule = (ending: Ending): MatchResult => {
     if (ending.kind === 'checkmate') {
-      everyone(`WINNER <${COLOR_WORD[ending.winner]}>`);
+      everyone(winnerLine(ending.winner));
       return ended(ending.winner, `${seat[ending.winner].name} wins by checkmate`);
     }
     everyone(`DRAW <${ending.why}>`);
@@ -108,8 +107,8 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
     const color = game.position.turn;
     const mover = seat[color];
     const turnStarted = ctx.elapsed();
-    const read = await readTurn(ctx, mover);
-    if (read.kind === 'timeout') return retired(color, read.why, read.ranOut);
+    const read = await readTurn(ctx, mover, color);
+    if (read.kind === 'timeout') return retired(color, read.why);
     if (read.kind === 'gone') return forfeited(color, read.why);
     const command = readCommand(game.position, read.line);
     if (!command.ok) return forfeited(color, `sent ${command.error === 'syntax' ? 'an unreadable line' : 'an illegal move'} ${quote(read.line)}`);
@@ -119,8 +118,8 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
       // The opponent's next line is the answer: DRAW accepts, anything else refuses and is dropped.
       everyone('DRAW <PROPOSED>');
       const answerer = seat[other(color)];
-      const answer = await readTurn(ctx, answerer);
-      if (answer.kind === 'timeout') return retired(other(color), answer.why, answer.ranOut);
+      const answer = await readTurn(ctx, answerer, other(color));
+      if (answer.kind === 'timeout') return retired(other(color), answer.why);
       if (answer.kind === 'gone') return forfeited(other(color), answer.why);
       if (answer.line.trim() === 'DRAW') {
         mover.write('DRAW <ACCEPTED>\n');
@@ -129,14 +128,14 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
       }
       mover.write('DRAW <REFUSED>\n');
       ctx.spectators.write('DRAW <REFUSED>\n');
-      vis.note(`${answerer.name} refuses the draw`);
+      vis?.note(`${answerer.name} refuses the draw`);
       continue;
     }
     const before = game.position.clone();
     const san = makeSan(before, value.move);
     game.play(value.move);
     everyone(echo(value.words));
-    vis.move(before, value.move, san, game.position);
+    vis?.move(before, value.move, san, game.position);
     await ctx.sleep(config.pace - (ctx.elapsed() - turnStarted));
   }
 }
@@ -162,28 +161,23 @@ function quote(line: string): string {
   return JSON.stringify(line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT)}...` : line);
 }
 
+function winnerLine(winner: Color): string {
+  return `WINNER <${COLOR_WORD[winner]}>`;
+}
+
 /**
- * Waits for the player's next line. The deadline is kept here rather than by the seat, because a
- * player who runs out of time still gets the result line, and a seat closed for time sends nothing.
+ * Waits for the next line of the player of `color`, at most the match's timeout. One that runs out
+ * of time is told the result before its seat closes for the timeout (a closed seat sends nothing),
+ * as dama's is: the live page's seats (VisSeats) show it timed out at once, its transcript says so,
+ * and a replay of the record reads the timeout as the end of its input.
  */
-function readTurn(ctx: MatchContext, seat: PlayerSeat): Promise<Read> {
+async function readTurn(ctx: MatchContext, seat: PlayerSeat, color: Color): Promise<Read> {
   ctx.toMove?.(seat.index, ctx.timeout);
-  return new Promise<Read>((resolve) => {
-    let settled = false;
-    const cancel = ctx.after(ctx.timeout, () => {
-      if (settled) return;
-      settled = true;
-      resolve({ kind: 'timeout', why: 'did not move in time', ranOut: true });
-    });
-    void seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY }).then((line) => {
-      if (settled) return;
-      settled = true;
-      cancel();
-      if (line !== null) resolve({ kind: 'line', line });
-      else if (seat.closeReason === 'line/invalid-utf8') resolve({ kind: 'timeout', why: 'sent bytes that are not UTF-8', ranOut: false });
-      else resolve({ kind: 'gone', why: GONE_WORDS[seat.closeReason ?? 'disconnected'] ?? `was removed (${seat.closeReason})` });
-    });
-  });
+  const line = await seat.readLine({ timeoutSeconds: ctx.timeout, beforeTimeOut: () => seat.write(`${winnerLine(other(color))}\n`) });
+  if (line !== null) return { kind: 'line', line };
+  if (seat.closeReason === 'timeout') return { kind: 'timeout', why: 'did not move in time' };
+  if (seat.closeReason === 'line/invalid-utf8') return { kind: 'timeout', why: 'sent bytes that are not UTF-8' };
+  return { kind: 'gone', why: GONE_WORDS[seat.closeReason ?? 'disconnected'] ?? `was removed (${seat.closeReason})` };
 }
 
 export const chess: GameDefinition<ChessConfig> = {
@@ -191,6 +185,8 @@ export const chess: GameDefinition<ChessConfig> = {
   description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
   args: ARGS,
   maxLineBytes: MAX_LINE_BYTES,
+  // Drawn only when someone wants to see it: otherwise a move builds no event.
+  visFromInput: true,
   // Invalid UTF-8 is a timeout, and the sender still gets its WINNER line, as on the reference.
   answersBadLines: true,
   configure: (params) => {

@@ -4,7 +4,9 @@
  * animated, the last move's squares highlighted, a king in check ringed in red, captured pieces
  * beside the board on their captor's side, the players' names, and the moves in SAN in the log.
  *
- * Events carry no time: the runtime stamps them with the match time, so a replay keeps the pace.
+ * Times are the match's logical time, not the clock's: the board at 0, then each move `plySeconds`
+ * after the last (the match's pace, at least a second), so that a replay drawn again from the
+ * record's moves shows what the live page showed (GameDefinition.visFromInput).
  */
 import type { Chess } from 'chessops/chess';
 import type { Color, NormalMove, Piece, Role } from 'chessops/types';
@@ -67,11 +69,16 @@ export class ChessVis {
   private highlight: number | null = null;
   private check: number | null = null;
   private readonly captured: Record<Color, number> = { white: 0, black: 0 };
+  /** The logical time of the next move's events. */
+  private time = 0;
+  private readonly emit: (event: VisEventInput) => void;
 
   constructor(
-    private readonly emit: (event: VisEventInput) => void,
+    emit: (event: VisEventInput) => void,
     names: Readonly<Record<Color, string>>,
+    private readonly plySeconds: number,
   ) {
+    this.emit = (event) => emit({ t: this.time, ...event });
     const squares: Shape[] = [{ poly: { vs: [[LEFT, TOP], [LEFT + SIDE, TOP], [LEFT + SIDE, TOP + SIDE], [LEFT, TOP + SIDE]].map(([x, y]) => [round(x!), round(y!)] as [number, number]), f: COLOURS.light, s: COLOURS.frame, t: 0.006 } }];
     for (let square = 0; square < 64; square++) if (((square >> 3) + (square & 7)) % 2 === 0) squares.push(squareShape(square, COLOURS.dark));
     this.emit({ create: { id: this.id(), z: 0, geom: squares } });
@@ -94,6 +101,7 @@ export class ChessVis {
       }
     }
     this.emit({ log: { line: `White: ${names.white}, Black: ${names.black}` } });
+    this.time = plySeconds;
   }
 
   /** Animates `move` (legal in `before`, written `san`), leading to `after`. */
@@ -131,6 +139,7 @@ export class ChessVis {
       this.check = this.id();
       this.emit({ create: { id: this.check, z: 3, p: centre(king), geom: [{ circle: { r: round(CELL * 0.47), s: COLOURS.check, t: 0.008 } }] } });
     }
+    this.time = round(this.time + this.plySeconds);
   }
 
   /** A line in the log without a move (a refused draw offer...). */
