@@ -131,11 +131,11 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
       vis?.note(`${answerer.name} refuses the draw`);
       continue;
     }
-    const before = game.position.clone();
-    const san = makeSan(before, value.move);
+    // The position before the move and its SAN are for the drawing only (makeSan generates the legal moves again).
+    const drawn = vis && { before: game.position.clone(), san: makeSan(game.position, value.move) };
     game.play(value.move);
     everyone(echo(value.words));
-    vis?.move(before, value.move, san, game.position);
+    if (vis && drawn) vis.move(drawn.before, value.move, drawn.san, game.position);
     await ctx.sleep(config.pace - (ctx.elapsed() - turnStarted));
   }
 }
