@@ -153,10 +153,12 @@ export interface GameDefinition<C = unknown> {
    * each seat sent (in order, each seat's input ending where the game saw it end, closed for the
    * reason the seat had then), and from nothing else: not the time, the game's own timers (a timer
    * that closes a seat is seen through that seat's close reason), the order in which lines of
-   * different seats came, nor `stopReason`, and every event carries its own `t`. Such a game's events are not built while it is played: the runtime
-   * replays the game on the recorded input when a live viewer watches, and the record keeps a
-   * note to replay it from instead of the events (match/vis-replay.ts). Other games (and every
-   * external game) draw as they play.
+   * different seats came, nor whether a seat is `closed` before the game reads its end (a replayed
+   * seat is closed only once its end is read); `stopReason` only once a seat's end was read for the
+   * stop ('shutdown'); and every event carries its own `t`. Such a game's events are not built
+   * while it is played: the runtime replays the game on the recorded input when a live viewer
+   * watches, and the record keeps a note to replay it from instead of the events
+   * (match/vis-replay.ts). Other games (and every external game) draw as they play.
    */
   readonly visFromInput?: boolean;
   /** Validates a GameNew request for this game; the error text goes back to the client as is. */

@@ -250,7 +250,12 @@ export class Match<C> {
   replayNote(): VisReplayNote {
     const { timeout } = this.options.settings;
     const ends = notedEnds(this.seats.map((seat) => (seat.endTaken ? seat.closeReason : null)));
-    return { timeout: Number.isFinite(timeout) ? timeout : null, taken: this.seats.map((seat) => seat.linesTaken), ...(ends && { ends }) };
+    return {
+      timeout: Number.isFinite(timeout) ? timeout : null,
+      taken: this.seats.map((seat) => seat.linesTaken),
+      ...(ends && { ends }),
+      ...(this.stopReason !== null && { stopped: this.stopReason }),
+    };
   }
 
   /**
@@ -272,7 +277,7 @@ export class Match<C> {
   private drawNow(): void {
     if (this.replay) return;
     const { game, settings, lineup, seed } = this.options;
-    const replay = new VisReplay({ game, settings, lineup, seed, vis: this.vis });
+    const replay = new VisReplay({ game, settings, lineup, seed, vis: this.vis, stopped: () => this.stopReason });
     this.replay = replay;
     this.seats.forEach((seat, index) => {
       const follower = replay.seats[index]!;

@@ -43,6 +43,7 @@ export async function deriveRecordDrawing(game: GameDefinition<any>, record: Rep
     lineup: record.players.map((name, index) => ({ name, isBot: index >= players - record.bots })),
     seed: record.seed,
     vis,
+    stopped: () => note.stopped ?? null,
   });
   replay.seats.forEach((seat, index) => {
     for (const line of playerLinesOf(record.artifacts[transcriptName(index)] ?? '', note.taken[index] ?? 0)) seat.push(line);

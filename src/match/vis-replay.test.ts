@@ -12,6 +12,8 @@ import { CLOCK_RECORD } from './seat-clocks.js';
 import { dama, type DamaConfig } from '../games/dama/dama.js';
 import { royalur } from '../games/royalur/royalur.js';
 import { chess, type ChessConfig } from '../games/chess/chess.js';
+import { makeQuoridorGame, quoridor } from '../games/quoridor/quoridor.js';
+import { fakeEngine } from '../games/quoridor/test-engines.js';
 import { ok } from '../util/result.js';
 
 /** The game as it was before its events were derived: it draws every round as it plays. */
@@ -45,19 +47,27 @@ async function bothWays(options: LocalMatchOptions): Promise<{ derived: string; 
  * Bots that search against the clock play a different match each time, so both sides are taken
  * from one match.
  */
-async function drawnAndDerived(options: LocalMatchOptions): Promise<{ drawn: string; derived: string; note: VisReplayNote; drawnClock: string; derivedClock: string | null }> {
+async function drawnAndDerived(options: LocalMatchOptions): Promise<{ drawn: string; derived: string; note: VisReplayNote; drawnClock: string | null; derivedClock: string | null }> {
   let match: Match<any> | null = null;
-  const run = playLocalMatch({ ...options, game: drawingAsItPlays(options.game), made: (made) => (match = made) });
+  const run = playLocalMatch({
+    ...options,
+    game: drawingAsItPlays(options.game),
+    made: (made) => {
+      match = made;
+      options.made?.(made);
+    },
+  });
   const drawn = await (options.clock instanceof ManualClock ? options.clock.runUntil(run) : run);
   const note = match!.replayNote();
-  // The clock as the match keeps it when its pictures are derived: each turn's times, unplaced.
-  const drawnClock = drawn.outcome.artifacts[CLOCK_RECORD.artifact]!;
+  // The clock as the match keeps it when its pictures are derived: each turn's times, unplaced
+  // (none when no seat was ever asked to move: a quoridor match whose engines never started).
+  const drawnClock = drawn.outcome.artifacts[CLOCK_RECORD.artifact] ?? null;
   const record = {
     args: options.params?.args ?? {},
     players: drawn.outcome.seats.map((seat) => seat.name),
     bots: options.params?.bots ?? 0,
     seed: drawn.outcome.seed,
-    artifacts: { ...drawn.outcome.artifacts, [CLOCK_RECORD.artifact]: unplaced(drawnClock) },
+    artifacts: { ...drawn.outcome.artifacts, ...(drawnClock !== null && { [CLOCK_RECORD.artifact]: unplaced(drawnClock) }) },
   };
   const derived = await deriveRecordDrawing(options.game, record, note);
   return { drawn: drawn.visJson, derived: derived.events.toString('utf8'), note, drawnClock, derivedClock: derived.clock?.toString('utf8') ?? null };
@@ -114,6 +124,29 @@ function chessLines(white: readonly string[], black: readonly string[]): LocalPl
   };
 }
 
+/** The quoridor server bot on a node budget, likewise. */
+const quoridorOnNodes = makeQuoridorGame({ botBudget: { nodes: 200 } });
+
+/** A quoridor match stopped by the server while black thinks about its second move (as quoridor.test.ts's). */
+function stoppedQuoridor(): LocalMatchOptions {
+  let running: Match<unknown> | null = null;
+  const stopsServer = fakeEngine({
+    genmoveAnswer: (_board, _side, count) => {
+      if (count === 2) running!.abort('server shutdown');
+      return undefined;
+    },
+  });
+  return {
+    game: quoridor,
+    params: { args: { pace: '0', size: '5', games: '3' } },
+    players: [
+      { name: 'Alice', play: stopsServer },
+      { name: 'Bob', play: fakeEngine() },
+    ],
+    made: (match) => (running = match),
+  };
+}
+
 interface ReplayCase {
   readonly name: string;
   readonly options: LocalMatchOptions;
@@ -147,6 +180,16 @@ const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
     { name: 'invalid lines', options: { game: dama, params: { args: { pace: '0' } }, players: [{ name: 'a', play: scripted(Array(120).fill('6A 6B'), 0) }, { name: 'b', play: scripted(Array(120).fill('6A 6B'), 0) }] }, reason: /invalid lines/ },
     { name: 'a server bot against a player gone', options: { game: damaOnNodes, params: { bots: 1, args: { pace: '0' } }, players: [{ name: 'a', play: scripted([], 0) }], seed: 'replay-dama-3' } },
   ],
+  quoridor: [
+    { name: 'engines', options: { game: quoridor, params: { args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: fakeEngine({ style: { kind: 'forward', walls: 3 }, seed: 'a' }) }, { name: 'b', play: fakeEngine({ style: { kind: 'random' }, seed: 'b' }) }] }, reason: /wins/ },
+    { name: 'bots', options: { game: quoridorOnNodes, params: { bots: 2, args: { pace: '0', size: '5', games: '2' } }, players: [], seed: 'replay-quoridor' } },
+    { name: 'engines that chatter, comment and refuse', options: { game: quoridor, params: { args: { pace: '0.75', size: '5', games: '1' } }, clock: new ManualClock(), players: [{ name: 'a', play: fakeEngine({ deviations: { falseForUnknown: true, chatterFirst: true, comments: true, noBlankLine: true }, seed: 'c' }) }, { name: 'b', play: fakeEngine({ deviations: { trailingSpace: true, tabs: true, crlf: true }, seed: 'd' }) }] } },
+    { name: 'timeout', options: { game: quoridor, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: silent }, { name: 'b', play: silent }] }, reason: /neither player could start/ },
+    { name: 'a timeout mid-game', options: { game: quoridor, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 2 ? null : undefined) }) }, { name: 'b', play: fakeEngine() }] }, reason: /timed out/ },
+    { name: 'garbage and an illegal move', options: { game: quoridor, params: { args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 1 ? '= Z9\n\n' : undefined) }) }, { name: 'b', play: fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 1 ? '= A1\n\n' : undefined) }) }] }, reason: /garbage|illegal/ },
+    { name: 'gone', options: { game: quoridor, params: { args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: scripted([], 1) }, { name: 'b', play: fakeEngine() }] }, reason: /left the game/ },
+    { name: 'a server shutdown mid-match', options: stoppedQuoridor(), reason: /Game 1: interrupted \(server shutdown\)/ },
+  ],
   chess: [
     { name: 'bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess' } },
     { name: 'other bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess-2' } },
@@ -169,7 +212,8 @@ test('every built-in game either draws as it plays or is replayed on its input, 
       const { drawn, derived, drawnClock, derivedClock } = await drawnAndDerived(options);
       assert.ok(JSON.parse(drawn).length > 5, `${game}, ${name}: something drawn`);
       assert.equal(derived, drawn, `${game}, ${name}`);
-      assert.ok(JSON.parse(drawnClock).seats.some((seat: { turns: unknown[] }) => seat.turns.length > 0), `${game}, ${name}: some seat had a turn`);
+      if (drawnClock !== null) assert.ok(JSON.parse(drawnClock).seats.some((seat: { turns: unknown[] }) => seat.turns.length > 0), `${game}, ${name}: some seat had a turn`);
+      else assert.match(name, /timeout|gone/, `${game}, ${name}: a clock unless no seat was ever asked to move (engines that never started)`);
       assert.equal(derivedClock, drawnClock, `${game}, ${name}: the clock`);
       if (reason) assert.match(drawn, reason, `${game}, ${name}`);
     }
@@ -272,8 +316,14 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
   assert.equal(parseVisReplayNote(match!.recordVis().toString()), null);
 });
 
-test('a viewer watching a dama or chess match live sees a player who times out drawn as timed out, as the game drew it', async () => {
-  const watchedFromTheStart = async (game: GameDefinition<any>): Promise<string[]> => {
+test('a viewer watching a dama, chess or quoridor match live sees a player who times out drawn as timed out, as the game drew it', async () => {
+  const stalls: LocalPlayer = fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 2 ? null : undefined) });
+  const cases: { game: GameDefinition<any>; args: Record<string, string>; players: LocalPlayer[]; reason: RegExp }[] = [
+    { game: dama, args: { pace: '0' }, players: [silent, silent], reason: /did not move in time/ },
+    { game: chess, args: { pace: '0' }, players: [silent, silent], reason: /did not move in time/ },
+    { game: quoridor, args: { pace: '0', size: '5', games: '2' }, players: [stalls, fakeEngine()], reason: /timed out/ },
+  ];
+  const watchedFromTheStart = async (game: GameDefinition<any>, { args, players, reason }: (typeof cases)[number]): Promise<string[]> => {
     const clock = new ManualClock();
     let history = '';
     const events: string[] = [];
@@ -281,23 +331,23 @@ test('a viewer watching a dama or chess match live sees a player who times out d
       playLocalMatch({
         game,
         clock,
-        params: { timeout: 5, args: { pace: '0' } },
-        players: [
-          { name: 'a', play: silent },
-          { name: 'b', play: silent },
-        ],
+        params: { timeout: 5, args },
+        players: players.map((play, index) => ({ name: 'ab'[index]!, play })),
         made: (match) => {
           const { historyJson } = match.vis.subscribe({ history: () => {}, event: (event) => events.push(JSON.stringify(event)), end: () => {} });
           history = historyJson.toString('utf8');
         },
       }),
     );
-    assert.match(record.outcome.result!.reason, /did not move in time/);
+    // The match's result, or for quoridor's series the game's line in the drawing.
+    assert.match(`${record.outcome.result!.reason}\n${record.visJson}`, reason);
     const whole = JSON.parse(`[${[history.slice(1, -1), ...events].filter((part) => part !== '').join(',')}]`) as unknown[];
     // What the viewer saw is what the record keeps.
     assert.deepEqual(whole, JSON.parse(record.visJson));
     return [record.visJson, record.outcome.artifacts[CLOCK_RECORD.artifact]!];
   };
   // Its clock too: the live replay placed the turns where the game drawing as it played did.
-  for (const game of [dama, chess]) assert.deepEqual(await watchedFromTheStart(game), await watchedFromTheStart(drawingAsItPlays(game)), game.name);
+  for (const watched of cases) {
+    assert.deepEqual(await watchedFromTheStart(watched.game, watched), await watchedFromTheStart(drawingAsItPlays(watched.game), watched), watched.game.name);
+  }
 });

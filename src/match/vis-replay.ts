@@ -37,6 +37,12 @@ export class VisReplay {
     readonly lineup: readonly ReplayLineup[];
     readonly seed: string;
     readonly vis: VisFeed;
+    /**
+     * Why the played match was stopped early (its `stopReason`), or null: the replayed game is told
+     * it once a seat's input has ended for the stop ('shutdown'), which is when the game could
+     * have learnt it in the match.
+     */
+    readonly stopped?: () => string | null;
   }) {
     const { game, settings, lineup, vis } = options;
     this.places = new TurnPlaces(lineup.length, () => vis.count);
@@ -54,7 +60,7 @@ export class VisReplay {
       vis: (event) => vis.emit(event),
       elapsed: () => 0,
       attach: () => {},
-      stopReason: () => null,
+      stopReason: () => (options.stopped && this.seats.some((seat) => seat.closeReason === 'shutdown') ? options.stopped() : null),
       drawing: true,
       toMove: (seat) => this.places.toMove(seat),
     };
@@ -90,6 +96,8 @@ export interface VisReplayNote {
    * left draws it from here.
    */
   readonly ends?: readonly (SeatCloseReason | null)[];
+  /** Why the match was stopped early (a server shutdown...), if it was: a game may draw it. */
+  readonly stopped?: string;
 }
 
 /** The note's `ends`, or undefined when it says nothing a replay does not presume. */
@@ -103,7 +111,7 @@ const NOTE_KEY = 'replayFromInput';
 
 /** The note as the record keeps it in place of the events' JSON text. */
 export function visReplayNoteJson(note: VisReplayNote): string {
-  return JSON.stringify({ [NOTE_KEY]: { timeout: note.timeout, taken: note.taken, ...(note.ends && { ends: note.ends }) } });
+  return JSON.stringify({ [NOTE_KEY]: { timeout: note.timeout, taken: note.taken, ...(note.ends && { ends: note.ends }), ...(note.stopped !== undefined && { stopped: note.stopped }) } });
 }
 
 /** The note in a record's visualizer part, or null when the part holds the events themselves. */
@@ -117,10 +125,10 @@ export function parseVisReplayNote(json: string): VisReplayNote | null {
   }
   const note = (value as Record<string, unknown> | null)?.[NOTE_KEY] as Record<string, unknown> | undefined;
   if (typeof note !== 'object' || note === null) return null;
-  const { timeout, taken, ends } = note;
+  const { timeout, taken, ends, stopped } = note;
   if (timeout !== null && typeof timeout !== 'number') return null;
   if (!Array.isArray(taken) || !taken.every((count) => Number.isSafeInteger(count) && count >= 0)) return null;
-  if (ends === undefined) return { timeout, taken: taken as number[] };
-  if (!Array.isArray(ends) || !ends.every((reason) => reason === null || typeof reason === 'string')) return null;
-  return { timeout, taken: taken as number[], ends: ends as (SeatCloseReason | null)[] };
+  if (ends !== undefined && (!Array.isArray(ends) || !ends.every((reason) => reason === null || typeof reason === 'string'))) return null;
+  if (stopped !== undefined && typeof stopped !== 'string') return null;
+  return { timeout, taken: taken as number[], ...(ends !== undefined && { ends: ends as (SeatCloseReason | null)[] }), ...(stopped !== undefined && { stopped }) };
 }

@@ -4,7 +4,7 @@ import { QuoridorBoard } from './board.js';
 import { BLACK, WHITE, isWallMove, other, sideColor, type Side } from './geometry.js';
 import { formatColoredMove, formatMove } from './notation.js';
 import { judgeGenmove, parseWinnerAnswer, readAnswer, type QtpAnswer } from './qtp-controller.js';
-import { QuoridorVis } from './vis.js';
+import { MOVE_STEP, QuoridorVis } from './vis.js';
 
 export interface QuoridorConfig {
   readonly size: number;
@@ -41,7 +41,8 @@ interface GameOutcome {
 export class QuoridorManager {
   private readonly seats: readonly [PlayerSeat, PlayerSeat];
   private readonly names: readonly [string, string];
-  private readonly vis: QuoridorVis;
+  /** Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event. */
+  private readonly vis: QuoridorVis | null;
   private lastMoveAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -50,17 +51,17 @@ export class QuoridorManager {
   ) {
     this.seats = [ctx.seats[0]!, ctx.seats[1]!];
     this.names = [this.seats[0].name, this.seats[1].name];
-    this.vis = new QuoridorVis((event) => ctx.vis(event), () => ctx.elapsed(), config.size);
+    this.vis = ctx.drawing ? new QuoridorVis((event) => ctx.vis(event), config.size, Math.max(config.pace, MOVE_STEP)) : null;
   }
 
   async play(): Promise<MatchResult> {
     const { size, walls, games } = this.config;
     const { ctx, names } = this;
     ctx.spectators.write(`${names[0]}\n${names[1]}\nsize ${size} walls ${walls} games ${games}\n`);
-    this.vis.drawBoard();
+    this.vis?.drawBoard();
     const engineNames = await Promise.all(this.seats.map((seat) => this.ask(seat, 'name')));
     engineNames.forEach((answer, i) => {
-      if (answer.kind === 'success' && answer.text) this.vis.log(`${names[i]} runs ${answer.text}`);
+      if (answer.kind === 'success' && answer.text) this.vis?.log(`${names[i]} runs ${answer.text}`);
     });
     const wins = [0, 0];
     let draws = 0;
@@ -71,13 +72,13 @@ export class QuoridorManager {
         // The players did not leave: the server stops the match. The game is nobody's, and no
         // later game is played (the record has no scores and says why).
         ctx.spectators.write(`result ${game} interrupted ${stopped}\n`);
-        this.vis.log(`Game ${game}: interrupted (${stopped})`);
+        this.vis?.log(`Game ${game}: interrupted (${stopped})`);
         return { scores: wins, reason: `interrupted: ${stopped}` };
       }
       if (outcome.winner === null) draws++;
       else wins[outcome.winner]!++;
       ctx.spectators.write(`result ${game} ${outcome.color} ${outcome.reason}\n`);
-      this.vis.log(`Game ${game}: ${outcome.winner === null ? 'draw' : `${names[outcome.winner]} wins`} (${outcome.reason})`);
+      this.vis?.log(`Game ${game}: ${outcome.winner === null ? 'draw' : `${names[outcome.winner]} wins`} (${outcome.reason})`);
     }
     await this.quit();
     const [a, b] = wins as [number, number];
@@ -95,15 +96,17 @@ export class QuoridorManager {
     this.ctx.spectators.write(`game ${game} black ${blackName} white ${whiteName}\n`);
     const board = QuoridorBoard.start(size, walls);
     const sideNames: [string, string] = [whiteName, blackName];
-    this.vis.startGame(game, sideNames, [board.pawns[WHITE]!, board.pawns[BLACK]!], walls);
+    this.vis?.startGame(game, sideNames, [board.pawns[WHITE]!, board.pawns[BLACK]!], walls);
 
     const setups = await Promise.all(([WHITE, BLACK] as const).map((side) => this.setUp(this.seats[seatOf[side]])));
+    // Logged once both are done, white's first: in the order the engines answered, a replay could not tell.
+    for (const { notes } of setups) for (const note of notes) this.vis?.log(note);
     // Both failing the set-up is a draw; one failing loses.
-    const failed = ([WHITE, BLACK] as const).filter((side) => setups[side] !== null);
+    const failed = ([WHITE, BLACK] as const).filter((side) => setups[side].failure !== null);
     if (failed.length === 2) {
-      return { winner: null, color: 'draw', reason: `neither player could start: white ${setups[WHITE]}, black ${setups[BLACK]}` };
+      return { winner: null, color: 'draw', reason: `neither player could start: white ${setups[WHITE].failure}, black ${setups[BLACK].failure}` };
     }
-    if (failed.length === 1) return this.loss(seatOf, failed[0]!, setups[failed[0]!]!);
+    if (failed.length === 1) return this.loss(seatOf, failed[0]!, setups[failed[0]!].failure!);
 
     const limit = moveLimit(size);
     while (board.moveCount < limit) {
@@ -119,11 +122,11 @@ export class QuoridorManager {
       this.lastMoveAt = this.ctx.elapsed();
       const text = formatMove(size, verdict.move);
       this.ctx.spectators.write(`${formatColoredMove(size, side, verdict.move)}\n`);
-      this.vis.move(side, verdict.move, text, sideNames, board.wallsLeft[side]!);
+      this.vis?.move(side, verdict.move, text, sideNames, board.wallsLeft[side]!);
       const command = isWallMove(size, verdict.move) ? 'playwall' : 'playmove';
       const told = await this.ask(watcher, `${command} ${sideColor(side)} ${text}`);
       if (told.kind === 'gone' || told.kind === 'chatter') return this.loss(seatOf, other(side), this.lostWhy(watcher, told));
-      if (told.kind === 'failure') this.vis.log(`${sideNames[other(side)]} rejected ${command} ${sideColor(side)} ${text}: ? ${told.text}`);
+      if (told.kind === 'failure') this.vis?.log(`${sideNames[other(side)]} rejected ${command} ${sideColor(side)} ${text}: ? ${told.text}`);
       if (board.winner() !== null) {
         await this.askWinners(side);
         return {
@@ -136,23 +139,31 @@ export class QuoridorManager {
     return { winner: null, color: 'draw', reason: `the move limit of ${limit} moves was reached` };
   }
 
-  /** `boardsize`, `clear_board`, `walls`: null when done, else why the engine cannot play. */
-  private async setUp(seat: PlayerSeat): Promise<string | null> {
+  /**
+   * `boardsize`, `clear_board`, `walls`: `failure` null when done, else why the engine cannot play;
+   * `notes` for the log (a command refused that the game does without).
+   */
+  private async setUp(seat: PlayerSeat): Promise<{ failure: string | null; notes: string[] }> {
     const { size, walls } = this.config;
+    const notes: string[] = [];
     const sized = await this.ask(seat, `boardsize ${size}`);
-    if (sized.kind === 'failure') return `refused board size ${size}: ? ${sized.text}`;
-    if (sized.kind !== 'success') return this.lostWhy(seat, sized);
+    if (sized.kind === 'failure') return { failure: `refused board size ${size}: ? ${sized.text}`, notes };
+    if (sized.kind !== 'success') return { failure: this.lostWhy(seat, sized), notes };
     for (const command of ['clear_board', `walls ${walls}`]) {
       const answer = await this.ask(seat, command);
-      if (answer.kind === 'failure') this.vis.log(`${seat.name} answered ${command} with ? ${answer.text}`);
-      else if (answer.kind !== 'success') return this.lostWhy(seat, answer);
+      if (answer.kind === 'failure') notes.push(`${seat.name} answered ${command} with ? ${answer.text}`);
+      else if (answer.kind !== 'success') return { failure: this.lostWhy(seat, answer), notes };
     }
-    return null;
+    return { failure: null, notes };
   }
 
-  /** Sends one command and reads its answer, within the match's timeout. */
+  /**
+   * Sends one command and reads its answer, within the match's timeout. A seat already closed gets
+   * nothing and its read gives the end at once (for a bad line, the lines it sent before it
+   * first): read rather than looked at, so that a record's replay, which knows a seat's end only
+   * when its game reads it, sees it closed where the match did.
+   */
   private async ask(seat: PlayerSeat, command: string): Promise<QtpAnswer> {
-    if (seat.closed) return { kind: 'gone' };
     seat.write(`${command}\n`);
     return readAnswer(seat, this.ctx.timeout, () => this.ctx.elapsed());
   }
@@ -163,7 +174,7 @@ export class QuoridorManager {
     answers.forEach((answer, i) => {
       if (answer.kind === 'gone') return;
       const named = parseWinnerAnswer(answer);
-      if (named !== sideColor(side)) this.vis.log(`${this.names[i]} disagrees about the winner: ${named ?? 'no readable answer'}`);
+      if (named !== sideColor(side)) this.vis?.log(`${this.names[i]} disagrees about the winner: ${named ?? 'no readable answer'}`);
     });
   }
 

@@ -23,18 +23,15 @@ export const MAX_CHATTER_LINES = 1000;
 
 /**
  * Reads one answer within `timeoutSeconds` (for the whole answer, chatter included). A timeout
- * closes the seat, as every read of the runtime does.
+ * closes the seat, as every read of the runtime does: the seat's own read limit closes it, and the
+ * game reads the end (so a record's replay sees the timeout too: match/vis-replay.ts).
  */
 export async function readAnswer(seat: PlayerSeat, timeoutSeconds: number, now: () => number): Promise<QtpAnswer> {
   const deadline = now() + timeoutSeconds;
   let chatter = 0;
   for (;;) {
-    const remaining = deadline - now();
-    if (remaining <= 0) {
-      seat.close('timeout');
-      return { kind: 'gone' };
-    }
-    const line = await seat.readLine({ timeoutSeconds: remaining });
+    // Past the deadline, a line already waiting is still read; with none, the seat times out now.
+    const line = await seat.readLine({ timeoutSeconds: Math.max(0, deadline - now()) });
     if (line === null) return { kind: 'gone' };
     const text = preprocessResponse(line).trim();
     if (text.startsWith('=')) return { kind: 'success', text: stripId(text.slice(1)) };

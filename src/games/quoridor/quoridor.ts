@@ -61,6 +61,8 @@ export function makeQuoridorGame(options: QuoridorGameOptions = {}): GameDefinit
     description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
     args: ARGS,
     maxLineBytes: 1024,
+    // Drawn only when someone wants to see it: otherwise a move builds no event.
+    visFromInput: true,
     configure: (params) =>
       configureMatch(params, { minPlayers: 2, maxPlayers: 2, defaultPlayers: 2, maxBots: 2, defaultTimeout: 30 }, ARGS, (args) => {
         const size = intArg(args, 'size', DEFAULT_SIZE, MIN_SIZE, MAX_SIZE);

@@ -11,6 +11,11 @@ import { BLACK, WHITE, isWallMove, sideColor, slotColumn, slotRow, wallOrientati
  * Layout in the unit square (y down), text centred on its point: black's line of text in the band
  * [0.03, 0.07] above the board (black starts at the top), the board in [0.1, 0.86] with its frame,
  * the column letters under it, white's line of text in [0.93, 0.97].
+ *
+ * Times are the match's logical time, not the clock's: the board at 0, then each game's start and
+ * each move `moveSeconds` after the event before (the match's pace, at least MOVE_STEP), so that a
+ * replay drawn again from the record's moves shows what the live page showed
+ * (GameDefinition.visFromInput).
  */
 const BOARD_LEFT = 0.12;
 const BOARD_TOP = 0.1;
@@ -20,7 +25,7 @@ const LABEL_Y = { black: 0.05, white: 0.95 } as const;
 /** Names longer than this are shortened, so that a player's line fits the width. */
 const NAME_CHARS = 20;
 /** Least logical time between two moves, so that a replay of a fast game can be followed. */
-const MOVE_STEP = 0.5;
+export const MOVE_STEP = 0.5;
 const ANIMATION = 0.35;
 
 const PALETTE = {
@@ -45,8 +50,8 @@ export class QuoridorVis {
 
   constructor(
     private readonly emit: (event: VisEventInput) => void,
-    private readonly elapsed: () => number,
     private readonly size: number,
+    private readonly moveSeconds: number = MOVE_STEP,
   ) {
     this.cell = BOARD_SPAN / size;
     this.gap = this.cell * 0.18;
@@ -75,7 +80,7 @@ export class QuoridorVis {
 
   /** A new game: pawns on their starting squares, no walls, full wall counts. */
   startGame(game: number, names: readonly [string, string], pawns: readonly [number, number], walls: number): void {
-    const t = this.tick(MOVE_STEP);
+    const t = this.tick(this.moveSeconds);
     for (const id of [...this.wallIds, ...this.pawnIds, ...this.labelIds]) if (id) this.emit({ t, destroy: { id } });
     this.wallIds = [];
     this.labelIds = [0, 0];
@@ -100,7 +105,7 @@ export class QuoridorVis {
 
   /** Shows a move: the pawn glides, or a wall flies in from its owner's side. */
   move(side: Side, move: Move, text: string, names: readonly [string, string], wallsLeft: number): void {
-    const t = this.tick(MOVE_STEP);
+    const t = this.tick(this.moveSeconds);
     this.emit({ t, log: { line: `${names[side]} (${sideColor(side)}): ${text}` } });
     if (!isWallMove(this.size, move)) {
       const [fx, fy] = this.center(this.pawnAt[side] % this.size, Math.floor(this.pawnAt[side] / this.size));
@@ -142,9 +147,9 @@ export class QuoridorVis {
     this.emit({ t, create: { id, p: [0.5, y], z: 1, geom: [{ text: { v: `${who}: ${walls} wall${walls === 1 ? '' : 's'} left`, t: 0.035, s: PALETTE.text } }] } });
   }
 
-  /** Logical time: real time, but at least `step` after the previous event. */
+  /** The logical time `step` after the previous event. */
   private tick(step: number): number {
-    this.lastT = Math.max(this.elapsed(), this.lastT + step);
+    this.lastT = Math.round((this.lastT + step) * 1000) / 1000;
     return this.lastT;
   }
 
