@@ -51,7 +51,8 @@ export class QuoridorVis {
   constructor(
     private readonly emit: (event: VisEventInput) => void,
     private readonly size: number,
-    private readonly moveSeconds: number = MOVE_STEP,
+    /** Logical seconds from one move (or game) to the next: the pace, at least MOVE_STEP. */
+    private readonly moveSeconds: number,
   ) {
     this.cell = BOARD_SPAN / size;
     this.gap = this.cell * 0.18;
