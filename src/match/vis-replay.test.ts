@@ -13,7 +13,7 @@ import { dama, type DamaConfig } from '../games/dama/dama.js';
 import { royalur } from '../games/royalur/royalur.js';
 import { chess, type ChessConfig } from '../games/chess/chess.js';
 import { makeQuoridorGame, quoridor } from '../games/quoridor/quoridor.js';
-import { fakeEngine } from '../games/quoridor/test-engines.js';
+import { fakeEngine, matchStoppedMidGame } from '../games/quoridor/test-engines.js';
 import { ok } from '../util/result.js';
 
 /** The game as it was before its events were derived: it draws every round as it plays. */
@@ -127,26 +127,6 @@ function chessLines(white: readonly string[], black: readonly string[]): LocalPl
 /** The quoridor server bot on a node budget, likewise. */
 const quoridorOnNodes = makeQuoridorGame({ botBudget: { nodes: 200 } });
 
-/** A quoridor match stopped by the server while black thinks about its second move (as quoridor.test.ts's). */
-function stoppedQuoridor(): LocalMatchOptions {
-  let running: Match<unknown> | null = null;
-  const stopsServer = fakeEngine({
-    genmoveAnswer: (_board, _side, count) => {
-      if (count === 2) running!.abort('server shutdown');
-      return undefined;
-    },
-  });
-  return {
-    game: quoridor,
-    params: { args: { pace: '0', size: '5', games: '3' } },
-    players: [
-      { name: 'Alice', play: stopsServer },
-      { name: 'Bob', play: fakeEngine() },
-    ],
-    made: (match) => (running = match),
-  };
-}
-
 interface ReplayCase {
   readonly name: string;
   readonly options: LocalMatchOptions;
@@ -188,7 +168,7 @@ const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
     { name: 'a timeout mid-game', options: { game: quoridor, clock: new ManualClock(), params: { timeout: 5, args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 2 ? null : undefined) }) }, { name: 'b', play: fakeEngine() }] }, reason: /timed out/ },
     { name: 'garbage and an illegal move', options: { game: quoridor, params: { args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 1 ? '= Z9\n\n' : undefined) }) }, { name: 'b', play: fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 1 ? '= A1\n\n' : undefined) }) }] }, reason: /garbage|illegal/ },
     { name: 'gone', options: { game: quoridor, params: { args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: scripted([], 1) }, { name: 'b', play: fakeEngine() }] }, reason: /left the game/ },
-    { name: 'a server shutdown mid-match', options: stoppedQuoridor(), reason: /Game 1: interrupted \(server shutdown\)/ },
+    { name: 'a server shutdown mid-match', options: matchStoppedMidGame(quoridor), reason: /Game 1: interrupted \(server shutdown\)/ },
   ],
   chess: [
     { name: 'bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess' } },

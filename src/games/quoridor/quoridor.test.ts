@@ -4,9 +4,9 @@ import { WorkerCompute } from '../../match/compute.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { makeQuoridorGame, quoridor } from './quoridor.js';
 import { QUIT_GRACE_SECONDS } from './manager.js';
-import { transcriptName, type Match } from '../../match/match.js';
+import { transcriptName } from '../../match/match.js';
 import { ManualClock } from '../../util/clock.js';
-import { builtInEngine, fakeEngine, type Deviations } from './test-engines.js';
+import { builtInEngine, fakeEngine, matchStoppedMidGame, type Deviations } from './test-engines.js';
 
 function match(players: [LocalPlayer, LocalPlayer], args: Record<string, string> = {}, timeout?: number, clock?: ManualClock) {
   return playLocalMatch({
@@ -57,23 +57,7 @@ test('the controller waits for the answer to quit: the blank line left from the 
 });
 
 test('a server shutdown mid-match: the stream says the game was interrupted, awards it to nobody and plays no later game', async () => {
-  let running: Match<unknown> | null = null;
-  // Black's second genmove comes while the server shuts down: nobody left the game.
-  const stopsServer = fakeEngine({
-    genmoveAnswer: (_board, _side, count) => {
-      if (count === 2) running!.abort('server shutdown');
-      return undefined;
-    },
-  });
-  const record = await playLocalMatch({
-    game: quoridor,
-    params: { args: { pace: '0', size: '5', games: '3' } },
-    players: [
-      { name: 'Alice', play: stopsServer },
-      { name: 'Bob', play: fakeEngine() },
-    ],
-    made: (match) => (running = match),
-  });
+  const record = await playLocalMatch(matchStoppedMidGame(quoridor));
   assert.equal(record.outcome.result, null);
   assert.equal(record.outcome.stopped, 'server shutdown');
   assert.match(record.spectatorStream, /^Alice\nBob\nsize 5 walls 3 games 3\ngame 1 black Alice white Bob\n(.+\n)*result 1 interrupted server shutdown\n$/);

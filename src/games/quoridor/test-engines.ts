@@ -1,5 +1,6 @@
 import type { BotIO } from '../../match/game.js';
-import type { LocalPlayer } from '../../match/local-match.js';
+import type { LocalMatchOptions, LocalPlayer } from '../../match/local-match.js';
+import type { Match } from '../../match/match.js';
 import { Random } from '../../match/random.js';
 import { QuoridorBoard } from './board.js';
 import { colorSide, isValidSize, isWallMove, type Move, type Side } from './geometry.js';
@@ -12,6 +13,29 @@ import type { SearchBudget } from './search.js';
  * Small QTP engines for tests, run in-process as LocalPlayers: our real engine, and fakes that
  * play simply and can mimic the ways real engines deviate from the spec.
  */
+
+/**
+ * A match of three games on a 5x5 board that the server stops (as its shutdown does) when Alice,
+ * black in game 1, is asked for her second move: nobody left the game.
+ */
+export function matchStoppedMidGame(game: LocalMatchOptions['game']): LocalMatchOptions {
+  let running: Match<unknown> | null = null;
+  const stopsServer = fakeEngine({
+    genmoveAnswer: (_board, _side, count) => {
+      if (count === 2) running!.abort('server shutdown');
+      return undefined;
+    },
+  });
+  return {
+    game,
+    params: { args: { pace: '0', size: '5', games: '3' } },
+    players: [
+      { name: 'Alice', play: stopsServer },
+      { name: 'Bob', play: fakeEngine() },
+    ],
+    made: (match) => (running = match),
+  };
+}
 
 /** Our engine, answering over the player's line stream. */
 export function builtInEngine(budget: SearchBudget, seed = 'engine'): LocalPlayer {
