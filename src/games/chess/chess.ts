@@ -19,8 +19,6 @@ export interface ChessConfig {
 
 const DEFAULT_TIMEOUT = 90;
 const DEFAULT_PACE = 1.5;
-/** A replay shows a move at least this long (a match's pace is longer): its time is logical (vis.ts). */
-const PLY_SECONDS = 1;
 /** The server bot thinks at most this long per move, and never more than a quarter of the timeout. */
 const BOT_MILLIS = 1000;
 /**
@@ -59,7 +57,7 @@ async function play(ctx: MatchContext, config: ChessConfig): Promise<MatchResult
   seat.black.write(`${names}1\n`);
   ctx.spectators.write(names);
   const game = new ChessGame();
-  const vis = ctx.drawing ? new ChessVis((event) => ctx.vis(event), { white: seat.white.name, black: seat.black.name }, Math.max(config.pace, PLY_SECONDS)) : null;
+  const vis = ctx.drawing ? new ChessVis((event) => ctx.vis(event), { white: seat.white.name, black: seat.black.name }, config.pace) : null;
 
   const scores = (winner: Color | null): number[] => {
     const out = ctx.seats.map(() => 0);

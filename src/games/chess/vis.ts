@@ -4,8 +4,8 @@
  * animated, the last move's squares highlighted, a king in check ringed in red, captured pieces
  * beside the board on their captor's side, the players' names, and the moves in SAN in the log.
  *
- * Times are the match's logical time, not the clock's: the board at 0, then each move `plySeconds`
- * after the last (the match's pace, at least a second), so that a replay drawn again from the
+ * Times are the match's logical time, not the clock's: the board at 0, then each move the match's
+ * pace after the last (at least PLY_SECONDS), so that a replay drawn again from the
  * record's moves shows what the live page showed (GameDefinition.visFromInput).
  */
 import type { Chess } from 'chessops/chess';
@@ -18,6 +18,8 @@ const TOP = 0.12;
 const CELL = 0.09;
 const SIDE = CELL * 8;
 const MOVE_SECONDS = 0.25;
+/** Least logical time from one move to the next (a match's pace is longer). */
+const PLY_SECONDS = 1;
 
 const COLOURS = {
   light: 'f0d9b5ff',
@@ -71,13 +73,15 @@ export class ChessVis {
   private readonly captured: Record<Color, number> = { white: 0, black: 0 };
   /** The logical time of the next move's events. */
   private time = 0;
+  private readonly plySeconds: number;
   private readonly emit: (event: VisEventInput) => void;
 
   constructor(
     emit: (event: VisEventInput) => void,
     names: Readonly<Record<Color, string>>,
-    private readonly plySeconds: number,
+    pace: number,
   ) {
+    this.plySeconds = Math.max(pace, PLY_SECONDS);
     this.emit = (event) => emit({ t: this.time, ...event });
     const squares: Shape[] = [{ poly: { vs: [[LEFT, TOP], [LEFT + SIDE, TOP], [LEFT + SIDE, TOP + SIDE], [LEFT, TOP + SIDE]].map(([x, y]) => [round(x!), round(y!)] as [number, number]), f: COLOURS.light, s: COLOURS.frame, t: 0.006 } }];
     for (let square = 0; square < 64; square++) if (((square >> 3) + (square & 7)) % 2 === 0) squares.push(squareShape(square, COLOURS.dark));
@@ -101,7 +105,7 @@ export class ChessVis {
       }
     }
     this.emit({ log: { line: `White: ${names.white}, Black: ${names.black}` } });
-    this.time = plySeconds;
+    this.time = this.plySeconds;
   }
 
   /** Animates `move` (legal in `before`, written `san`), leading to `after`. */

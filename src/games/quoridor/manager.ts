@@ -4,7 +4,7 @@ import { QuoridorBoard } from './board.js';
 import { BLACK, WHITE, isWallMove, other, sideColor, type Side } from './geometry.js';
 import { formatColoredMove, formatMove } from './notation.js';
 import { judgeGenmove, parseWinnerAnswer, readAnswer, type QtpAnswer } from './qtp-controller.js';
-import { MOVE_STEP, QuoridorVis } from './vis.js';
+import { QuoridorVis } from './vis.js';
 
 export interface QuoridorConfig {
   readonly size: number;
@@ -51,7 +51,7 @@ export class QuoridorManager {
   ) {
     this.seats = [ctx.seats[0]!, ctx.seats[1]!];
     this.names = [this.seats[0].name, this.seats[1].name];
-    this.vis = ctx.drawing ? new QuoridorVis((event) => ctx.vis(event), config.size, Math.max(config.pace, MOVE_STEP)) : null;
+    this.vis = ctx.drawing ? new QuoridorVis((event) => ctx.vis(event), config.size, config.pace) : null;
   }
 
   async play(): Promise<MatchResult> {

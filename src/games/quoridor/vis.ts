@@ -13,7 +13,7 @@ import { BLACK, WHITE, isWallMove, sideColor, slotColumn, slotRow, wallOrientati
  * the column letters under it, white's line of text in [0.93, 0.97].
  *
  * Times are the match's logical time, not the clock's: the board at 0, then each game's start and
- * each move `moveSeconds` after the event before (the match's pace, at least MOVE_STEP), so that a
+ * each move the match's pace after the event before (at least MOVE_STEP), so that a
  * replay drawn again from the record's moves shows what the live page showed
  * (GameDefinition.visFromInput).
  */
@@ -25,7 +25,7 @@ const LABEL_Y = { black: 0.05, white: 0.95 } as const;
 /** Names longer than this are shortened, so that a player's line fits the width. */
 const NAME_CHARS = 20;
 /** Least logical time between two moves, so that a replay of a fast game can be followed. */
-export const MOVE_STEP = 0.5;
+const MOVE_STEP = 0.5;
 const ANIMATION = 0.35;
 
 const PALETTE = {
@@ -46,14 +46,16 @@ export class QuoridorVis {
   private wallIds: number[] = [];
   private labelIds: [number, number] = [0, 0];
   private readonly cell: number;
+  /** Logical seconds from one move (or game) to the next. */
+  private readonly moveSeconds: number;
   private readonly gap: number;
 
   constructor(
     private readonly emit: (event: VisEventInput) => void,
     private readonly size: number,
-    /** Logical seconds from one move (or game) to the next: the pace, at least MOVE_STEP. */
-    private readonly moveSeconds: number,
+    pace: number,
   ) {
+    this.moveSeconds = Math.max(pace, MOVE_STEP);
     this.cell = BOARD_SPAN / size;
     this.gap = this.cell * 0.18;
   }
