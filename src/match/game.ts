@@ -100,6 +100,19 @@ export interface MatchContext {
    * place the match's turns among the pictures it draws (TurnPlaces in match/seat-clocks.ts).
    */
   toMove?(seat: number, limitSeconds: number): void;
+  /**
+   * A game drawn from its input (`GameDefinition.visFromInput`) whose play turns on what its
+   * record does not hold otherwise (which seat's line came first, whether a line or a timer did)
+   * notes each such decision here, as a small non-negative integer, when played; the record keeps
+   * them (match/decision-log.ts). Present in a played match; a replay has `recall` instead.
+   */
+  note?(decision: number): void;
+  /**
+   * In a replay of such a game, instead of `note`: the decisions the played match noted, in order,
+   * each once the match made it; null past the last. A game reads its seats in the order they
+   * give rather than by arrival or timer.
+   */
+  recall?(): Promise<number | null>;
 }
 
 /** The line stream a server bot plays through: the same bytes a user program would see. */
@@ -154,8 +167,9 @@ export interface GameDefinition<C = unknown> {
    * reason the seat had then), and from nothing else: not the time, the game's own timers (a timer
    * that closes a seat is seen through that seat's close reason), the order in which lines of
    * different seats came, nor whether a seat is `closed` before the game reads its end (a replayed
-   * seat is closed only once its end is read); `stopReason` only once a seat's end was read for the
-   * stop ('shutdown'); and every event carries its own `t`. Such a game's events are not built
+   * seat is closed only once its end is read), unless the game notes those decisions (`note`,
+   * `recall`); `stopReason` only once a seat's end was read for the stop ('shutdown'); and every
+   * event carries its own `t`. Such a game's events are not built
    * while it is played: the runtime replays the game on the recorded input when a live viewer
    * watches, and the record keeps a note to replay it from instead of the events
    * (match/vis-replay.ts). Other games (and every external game) draw as they play.

@@ -5,11 +5,12 @@ import { MatchClock } from './match-clock.js';
 import { Random } from './random.js';
 import { Seat, type SeatCloseReason } from './seat.js';
 import { CLOCK_RECORD, SeatClocks } from './seat-clocks.js';
-import { SeatTranscript } from './seat-transcript.js';
+import { SeatTranscript, firstCodeUnits } from './seat-transcript.js';
 import type { SpectatorFeed } from './spectator-feed.js';
 import { VisFeed } from './vis-feed.js';
 import type { LiveSeats } from '../protocol/coco/messages.js';
 import type { VisError } from '../protocol/vis-limits.js';
+import { DecisionLog } from './decision-log.js';
 import { VisReplay, notedEnds, visReplayNoteJson, type VisReplayNote } from './vis-replay.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Log } from '../util/log.js';
@@ -116,8 +117,12 @@ export class Match<C> {
   private stopReason: string | null = null;
   /** Whether the game's visualizer events are derived from its seats' input (GameDefinition.visFromInput) rather than built as it plays. */
   private readonly derivesVis: boolean;
+  /** Whether the game reads text as it arrives (`text` framing): a replay is then given the text the game read, in pieces. */
+  private readonly readsText: boolean;
   /** The replay drawing the match, once its events were wanted while it is played (a viewer came, a transcript filled up). */
   private replay: VisReplay | null = null;
+  /** What the game noted it decided (MatchContext.note: a game derived from its input that reads its seats by arrival). */
+  private readonly decisions = new DecisionLog();
 
   constructor(options: MatchOptions<C>) {
     this.options = options;
@@ -129,6 +134,7 @@ export class Match<C> {
       throw new Error(`a lineup of ${lineup.length} seats with ${bots} bots does not fit ${settings.players} seats with ${settings.bots} bots`);
     }
     this.derivesVis = game.visFromInput === true;
+    this.readsText = game.framing === 'text';
     // A full transcript stops keeping the lines the events would be derived from: they are drawn from then on.
     const onFull = this.derivesVis ? () => this.drawNow() : null;
     this.transcripts = lineup.map(({ name }, index) => new SeatTranscript(`seat ${index}, ${name}`, () => this.elapsed(), onFull));
@@ -192,6 +198,7 @@ export class Match<C> {
       stopReason: () => this.stopReason,
       drawing: !this.derivesVis,
       toMove: (seat, limitSeconds) => this.seatClocks.toMove(seat, limitSeconds),
+      note: (decision) => this.decisions.note(decision),
     };
     let result: MatchResult | null = null;
     let error: string | null = null;
@@ -212,6 +219,7 @@ export class Match<C> {
     }
     this.clock.dispose();
     spectators.end();
+    this.decisions.end();
     if (this.replay) {
       this.replay.endAll();
       await this.replay.done;
@@ -252,9 +260,10 @@ export class Match<C> {
     const ends = notedEnds(this.seats.map((seat) => (seat.endTaken ? seat.closeReason : null)));
     return {
       timeout: Number.isFinite(timeout) ? timeout : null,
-      taken: this.seats.map((seat) => seat.linesTaken),
+      taken: this.seats.map((seat) => (this.readsText ? seat.textTaken : seat.linesTaken)),
       ...(ends && { ends }),
       ...(this.stopReason !== null && { stopped: this.stopReason }),
+      ...(this.decisions.all.length > 0 && { decisions: this.decisions.all }),
     };
   }
 
@@ -277,11 +286,13 @@ export class Match<C> {
   private drawNow(): void {
     if (this.replay) return;
     const { game, settings, lineup, seed } = this.options;
-    const replay = new VisReplay({ game, settings, lineup, seed, vis: this.vis, stopped: () => this.stopReason });
+    const replay = new VisReplay({ game, settings, lineup, seed, vis: this.vis, stopped: () => this.stopReason, decisions: this.decisions });
     this.replay = replay;
     this.seats.forEach((seat, index) => {
       const follower = replay.seats[index]!;
-      for (const line of this.transcripts[index]!.playerLines(seat.linesTaken)) follower.push(line);
+      const transcript = this.transcripts[index]!;
+      const read = this.readsText ? firstCodeUnits(transcript.playerPieces(), seat.textTaken) : transcript.playerLines(seat.linesTaken);
+      for (const line of read) follower.push(line);
       if (seat.endTaken) follower.end(seat.closeReason);
       seat.follower = follower;
     });

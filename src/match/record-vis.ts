@@ -1,9 +1,10 @@
 import type { GameDefinition } from './game.js';
 import { transcriptName } from './match.js';
 import { CLOCK_RECORD } from './seat-clocks.js';
-import { playerLinesOf } from './seat-transcript.js';
+import { firstCodeUnits, playerLinesOf, playerPiecesOf } from './seat-transcript.js';
 import { VisFeed } from './vis-feed.js';
 import { VisReplay, type VisReplayNote } from './vis-replay.js';
+import { DecisionLog } from './decision-log.js';
 
 /** What a record holds that the replay needs (a MatchRecord has it all). */
 export interface ReplayableRecord {
@@ -37,6 +38,8 @@ export async function deriveRecordDrawing(game: GameDefinition<any>, record: Rep
       throw new Error(`visualizer event refused: ${error.code}: ${error.message}`);
     },
   });
+  const decisions = new DecisionLog(note.decisions);
+  decisions.end();
   const replay = new VisReplay({
     game,
     settings: configured.value,
@@ -44,9 +47,12 @@ export async function deriveRecordDrawing(game: GameDefinition<any>, record: Rep
     seed: record.seed,
     vis,
     stopped: () => note.stopped ?? null,
+    decisions,
   });
   replay.seats.forEach((seat, index) => {
-    for (const line of playerLinesOf(record.artifacts[transcriptName(index)] ?? '', note.taken[index] ?? 0)) seat.push(line);
+    const transcript = record.artifacts[transcriptName(index)] ?? '';
+    const taken = note.taken[index] ?? 0;
+    for (const line of game.framing === 'text' ? firstCodeUnits(playerPiecesOf(transcript), taken) : playerLinesOf(transcript, taken)) seat.push(line);
     seat.end(note.ends?.[index] ?? null);
   });
   replay.endAll();

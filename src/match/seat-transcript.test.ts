@@ -7,7 +7,7 @@ import { MatchClock } from './match-clock.js';
 import { Random } from './random.js';
 import { Seat } from './seat.js';
 import type { ByteLog } from '../util/byte-log.js';
-import { SeatTranscript, TRANSCRIPT_LIMITS, stampLength } from './seat-transcript.js';
+import { SeatTranscript, TRANSCRIPT_LIMITS, firstCodeUnits, playerPiecesOf, stampLength } from './seat-transcript.js';
 
 test('a transcript writes each complete line with its time and direction, unfinished lines at the end', () => {
   let now = 0;
@@ -375,4 +375,26 @@ test('until the match ends a full transcript keeps at most 10/9 of its limit, ev
   const { text, expected } = replay(steps, 'bytes');
   assert.equal(text, expected);
   assert.match(text, /\n0\.000 > \n# the transcript stops here: it reached \d+ bytes\n$/);
+});
+
+test('what a player sent as text reads back whole, in the pieces the transcript holds: from the records as it goes, and from the finished text', () => {
+  let now = 0;
+  const transcript = new SeatTranscript('seat 0, a', () => now);
+  const long = 'x'.repeat(TRANSCRIPT_LIMITS.maxPendingChars + 5);
+  const sent = ['<join/>\n<room>', 'ä日🙂</room>\n', long, '\n  <a/>', '\r\n', '<tail'];
+  for (const text of sent) {
+    transcript.fromPlayer(text);
+    transcript.fromGame('<memento/>\n');
+    now += 0.5;
+  }
+  const whole = sent.join('');
+  const pieces = transcript.playerPieces();
+  assert.equal(pieces.join(''), whole, 'so far, the line still waiting for its newline included');
+  assert.deepEqual(firstCodeUnits(pieces, 9), ['<join/>\n', '<']);
+  assert.equal(firstCodeUnits(pieces, whole.length - 3).join(''), whole.slice(0, -3));
+  assert.deepEqual(firstCodeUnits(pieces, 0), []);
+  const text = transcript.text();
+  assert.match(text, / \(the line goes on\)\n/);
+  assert.match(text, /> <tail \(no newline\)\n$/);
+  assert.deepEqual(playerPiecesOf(text), pieces, 'the finished text reads as the records did');
 });

@@ -138,6 +138,28 @@ export class SeatTranscript {
     return lines;
   }
 
+  /**
+   * What the player sent so far, for a game that reads text as it arrives (`text` framing), as the
+   * pieces the transcript holds: a line with its newline, or a piece without one (the line goes on,
+   * or it is the unfinished end, however much of it came). What a replay following the match is
+   * given first (match.ts), cut where the game had read to (`firstCodeUnits`).
+   */
+  playerPieces(): string[] {
+    const pieces: string[] = [];
+    const records = this.log.toBuffer();
+    let read = 0;
+    while (read < records.length) {
+      const tag = records[read++]!;
+      if (tag & NEW_TIME) read += 8;
+      const end = records.indexOf(LF, read);
+      if ((tag & 3) === KIND_CODES['>']) pieces.push(records.toString('utf8', read, ((tag >> 2) & 3) === AS_IT_CAME ? end + 1 : end));
+      read = end + 1;
+    }
+    const pending = this.pending['>'];
+    if (pending.bytes > 0) pieces.push(pending.text());
+    return pieces;
+  }
+
   /** The transcript so far, with any unfinished line; never more than TRANSCRIPT_LIMITS.maxBytes. */
   text(): string {
     for (const direction of ['<', '>'] as const) {
@@ -262,6 +284,10 @@ class PendingLine {
     for (const piece of this.pieces) log.append(piece);
   }
 
+  text(): string {
+    return Buffer.concat(this.pieces).toString('utf8');
+  }
+
   clear(): void {
     if (this.bytes === 0) return;
     this.pieces = [];
@@ -305,16 +331,49 @@ export function stampLength(seconds: number): number {
  */
 export function playerLinesOf(transcript: string, count: number): string[] {
   const lines: string[] = [];
+  if (count > 0) forPlayerLines(transcript, (line) => lines.push(line) < count);
+  return lines;
+}
+
+/**
+ * What the player sent, read from its transcript's text, for a game that reads text as it arrives:
+ * as `playerPieces` gives it, a line with its newline, a piece whose line goes on or that ended
+ * without one without. A line the player sent that itself ends with those words (" (no newline)")
+ * reads as such a piece: the text format cannot tell them apart.
+ */
+export function playerPiecesOf(transcript: string): string[] {
+  const pieces: string[] = [];
+  forPlayerLines(transcript, (line) => {
+    const ending = ENDINGS.findIndex((words, index) => index !== AS_IT_CAME && line.endsWith(words));
+    pieces.push(ending === -1 ? `${line}\n` : line.slice(0, line.length - ENDINGS[ending]!.length));
+    return true;
+  });
+  return pieces;
+}
+
+/** Calls `take` with the text of each `>` line of a transcript's text, in order, while it returns true. */
+function forPlayerLines(transcript: string, take: (line: string) => boolean): void {
   let start = 0;
-  while (lines.length < count && start < transcript.length) {
+  while (start < transcript.length) {
     let end = transcript.indexOf('\n', start);
     if (end < 0) end = transcript.length;
     // `0.012 > ROCK`: a stamp without spaces, the direction, the line (the header starts with `# `).
     const space = transcript.indexOf(' ', start);
-    if (space >= 0 && space < end && transcript.startsWith('> ', space + 1)) lines.push(transcript.slice(space + 3, end));
+    if (space >= 0 && space < end && transcript.startsWith('> ', space + 1) && !take(transcript.slice(space + 3, end))) return;
     start = end + 1;
   }
-  return lines;
+}
+
+/** The first `count` UTF-16 code units of `pieces`, as pieces (the last one cut where the count ends). */
+export function firstCodeUnits(pieces: readonly string[], count: number): string[] {
+  const first: string[] = [];
+  let left = count;
+  for (const piece of pieces) {
+    if (left <= 0) break;
+    first.push(piece.length <= left ? piece : piece.slice(0, left));
+    left -= piece.length;
+  }
+  return first;
 }
 
 /**

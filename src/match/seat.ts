@@ -190,6 +190,8 @@ export class Seat implements PlayerSeat {
   private beforeTimeOut: (() => void) | null = null;
   /** Lines the game has read from this seat. */
   linesTaken = 0;
+  /** UTF-16 code units of the lines (with `text` framing, the pieces of text) the game has read: a text replay's input (match/vis-replay.ts). */
+  textTaken = 0;
   /** Whether the game has read the end of this seat's input. */
   endTaken = false;
   /** The seat of a replay following the match (match/vis-replay.ts): it gets each line the game reads, and the end. */
@@ -439,6 +441,7 @@ export class Seat implements PlayerSeat {
     this.readDeadline = Infinity;
     this.beforeTimeOut = null;
     this.linesTaken++;
+    this.textTaken += line.length;
     this.follower?.push(line);
     this.onRead?.();
   }

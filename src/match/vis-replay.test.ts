@@ -15,6 +15,18 @@ import { chess, type ChessConfig } from '../games/chess/chess.js';
 import { makeQuoridorGame, quoridor } from '../games/quoridor/quoridor.js';
 import { fakeEngine, matchStoppedMidGame } from '../games/quoridor/test-engines.js';
 import { ok } from '../util/result.js';
+import { clobber, createClobberGame } from '../games/clobber/clobber.js';
+import { randomPlayer, scripted as clobberScript } from '../games/clobber/test-players.js';
+import { Random } from './random.js';
+import type { BotIO } from './game.js';
+import { createHaseUndIgelGame, haseUndIgel } from '../games/hase-und-igel/hase-und-igel.js';
+import { RoomDirectory } from '../games/hase-und-igel/room-control.js';
+import { playing, scriptedClient } from '../games/hase-und-igel/protocol-kit.js';
+import { legalMoves } from '../games/hase-und-igel/moves.js';
+import { SochaClientState, renderClientMove } from '../games/hase-und-igel/bot.js';
+import { TEST_BOARD_CODE, advance, move } from '../games/hase-und-igel/test-kit.js';
+import { GAME_TYPE } from '../games/hase-und-igel/messages.js';
+import type { GameState } from '../games/hase-und-igel/rules.js';
 
 /** The game as it was before its events were derived: it draws every round as it plays. */
 function drawingAsItPlays(game: GameDefinition<any>): GameDefinition<any> {
@@ -127,6 +139,127 @@ function chessLines(white: readonly string[], black: readonly string[]): LocalPl
 /** The quoridor server bot on a node budget, likewise. */
 const quoridorOnNodes = makeQuoridorGame({ botBudget: { nodes: 200 } });
 
+/** The clobber server bot on a node budget, likewise. */
+const clobberOnNodes = createClobberGame({ botLimits: { maxNodes: 300 } });
+
+/** Clobber on a 3 x 2 board, `games` games, at `pace`. */
+function smallClobber(games: number, pace = '0'): NonNullable<LocalMatchOptions['params']> {
+  return { args: { columns: '3', rows: '2', games: String(games), pace } };
+}
+
+/**
+ * Two clobber players whose lines reach the server in one tick, black's move and white's line
+ * after it, before the server has forwarded the move: white's line is out of turn only by its
+ * arrival, which the seats' transcripts do not hold.
+ */
+function clobberSameTick(): LocalMatchOptions['players'] {
+  let whiteIo: BotIO | null = null;
+  return [
+    {
+      name: 'Black',
+      play: async (io) => {
+        await io.readLine();
+        io.write('a 1 b 1\n');
+        whiteIo!.write('a 2 b 2\n');
+        while ((await io.readLine()) !== null);
+      },
+    },
+    {
+      name: 'White',
+      play: async (io) => {
+        whiteIo = io;
+        while ((await io.readLine()) !== null);
+      },
+    },
+  ];
+}
+
+/** A clobber player that sends `count` lines at once when it has read `after` lines, then reads on. */
+function clobberFlood(after: number, count: number): LocalPlayer {
+  return async (io) => {
+    for (let i = 0; i < after; i++) await io.readLine();
+    for (let i = 0; i < count; i++) io.write(`a ${i} b ${i}\n`);
+    while ((await io.readLine()) !== null);
+  };
+}
+
+/** Hase und Igel on the test board, in room `room`, whose administrator commands reach `haseRooms`. */
+const haseRooms = new RoomDirectory();
+const haseWithRooms = createHaseUndIgelGame({ rooms: haseRooms });
+function haseParams(room: string, extra: Record<string, string> = {}): NonNullable<LocalMatchOptions['params']> {
+  return { args: { room, board: TEST_BOARD_CODE, ...extra } };
+}
+const firstLegalHase = (state: GameState) => legalMoves(state)[0]!;
+const haseFirstLegal = (): LocalPlayer => scriptedClient(playing(firstLegalHase));
+
+/** A Software-Challenge client that thinks `seconds` on the match's clock before each move (its first legal one). */
+function haseThinking(clock: ManualClock, seconds: number): LocalPlayer {
+  return scriptedClient(async (state, _request, roomId) => {
+    await new Promise<void>((resolve) => clock.setTimer(seconds * 1000, resolve));
+    return renderClientMove(roomId, firstLegalHase(state));
+  });
+}
+
+/** A Software-Challenge client that answers its `at`-th move request with `text`, its others with its first legal move. */
+function haseAnswering(at: number, text: (roomId: string) => string): LocalPlayer {
+  return scriptedClient((state, request, roomId) => (request === at ? text(roomId) : renderClientMove(roomId, firstLegalHase(state))));
+}
+
+/**
+ * A client that writes as the Java clients do (XStream): a line break before each element, none
+ * after the last. `asked` is told of each move request (1, 2, ...) before it answers.
+ */
+function haseXStream(asked: (request: number) => void | Promise<void> = () => {}): LocalPlayer {
+  return async (io) => {
+    const client = new SochaClientState();
+    io.write(`<protocol>\n  <join gameType="${GAME_TYPE}"/>`);
+    let requests = 0;
+    for (;;) {
+      const line = await io.readLine();
+      if (line === null) return;
+      if (client.push(`${line}\n`) > 0) {
+        await asked(++requests);
+        io.write(`\n  ${renderClientMove(client.roomId!, firstLegalHase(client.state!)).trim()}`);
+      }
+      if (client.finished) return io.write('\n  <sc.protocol.responses.CloseConnection/>\n</protocol>');
+    }
+  };
+}
+
+/**
+ * An administrator at work, seen from BLUE's seat: when BLUE is first asked to move it pauses the
+ * room, then steps it twice and resumes it, a second apart on the match's clock.
+ */
+function haseAdministrated(clock: ManualClock, room: string): LocalPlayer {
+  return scriptedClient((state, request, roomId) => {
+    if (request === 1) {
+      const gate = haseRooms.get(room)!;
+      gate.pause(true);
+      clock.setTimer(1000, () => gate.step());
+      clock.setTimer(2000, () => gate.step());
+      clock.setTimer(3000, () => gate.pause(false));
+    }
+    return renderClientMove(roomId, firstLegalHase(state));
+  });
+}
+
+/** A client that plays seeded random legal moves. */
+function haseRandom(seed: string): LocalPlayer {
+  const random = Random.fromSeed(seed);
+  return scriptedClient(playing((state) => random.pick(legalMoves(state))));
+}
+
+/** The manual clocks of the hase und igel cases whose players think on them. */
+const haseClocks = { soft: new ManualClock(), inTime: new ManualClock(), untimed: new ManualClock(), administrated: new ManualClock() };
+
+/** A client that cancels its room through the administrator's gate when it is first asked to move. */
+function haseCancelling(room: string): LocalPlayer {
+  return scriptedClient((): null => {
+    haseRooms.get(room)!.cancel();
+    return null;
+  });
+}
+
 interface ReplayCase {
   readonly name: string;
   readonly options: LocalMatchOptions;
@@ -170,6 +303,33 @@ const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
     { name: 'gone', options: { game: quoridor, params: { args: { pace: '0', size: '5', games: '2' } }, players: [{ name: 'a', play: scripted([], 1) }, { name: 'b', play: fakeEngine() }] }, reason: /left the game/ },
     { name: 'a server shutdown mid-match', options: matchStoppedMidGame(quoridor), reason: /Game 1: interrupted \(server shutdown\)/ },
   ],
+  clobber: [
+    { name: 'random players', options: { game: clobber, params: { args: { columns: '6', rows: '5', games: '4', pace: '0' } }, players: [{ name: 'a', play: randomPlayer(Random.fromSeed('replay-clobber-a')) }, { name: 'b', play: randomPlayer(Random.fromSeed('replay-clobber-b')) }] }, reason: /has no legal move/ },
+    { name: 'a server bot', options: { game: clobberOnNodes, params: { bots: 1, args: { columns: '5', rows: '4', games: '2', pace: '0' } }, players: [{ name: 'a', play: randomPlayer(Random.fromSeed('replay-clobber-c')) }], seed: 'replay-clobber' } },
+    { name: 'a timeout, then a game played, paced', options: { game: clobber, clock: new ManualClock(), params: { ...smallClobber(2, '0.75'), timeout: 30 }, players: [{ name: 'a', play: clobberScript(['3 2 1', 'error', '3 2 0', 'a 1 b 1', '>c 2 c 1', 'b 1 c 1', '>a 2 b 2']) }, { name: 'b', play: clobberScript(['3 2 0', 'end', '3 2 1', '>a 1 b 1', 'c 2 c 1', '>b 1 c 1', 'a 2 b 2']) }] }, reason: /ran out of time/ },
+    { name: 'out of turn', options: { game: clobber, params: smallClobber(1), players: [{ name: 'a', play: silent }, { name: 'b', play: clobberScript(['3 2 0', '>a 2 b 2']) }] }, reason: /out of turn/ },
+    { name: 'out of turn by arrival alone', options: { game: clobber, params: smallClobber(1), players: clobberSameTick() }, reason: /b 1[^]*out of turn/ },
+    { name: 'an illegal move, play lines, garbage', options: { game: clobber, params: smallClobber(3), players: [{ name: 'a', play: clobberScript(['>play clobber a', '3 2 1', '>b 1 c 1', 'error', '3 2 0', 'end', '3 2 1', '>play clobber a', 'error']) }, { name: 'b', play: clobberScript(['3 2 0', 'end', '3 2 1', '>play clobber b', '>zz', 'error', '3 2 0', 'end']) }] }, reason: /illegal move[^]*not a move[^]*not a move/ },
+    // The flood comes in the pause between games: no game reads it, so the seat is cut.
+    { name: 'a flood between games, cut, and gone for the next game', options: { game: clobber, clock: new ManualClock(), params: { ...smallClobber(2, '1'), timeout: 5 }, players: [{ name: 'a', play: silent }, { name: 'b', play: clobberFlood(2, 70) }] }, reason: /ran out of time[^]*left the match/ },
+    { name: 'gone between games', options: { game: clobber, params: smallClobber(2), players: [{ name: 'a', play: clobberScript(['3 2 1', '>a 1 b 1', 'c 2 c 1', '>b 1 c 1', 'a 2 b 2']) }, { name: 'b', play: clobberScript(['3 2 0', 'a 1 b 1', '>c 2 c 1', 'b 1 c 1', '>a 2 b 2'], { thenLeave: true }) }] }, reason: /left the match/ },
+  ],
+  'hase-und-igel': [
+    { name: 'random legal play', options: { game: haseUndIgel, params: haseParams('h1'), players: [{ name: 'a', play: haseRandom('replay-hase-a') }, { name: 'b', play: haseRandom('replay-hase-b') }] }, reason: /reached the goal|round limit/ },
+    { name: 'bots', options: { game: haseUndIgel, params: { bots: 2, args: {} }, players: [], seed: 'replay-hase' }, reason: /reached the goal|round limit/ },
+    { name: 'a move past the soft time limit', options: { game: haseUndIgel, clock: haseClocks.soft, params: haseParams('h2'), players: [{ name: 'a', play: haseThinking(haseClocks.soft, 2.001) }, { name: 'b', play: haseFirstLegal() }] }, reason: /soft time limit|too late|SOFT|late/i },
+    { name: 'moves just inside the soft time limit', options: { game: haseUndIgel, clock: haseClocks.inTime, params: haseParams('h3'), players: [{ name: 'a', play: haseThinking(haseClocks.inTime, 2) }, { name: 'b', play: haseThinking(haseClocks.inTime, 2) }] }, reason: /reached the goal|round limit/ },
+    { name: 'a silent player (the hard time limit)', options: { game: haseUndIgel, clock: new ManualClock(), params: haseParams('h4'), players: [{ name: 'a', play: scriptedClient(() => null) }, { name: 'b', play: haseFirstLegal() }] } },
+    { name: 'a late seat that cannot time out', options: { game: haseUndIgel, clock: haseClocks.untimed, params: haseParams('h5', { canTimeout: 'false,true' }), players: [{ name: 'a', play: haseThinking(haseClocks.untimed, 100) }, { name: 'b', play: haseFirstLegal() }] }, reason: /reached the goal|round limit/ },
+    { name: 'a move out of turn, sent with the join', options: { game: haseUndIgel, params: haseParams('h6'), players: [{ name: 'a', play: haseFirstLegal() }, { name: 'b', play: scriptedClient(() => null, { greeting: `  <join gameType="${GAME_TYPE}"/>\n${renderClientMove('h6', move(advance(1)))}` }) }] } },
+    { name: 'a move that breaks a rule', options: { game: haseUndIgel, params: haseParams('h7'), players: [{ name: 'a', play: haseFirstLegal() }, { name: 'b', play: haseAnswering(3, (roomId) => renderClientMove(roomId, move(advance(60)))) }] } },
+    { name: 'unreadable XML', options: { game: haseUndIgel, params: haseParams('h8'), players: [{ name: 'a', play: haseAnswering(2, () => '<room roomId="h8"><data class="move"><<</data></room>\n') }, { name: 'b', play: haseFirstLegal() }] } },
+    { name: 'a player that closes its stream', options: { game: haseUndIgel, params: haseParams('h9'), players: [{ name: 'a', play: haseFirstLegal() }, { name: 'b', play: haseAnswering(4, () => '</protocol>') }] } },
+    { name: 'a client without line breaks (XStream)', options: { game: haseUndIgel, params: haseParams('h10', { hardTimeout: '5' }), players: [{ name: 'a', play: haseXStream() }, { name: 'b', play: haseFirstLegal() }] }, reason: /reached the goal|round limit/ },
+    { name: 'paced, paused, stepped and resumed by an administrator', options: { game: haseWithRooms, clock: haseClocks.administrated, params: haseParams('h11', { pace: '0.5' }), players: [{ name: 'a', play: haseFirstLegal() }, { name: 'b', play: haseAdministrated(haseClocks.administrated, 'h11') }] }, reason: /reached the goal|round limit/ },
+    { name: 'cancelled by an administrator while waiting for a move', options: { game: haseWithRooms, params: haseParams('h12'), players: [{ name: 'a', play: haseCancelling('h12') }, { name: 'b', play: haseFirstLegal() }] }, reason: /cancelled/ },
+    { name: 'a player that never joins', options: { game: haseUndIgel, clock: new ManualClock(), params: haseParams('h13'), players: [{ name: 'a', play: silent }, { name: 'b', play: haseFirstLegal() }] } },
+  ],
   chess: [
     { name: 'bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess' } },
     { name: 'other bots', options: { game: chessOnNodes, params: { bots: 2, args: { pace: '0' } }, players: [], seed: 'replay-chess-2' } },
@@ -206,6 +366,11 @@ test('a record notes why a seat was closed when its game read the end of its inp
   const gone = await drawnAndDerived(REPLAY_CASES['royalur']!.find((replay) => replay.name === 'gone')!.options);
   assert.equal(gone.note.ends, undefined);
   assert.deepEqual(parseVisReplayNote(visReplayNoteJson(note)), note);
+  // Clobber notes what it decided by arrival and by timer: a timeout, each reset's dropped lines, a seat gone.
+  const flood = await drawnAndDerived(REPLAY_CASES['clobber']!.find((replay) => replay.name.startsWith('a flood'))!.options);
+  assert.deepEqual(flood.note.decisions, [0, 0, 0, 0, 64, 6]);
+  assert.deepEqual(parseVisReplayNote(visReplayNoteJson(flood.note)), flood.note);
+  assert.equal(parseVisReplayNote(visReplayNoteJson({ ...flood.note, decisions: [1, -1] })), null, 'a decision is a count');
 });
 
 test('a roshambo record keeps the note its events are derived from, not the events', async () => {
@@ -296,12 +461,16 @@ test('a viewer who comes in the middle of a roshambo match gets the events so fa
   assert.equal(parseVisReplayNote(match!.recordVis().toString()), null);
 });
 
-test('a viewer watching a dama, chess or quoridor match live sees a player who times out drawn as timed out, as the game drew it', async () => {
+test('a viewer watching a dama, chess, quoridor, clobber or hase und igel match live sees a player who times out drawn as timed out, as the game drew it', async () => {
   const stalls: LocalPlayer = fakeEngine({ genmoveAnswer: (_board, _side, count) => (count === 2 ? null : undefined) });
   const cases: { game: GameDefinition<any>; args: Record<string, string>; players: LocalPlayer[]; reason: RegExp }[] = [
     { game: dama, args: { pace: '0' }, players: [silent, silent], reason: /did not move in time/ },
     { game: chess, args: { pace: '0' }, players: [silent, silent], reason: /did not move in time/ },
     { game: quoridor, args: { pace: '0', size: '5', games: '2' }, players: [stalls, fakeEngine()], reason: /timed out/ },
+    // Clobber's timeout is its own timer's, not the seat's: the live replay recalls it.
+    { game: clobber, args: { pace: '0', columns: '3', rows: '2', games: '2' }, players: [silent, sendsAfter(1, new TextEncoder().encode('a 1 b 1\n'))], reason: /out of turn[^]*ran out of time/ },
+    // Hase und igel's limits are its own timer's and its clock's: the live replay recalls them.
+    { game: haseUndIgel, args: { board: TEST_BOARD_CODE }, players: [haseAnswering(3, () => ''), haseFirstLegal()], reason: /hard time limit/ },
   ];
   const watchedFromTheStart = async (game: GameDefinition<any>, { args, players, reason }: (typeof cases)[number]): Promise<string[]> => {
     const clock = new ManualClock();
@@ -330,4 +499,40 @@ test('a viewer watching a dama, chess or quoridor match live sees a player who t
   for (const watched of cases) {
     assert.deepEqual(await watchedFromTheStart(watched.game, watched), await watchedFromTheStart(drawingAsItPlays(watched.game), watched), watched.game.name);
   }
+});
+
+test('a viewer who comes in the middle of a hase und igel match, which reads text as it comes, gets the events so far and then each new one: the whole drawing', async () => {
+  let match: Match<any> | null = null;
+  let watching = true;
+  let history = '';
+  const events: string[] = [];
+  // RED writes as XStream: what it sent so far ends in a message still waiting for a line break.
+  const options = (game: GameDefinition<any>): LocalMatchOptions => ({
+    game,
+    params: haseParams('hv'),
+    players: [
+      {
+        name: 'a',
+        play: haseXStream(async (request) => {
+          if (request !== 6 || !watching) return;
+          // As the page's gateway does: the replay catches up with the match first (Match.drawn).
+          await match!.drawn();
+          history = match!.vis.subscribe({ history: () => {}, event: (event) => events.push(JSON.stringify(event)), end: () => {} }).historyJson.toString('utf8');
+        }),
+      },
+      { name: 'b', play: haseFirstLegal() },
+    ],
+    made: (made) => (match = made),
+  });
+  const watched = await playLocalMatch(options(haseUndIgel));
+  watching = false;
+  const drawn = await playLocalMatch(options(drawingAsItPlays(haseUndIgel)));
+  assert.match(drawn.outcome.result!.reason, /reached the goal|round limit/);
+  assert.ok(history.includes('"9. RED a:') && !history.includes('"11. RED a:'), 'the viewer came in the middle, after five moves of each');
+  const whole = JSON.parse(`[${[history.slice(1, -1), ...events].filter((part) => part !== '').join(',')}]`) as unknown[];
+  assert.deepEqual(whole, JSON.parse(drawn.visJson));
+  assert.equal(watched.visJson, drawn.visJson, 'once watched, the record keeps the events');
+  // The two matches ran on the real clock: their turns' times differ, their places among the pictures do not.
+  const places = (clock: string | null) => (JSON.parse(clock!) as { seats: { turns: number[][] }[] }).seats.map((seat) => seat.turns.map((turn) => turn.slice(3)));
+  assert.deepEqual(places(watched.clock), places(drawn.clock));
 });

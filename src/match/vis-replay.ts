@@ -1,5 +1,6 @@
 import type { GameDefinition, MatchContext, MatchSettings } from './game.js';
 import { Random } from './random.js';
+import type { DecisionLog } from './decision-log.js';
 import { PRESUMED_END_REASON, ReplaySeat } from './replay-seat.js';
 import type { SeatCloseReason } from './seat.js';
 import { TurnPlaces } from './seat-clocks.js';
@@ -43,6 +44,8 @@ export class VisReplay {
      * have learnt it in the match.
      */
     readonly stopped?: () => string | null;
+    /** What the played game noted it decided (MatchContext.note), for the replayed game to recall. */
+    readonly decisions?: DecisionLog;
   }) {
     const { game, settings, lineup, vis } = options;
     this.places = new TurnPlaces(lineup.length, () => vis.count);
@@ -63,13 +66,23 @@ export class VisReplay {
       stopReason: () => (options.stopped && this.seats.some((seat) => seat.closeReason === 'shutdown') ? options.stopped() : null),
       drawing: true,
       toMove: (seat) => this.places.toMove(seat),
+      recall: () => (options.decisions ? options.decisions.recall() : Promise.resolve(null)),
     };
     this.done = game.play(context, settings.config).then(
-      () => {},
+      () => this.readRest(),
       (error: unknown) => {
         this.failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
       },
     );
+  }
+
+  /**
+   * What the game did not take of its seats' input once it is over (a game that reads every seat
+   * as lines come: a line that came after its last decision), read as the played seats read it,
+   * so that a turn it answers ends where the played match's did: at the end.
+   */
+  private async readRest(): Promise<void> {
+    for (const seat of this.seats) while ((await seat.readLine()) !== null);
   }
 
   /** The played match is over: every seat's input ends here. */
@@ -87,7 +100,10 @@ export class VisReplay {
 export interface VisReplayNote {
   /** The match timeout in seconds (the settings the game is configured with again), null if not finite. */
   readonly timeout: number | null;
-  /** How many lines the game read from each seat, in seat order: its input then ended (or the match did). */
+  /**
+   * How many lines the game read from each seat, in seat order: its input then ended (or the match
+   * did). For a game that reads text as it arrives (`text` framing), how many UTF-16 code units.
+   */
   readonly taken: readonly number[];
   /**
    * Why each seat was closed when the game read the end of its input (a timeout, a bad line, the
@@ -98,6 +114,8 @@ export interface VisReplayNote {
   readonly ends?: readonly (SeatCloseReason | null)[];
   /** Why the match was stopped early (a server shutdown...), if it was: a game may draw it. */
   readonly stopped?: string;
+  /** What the game noted it decided (MatchContext.note), in order; absent when it noted nothing. */
+  readonly decisions?: readonly number[];
 }
 
 /** The note's `ends`, or undefined when it says nothing a replay does not presume. */
@@ -111,7 +129,8 @@ const NOTE_KEY = 'replayFromInput';
 
 /** The note as the record keeps it in place of the events' JSON text. */
 export function visReplayNoteJson(note: VisReplayNote): string {
-  return JSON.stringify({ [NOTE_KEY]: { timeout: note.timeout, taken: note.taken, ...(note.ends && { ends: note.ends }), ...(note.stopped !== undefined && { stopped: note.stopped }) } });
+  const { timeout, taken, ends, stopped, decisions } = note;
+  return JSON.stringify({ [NOTE_KEY]: { timeout, taken, ...(ends && { ends }), ...(stopped !== undefined && { stopped }), ...(decisions && decisions.length > 0 && { decisions }) } });
 }
 
 /** The note in a record's visualizer part, or null when the part holds the events themselves. */
@@ -125,10 +144,18 @@ export function parseVisReplayNote(json: string): VisReplayNote | null {
   }
   const note = (value as Record<string, unknown> | null)?.[NOTE_KEY] as Record<string, unknown> | undefined;
   if (typeof note !== 'object' || note === null) return null;
-  const { timeout, taken, ends, stopped } = note;
+  const { timeout, taken, ends, stopped, decisions } = note;
   if (timeout !== null && typeof timeout !== 'number') return null;
-  if (!Array.isArray(taken) || !taken.every((count) => Number.isSafeInteger(count) && count >= 0)) return null;
+  const counts = (value: unknown): value is number[] => Array.isArray(value) && value.every((count) => Number.isSafeInteger(count) && count >= 0);
+  if (!counts(taken)) return null;
   if (ends !== undefined && (!Array.isArray(ends) || !ends.every((reason) => reason === null || typeof reason === 'string'))) return null;
   if (stopped !== undefined && typeof stopped !== 'string') return null;
-  return { timeout, taken: taken as number[], ...(ends !== undefined && { ends: ends as (SeatCloseReason | null)[] }), ...(stopped !== undefined && { stopped }) };
+  if (decisions !== undefined && !counts(decisions)) return null;
+  return {
+    timeout,
+    taken,
+    ...(ends !== undefined && { ends: ends as (SeatCloseReason | null)[] }),
+    ...(stopped !== undefined && { stopped }),
+    ...(decisions !== undefined && { decisions }),
+  };
 }

@@ -64,6 +64,7 @@ export function createClobberGame(options: ClobberGameOptions = {}): GameDefinit
     description: readFileSync(new URL('./description.md', import.meta.url), 'utf8'),
     args: ARGS,
     maxLineBytes: MAX_LINE_BYTES,
+    visFromInput: true,
     configure: (params) => {
       const configured = configureMatch(
         params,

@@ -1,5 +1,5 @@
 import type { MatchContext, MatchResult } from '../../match/game.js';
-import { Arrivals } from './arrivals.js';
+import { arrivalsFor, type ArrivalOrder } from './arrivals.js';
 import { formatMove, parseMove } from './notation.js';
 import { apply, checkMove, hasLegalMove, startPosition, type Position } from './rules.js';
 import type { LossCause } from './outcome.js';
@@ -27,13 +27,14 @@ interface GameOutcome {
 export async function playClobberMatch(ctx: MatchContext, config: ClobberConfig): Promise<MatchResult> {
   const seats = ctx.seats;
   const names = [seats[0]!.name, seats[1]!.name] as const;
-  const arrivals = new Arrivals(seats);
-  const vis = new ClobberVis((event) => ctx.vis(event), config.columns, config.rows, names, config.games, config.pace);
+  const arrivals = arrivalsFor(ctx);
+  // Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event.
+  const vis = ctx.drawing ? new ClobberVis((event) => ctx.vis(event), config.columns, config.rows, names, config.games, config.pace) : null;
   const spectate = (line: string) => ctx.spectators.write(`${line}\n`);
   spectate(`players ${names[0]} ${names[1]}`);
   spectate(`board ${config.columns} ${config.rows}`);
   spectate(`games ${config.games}`);
-  vis.start();
+  vis?.start();
 
   const wins = [0, 0];
   let forfeit: string | null = null;
@@ -48,7 +49,7 @@ export async function playClobberMatch(ctx: MatchContext, config: ClobberConfig)
     wins[outcome.winner]!++;
     const loser = 1 - outcome.winner;
     spectate(`result ${game} winner ${names[outcome.winner]} loser ${names[loser]} ${outcome.cause}`);
-    vis.endGame(game, outcome.winner, outcome.cause, wins);
+    vis?.endGame(game, outcome.winner, outcome.cause, wins);
     if (outcome.cause === 'disconnected' && gone === null) {
       gone = loser;
       forfeit = `${names[loser]} left in game ${game}${game < config.games ? `; the remaining games went to ${names[outcome.winner]}` : ''}`;
@@ -58,15 +59,15 @@ export async function playClobberMatch(ctx: MatchContext, config: ClobberConfig)
   const [a, b] = wins as [number, number];
   const verdict = a === b ? `draw ${a}-${b}` : `${a > b ? names[0] : names[1]} wins ${Math.max(a, b)}-${Math.min(a, b)}`;
   const reason = forfeit ? `${verdict} (${forfeit})` : verdict;
-  vis.endMatch(wins, reason);
+  vis?.endMatch(wins, reason);
   return { scores: wins, reason };
 }
 
 async function playGame(
   ctx: MatchContext,
   config: ClobberConfig,
-  arrivals: Arrivals,
-  vis: ClobberVis,
+  arrivals: ArrivalOrder,
+  vis: ClobberVis | null,
   game: number,
   black: number,
   wins: readonly number[],
@@ -75,12 +76,12 @@ async function playGame(
   const start = startPosition(config.columns, config.rows);
   if (!start.ok) throw new Error(`clobber: bad board ${config.columns} x ${config.rows}`);
   let position: Position = start.value;
-  arrivals.reset();
+  await arrivals.reset();
   seats[black]!.write(`${config.columns} ${config.rows} 1\n`);
   seats[1 - black]!.write(`${config.columns} ${config.rows} 0\n`);
   arrivals.prompted(black);
   ctx.toMove?.(black, ctx.timeout);
-  vis.startGame(game, black, position, wins);
+  vis?.startGame(game, black, position, wins);
   let lastMoveAt = ctx.elapsed();
 
   /** Ends the game against `offender`: it gets `error`, its opponent `end`. */
@@ -96,14 +97,14 @@ async function playGame(
     const arrival = await arrivals.next(ctx.timeout, ctx.after);
     if (arrival === 'timeout') return foul(mover, 'timeout');
     if (arrival.line === null) return foul(arrival.seat, 'disconnected');
-    if (arrival.seat !== mover || !arrivals.inTurn(arrival)) return foul(arrival.seat, 'out-of-turn');
+    if (arrival.seat !== mover || !arrival.inTurn) return foul(arrival.seat, 'out-of-turn');
     const parsed = parseMove(arrival.line, position);
     if (!parsed.ok) return foul(mover, parsed.error === 'move/syntax' ? 'bad-syntax' : 'illegal-move');
     const checked = checkMove(position, parsed.value);
     if (!checked.ok) return foul(mover, 'illegal-move');
     const move = checked.value;
     ctx.spectators.write(`move ${seats[mover]!.name} ${formatMove(position, move)}\n`);
-    vis.move(position, move, mover);
+    vis?.move(position, move, mover);
     const before = position;
     position = apply(position, move);
     // Pace: the opponent sees the move no sooner than `pace` seconds after the previous one.

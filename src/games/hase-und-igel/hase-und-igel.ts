@@ -184,6 +184,7 @@ export function createHaseUndIgelGame(deps: RoomDeps = {}): GameDefinition<HaseC
     // The XML stream has no delimiters (Java clients end their last message without a line
     // break), so the game reads text as it arrives.
     framing: 'text',
+    visFromInput: true,
     configure,
     play: (ctx, config) => new HaseRoom(ctx, config, deps).play(),
     // The bot's time is bounded by the soft limit of its seat (RED is seat 0), which the game judges.

@@ -13,39 +13,41 @@ export type PlayerInputEvent =
   | { readonly kind: 'ended'; readonly seat: number; readonly end: InputEnd };
 
 /**
- * Reads a player's continuous XML stream from its seat, which delivers text as it arrives (the
- * game's `text` framing). Runs until the stream ends, the root closes, the XML is refused, or the
- * seat is closed.
+ * A player's continuous XML stream, read from its seat, which delivers text as it arrives (the
+ * game's `text` framing), as the events of each piece of text. It ends when the stream ends, the
+ * root closes, the XML is refused, or the seat is closed: the last event is then 'ended'.
  */
-export async function pumpPlayerInput(
-  seat: PlayerSeat,
-  seatIndex: number,
-  deliver: (event: PlayerInputEvent) => void,
-  limits: XmlLimits = PLAYER_XML_LIMITS,
-): Promise<void> {
-  const reader = new XmlStreamReader(limits);
-  for (;;) {
+export class PlayerInput {
+  private readonly reader: XmlStreamReader;
+  private over = false;
+
+  constructor(
+    private readonly seat: PlayerSeat,
+    private readonly seatIndex: number,
+    limits: XmlLimits = PLAYER_XML_LIMITS,
+  ) {
+    this.reader = new XmlStreamReader(limits);
+  }
+
+  /** The events of the next piece of text the seat gives (none, one or several); null once the stream is over. */
+  async next(): Promise<PlayerInputEvent[] | null> {
+    if (this.over) return null;
     // The game judges time itself (soft and hard limits per move request), so reads have no deadline.
-    const text = await seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY });
-    const events = text === null ? reader.end() : reader.push(text);
+    const text = await this.seat.readLine({ timeoutSeconds: Number.POSITIVE_INFINITY });
+    const events = text === null ? this.reader.end() : this.reader.push(text);
+    const delivered: PlayerInputEvent[] = [];
+    const seat = this.seatIndex;
     for (const event of events) {
-      switch (event.kind) {
-        case 'message':
-          deliver({ kind: 'message', seat: seatIndex, element: event.element });
-          break;
-        case 'root-close':
-          deliver({ kind: 'ended', seat: seatIndex, end: { kind: 'root-close' } });
-          return;
-        case 'error':
-          deliver({ kind: 'ended', seat: seatIndex, end: { kind: 'xml-error', code: event.code } });
-          return;
-        case 'end':
-          deliver({ kind: 'ended', seat: seatIndex, end: { kind: 'eof' } });
-          return;
-        default:
-          break;
+      const end: InputEnd | null =
+        event.kind === 'root-close' ? { kind: 'root-close' } : event.kind === 'error' ? { kind: 'xml-error', code: event.code } : event.kind === 'end' ? { kind: 'eof' } : null;
+      if (end !== null) {
+        delivered.push({ kind: 'ended', seat, end });
+        this.over = true;
+        return delivered;
       }
+      if (event.kind === 'message') delivered.push({ kind: 'message', seat, element: event.element });
     }
-    if (text === null) return;
+    if (text === null) this.over = true;
+    return delivered;
   }
 }

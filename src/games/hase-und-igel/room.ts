@@ -2,7 +2,6 @@ import type { MatchContext, MatchResult } from '../../match/game.js';
 import { Random } from '../../match/random.js';
 import type { PlayerSeat } from '../../match/seat.js';
 import { generateBoard, parseBoardCode, type Board } from './board.js';
-import { EventQueue } from './event-queue.js';
 import {
   CLOSE_CONNECTION,
   NOT_YOUR_TURN,
@@ -18,9 +17,9 @@ import {
   violationMessage,
   type PlayerScore,
 } from './messages.js';
-import { pumpPlayerInput, type PlayerInputEvent } from './player-input.js';
+import { PlayedRoomEvents, RecalledRoomEvents, roomEventDecision, type RoomEvents } from './room-events.js';
 import { offenceText, scoresFor, type LeaveWhy, type Offence } from './scores.js';
-import { RoomGate, type GateDecision, type RoomDirectory } from './room-control.js';
+import { RoomGate, type RoomDirectory } from './room-control.js';
 import { winCondition, type WinCondition } from './game-end.js';
 import { COLORS, colorIndex, initialState, playMove, sortActions, type GameState } from './rules.js';
 import { parseMove } from './state-xml.js';
@@ -76,12 +75,6 @@ const CLOSE_ELEMENTS = new Set(['close', CLOSE_CONNECTION]);
  */
 export const JOIN_WAIT_SECONDS = 60;
 
-type RoomEvent =
-  | PlayerInputEvent
-  | { readonly kind: 'gate'; readonly decision: GateDecision }
-  | { readonly kind: 'hard-timeout'; readonly request: number }
-  | { readonly kind: 'join-wait-over' };
-
 type Phase =
   /** Before the start: waiting for the players' joins (their first messages). */
   | { readonly kind: 'joining'; readonly cancelTimer: () => void }
@@ -103,15 +96,25 @@ function dealBoard(ctx: MatchContext, config: HaseConfig): Board {
   return generateBoard(config.seed ? Random.fromSeed(config.seed) : ctx.random);
 }
 
-/** One game of Hase und Igel between seat 0 (RED) and seat 1 (BLUE), speaking the 2018 XML protocol. */
+/**
+ * One game of Hase und Igel between seat 0 (RED) and seat 1 (BLUE), speaking the 2018 XML protocol.
+ *
+ * Its drawing is derived from its input (GameDefinition.visFromInput): what it decides by the
+ * clock, the gate or the order its events come in (which seat's message came first, whether a
+ * timer did, whether a move was late, whether the next request waits for the gate) is noted
+ * (MatchContext.note), and a replay of the room recalls it instead, with no directory, timer or
+ * gate of its own.
+ */
 export class HaseRoom {
   readonly roomId: string;
   private state: GameState;
   private readonly names: readonly [string, string];
   private readonly seats: readonly [PlayerSeat, PlayerSeat];
-  private readonly events = new EventQueue<RoomEvent>();
+  private readonly events: RoomEvents;
   private readonly gate: RoomGate;
-  private readonly vis: HaseVis;
+  private readonly deps: RoomDeps;
+  /** Drawn only when someone wants to see it (GameDefinition.visFromInput): otherwise a move builds no event. */
+  private readonly vis: HaseVis | null;
   private readonly connected = [true, true];
   /** Whether each player has sent its join (or any first message): the game starts when both have. */
   private readonly ready = [false, false];
@@ -126,15 +129,19 @@ export class HaseRoom {
   constructor(
     private readonly ctx: MatchContext,
     private readonly config: HaseConfig,
-    private readonly deps: RoomDeps = {},
+    deps: RoomDeps = {},
   ) {
+    // A replay is no room an administrator reaches, nor one whose result counts.
+    this.deps = ctx.recall ? {} : deps;
     this.seats = [ctx.seats[0]!, ctx.seats[1]!];
     this.names = [config.displayNames[0] ?? this.seats[0].name, config.displayNames[1] ?? this.seats[1].name];
     this.roomId = config.room ?? roomIdFrom(ctx.random);
     this.state = initialState(dealBoard(ctx, config));
-    this.gate = deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
+    const recall = ctx.recall;
+    this.events = recall ? new RecalledRoomEvents(this.seats, () => this.recalled(recall), () => this.requests) : new PlayedRoomEvents(this.seats);
+    this.gate = this.deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
     this.gate.onCancel(() => this.events.push({ kind: 'gate', decision: 'cancel' }));
-    this.vis = HaseVis.forMatch(ctx, this.names);
+    this.vis = ctx.drawing ? HaseVis.forMatch(ctx, this.names) : null;
   }
 
   async play(): Promise<MatchResult> {
@@ -146,12 +153,12 @@ export class HaseRoom {
   }
 
   private async run(): Promise<MatchResult> {
-    this.vis.start(this.state);
-    this.seats.forEach((seat, i) => void pumpPlayerInput(seat, i, (event) => this.events.push(event)));
+    this.vis?.start(this.state);
 
     let phase: Phase = { kind: 'joining', cancelTimer: this.ctx.after(JOIN_WAIT_SECONDS, () => this.events.push({ kind: 'join-wait-over' })) };
     for (;;) {
       const event = await this.events.next();
+      this.ctx.note?.(roomEventDecision(event, event.kind === 'hard-timeout' && phase.kind === 'awaiting' && phase.request === event.request));
       switch (event.kind) {
         case 'gate': {
           if (event.decision === 'cancel') {
@@ -162,7 +169,7 @@ export class HaseRoom {
           break;
         }
         case 'join-wait-over':
-          if (phase.kind === 'joining') phase = this.start();
+          if (phase.kind === 'joining') phase = await this.start();
           break;
         case 'hard-timeout': {
           if (phase.kind === 'awaiting' && phase.request === event.request) return this.finishOffence(this.mover(), { kind: 'hard-timeout' });
@@ -176,11 +183,11 @@ export class HaseRoom {
         }
         case 'message': {
           if (phase.kind === 'joining') this.joining(event.seat, event.element);
-          const outcome = this.onMessage(event.seat, event.element, phase);
+          const outcome = await this.onMessage(event.seat, event.element, phase);
           if (outcome === 'ignored') {
             if (phase.kind === 'joining' && this.ready.every(Boolean)) {
               phase.cancelTimer();
-              phase = this.start();
+              phase = await this.start();
             }
             break;
           }
@@ -188,7 +195,7 @@ export class HaseRoom {
           if (outcome === 'moved') {
             const over = winCondition(this.state);
             if (over) return this.finishRegular(over);
-            phase = this.openGate(true);
+            phase = await this.openGate(true);
             break;
           }
           return this.finishOffence(event.seat, outcome);
@@ -219,7 +226,7 @@ export class HaseRoom {
    * a room prepared paused nothing, not even its first memento, before the first step; otherwise
    * the opening goes out now, and the first move request with it.
    */
-  private start(): Phase {
+  private start(): Promise<Phase> {
     if (!this.gate.isPaused) this.open();
     return this.openGate(false);
   }
@@ -249,9 +256,11 @@ export class HaseRoom {
    * Requests the next move at once when nothing holds it back, as the server does right after the
    * memento; otherwise waits (pace, pause) and the gate's decision arrives as an event.
    */
-  private openGate(afterMove: boolean): Phase {
+  private async openGate(afterMove: boolean): Promise<Phase> {
     const pace = afterMove ? this.config.pace : 0;
-    if (pace === 0 && !this.gate.isPaused && !this.gate.isCancelled) return this.requestMove();
+    if (await this.decided(() => pace === 0 && !this.gate.isPaused && !this.gate.isCancelled)) return this.requestMove();
+    // In a replay the gate's decision is recalled as an event: nothing waits for it here.
+    if (this.ctx.recall) return { kind: 'gate' };
     void this.ctx
       .sleep(pace)
       .then(() => this.gate.pass())
@@ -275,7 +284,7 @@ export class HaseRoom {
   }
 
   /** Handles one message of a player: a move, something tolerated, or an offence. */
-  private onMessage(seat: number, element: XmlElement, phase: Phase): 'moved' | 'ignored' | Offence {
+  private async onMessage(seat: number, element: XmlElement, phase: Phase): Promise<'moved' | 'ignored' | Offence> {
     if (TOLERATED.has(element.name)) {
       return ++this.tolerated[seat]! > MAX_TOLERATED ? { kind: 'left', why: 'flood' } : 'ignored';
     }
@@ -296,7 +305,7 @@ export class HaseRoom {
     if (phase.kind !== 'awaiting' || seat !== this.mover()) return { kind: 'out-of-turn', move: move.value };
     const mover = this.mover();
     // The soft limit is judged only now that the move is here: a late move is discarded.
-    if (this.config.canTimeout[mover] && this.ctx.elapsed() - phase.since > this.config.softTimeout) return { kind: 'soft-timeout' };
+    if (this.config.canTimeout[mover] && (await this.decided(() => this.ctx.elapsed() - phase.since > this.config.softTimeout))) return { kind: 'soft-timeout' };
     const before = this.state;
     const performed = playMove(before, move.value);
     if (!performed.ok) {
@@ -306,7 +315,7 @@ export class HaseRoom {
     }
     this.state = performed.value;
     this.broadcast(renderMemento(this.roomId, this.state, this.names));
-    this.vis.move(before, this.state.lastMove!, this.state);
+    this.vis?.move(before, this.state.lastMove!, this.state);
     return 'moved';
   }
 
@@ -323,7 +332,7 @@ export class HaseRoom {
     this.broadcast(renderLeft(this.roomId));
     const how = over.reason === 'goal' ? 'reached the goal first' : 'was further ahead when the round limit was reached';
     const reason = `${this.describe(winner)} wins: ${how} (after ${this.state.turn} moves)`;
-    this.vis.end(reason, this.state.turn);
+    this.vis?.end(reason, this.state.turn);
     await this.closing();
     return { scores: scores.map((score) => score.points), reason };
   }
@@ -361,7 +370,7 @@ export class HaseRoom {
     }
     this.ctx.spectators.write(resultText + renderLeft(this.roomId));
     const reason = `${this.describe(other)} wins: ${this.describe(seat)} ${offenceText(offence)}`;
-    this.vis.end(reason, this.state.turn);
+    this.vis?.end(reason, this.state.turn);
     await this.closing();
     return { scores: scores.map((score) => score.points), reason };
   }
@@ -370,7 +379,7 @@ export class HaseRoom {
     this.open();
     this.broadcast(renderLeft(this.roomId));
     const reason = 'the game was cancelled by an administrator';
-    this.vis.end(reason, this.state.turn);
+    this.vis?.end(reason, this.state.turn);
     await this.closing();
     return { scores: [0, 0], reason };
   }
@@ -391,6 +400,23 @@ export class HaseRoom {
     this.seats.forEach((seat, i) => {
       if (this.connected[i]) seat.write(STREAM_CLOSING);
     });
+  }
+
+  /**
+   * What the room decided by the clock or the gate (`played`, asked only when played), noted for
+   * the record; in a replay, what the played room decided, recalled.
+   */
+  private async decided(played: () => boolean): Promise<boolean> {
+    if (this.ctx.recall) return (await this.recalled(this.ctx.recall)) === 1;
+    const decision = played();
+    this.ctx.note?.(decision ? 1 : 0);
+    return decision;
+  }
+
+  private async recalled(recall: () => Promise<number | null>): Promise<number> {
+    const decision = await recall();
+    if (decision === null) throw new Error('hase und igel: the match noted no more decisions');
+    return decision;
   }
 
   private describe(seat: number): string {
