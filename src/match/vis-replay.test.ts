@@ -16,9 +16,8 @@ import { makeQuoridorGame, quoridor } from '../games/quoridor/quoridor.js';
 import { fakeEngine, matchStoppedMidGame } from '../games/quoridor/test-engines.js';
 import { ok } from '../util/result.js';
 import { clobber, createClobberGame } from '../games/clobber/clobber.js';
-import { randomPlayer, scripted as clobberScript } from '../games/clobber/test-players.js';
+import { randomPlayer, sameTickPlayers, scripted as clobberScript } from '../games/clobber/test-players.js';
 import { Random } from './random.js';
-import type { BotIO } from './game.js';
 import { createHaseUndIgelGame, haseUndIgel } from '../games/hase-und-igel/hase-und-igel.js';
 import { RoomDirectory } from '../games/hase-und-igel/room-control.js';
 import { playing, scriptedClient } from '../games/hase-und-igel/protocol-kit.js';
@@ -145,33 +144,6 @@ const clobberOnNodes = createClobberGame({ botLimits: { maxNodes: 300 } });
 /** Clobber on a 3 x 2 board, `games` games, at `pace`. */
 function smallClobber(games: number, pace = '0'): NonNullable<LocalMatchOptions['params']> {
   return { args: { columns: '3', rows: '2', games: String(games), pace } };
-}
-
-/**
- * Two clobber players whose lines reach the server in one tick, black's move and white's line
- * after it, before the server has forwarded the move: white's line is out of turn only by its
- * arrival, which the seats' transcripts do not hold.
- */
-function clobberSameTick(): LocalMatchOptions['players'] {
-  let whiteIo: BotIO | null = null;
-  return [
-    {
-      name: 'Black',
-      play: async (io) => {
-        await io.readLine();
-        io.write('a 1 b 1\n');
-        whiteIo!.write('a 2 b 2\n');
-        while ((await io.readLine()) !== null);
-      },
-    },
-    {
-      name: 'White',
-      play: async (io) => {
-        whiteIo = io;
-        while ((await io.readLine()) !== null);
-      },
-    },
-  ];
 }
 
 /** A clobber player that sends `count` lines at once when it has read `after` lines, then reads on. */
@@ -308,7 +280,7 @@ const REPLAY_CASES: Readonly<Record<string, readonly ReplayCase[]>> = {
     { name: 'a server bot', options: { game: clobberOnNodes, params: { bots: 1, args: { columns: '5', rows: '4', games: '2', pace: '0' } }, players: [{ name: 'a', play: randomPlayer(Random.fromSeed('replay-clobber-c')) }], seed: 'replay-clobber' } },
     { name: 'a timeout, then a game played, paced', options: { game: clobber, clock: new ManualClock(), params: { ...smallClobber(2, '0.75'), timeout: 30 }, players: [{ name: 'a', play: clobberScript(['3 2 1', 'error', '3 2 0', 'a 1 b 1', '>c 2 c 1', 'b 1 c 1', '>a 2 b 2']) }, { name: 'b', play: clobberScript(['3 2 0', 'end', '3 2 1', '>a 1 b 1', 'c 2 c 1', '>b 1 c 1', 'a 2 b 2']) }] }, reason: /ran out of time/ },
     { name: 'out of turn', options: { game: clobber, params: smallClobber(1), players: [{ name: 'a', play: silent }, { name: 'b', play: clobberScript(['3 2 0', '>a 2 b 2']) }] }, reason: /out of turn/ },
-    { name: 'out of turn by arrival alone', options: { game: clobber, params: smallClobber(1), players: clobberSameTick() }, reason: /b 1[^]*out of turn/ },
+    { name: 'out of turn by arrival alone', options: { game: clobber, params: smallClobber(1), players: sameTickPlayers() }, reason: /b 1[^]*out of turn/ },
     { name: 'an illegal move, play lines, garbage', options: { game: clobber, params: smallClobber(3), players: [{ name: 'a', play: clobberScript(['>play clobber a', '3 2 1', '>b 1 c 1', 'error', '3 2 0', 'end', '3 2 1', '>play clobber a', 'error']) }, { name: 'b', play: clobberScript(['3 2 0', 'end', '3 2 1', '>play clobber b', '>zz', 'error', '3 2 0', 'end']) }] }, reason: /illegal move[^]*not a move[^]*not a move/ },
     // The flood comes in the pause between games: no game reads it, so the seat is cut.
     { name: 'a flood between games, cut, and gone for the next game', options: { game: clobber, clock: new ManualClock(), params: { ...smallClobber(2, '1'), timeout: 5 }, players: [{ name: 'a', play: silent }, { name: 'b', play: clobberFlood(2, 70) }] }, reason: /ran out of time[^]*left the match/ },

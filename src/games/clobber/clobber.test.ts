@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BotIO } from '../../match/game.js';
 import { playLocalMatch, type LocalPlayer } from '../../match/local-match.js';
 import { Random } from '../../match/random.js';
 import { ManualClock } from '../../util/clock.js';
 import type { VisEvent } from '../../protocol/vis-event.js';
 import { BUILT_IN_GAMES } from '../registry.js';
 import { clobber, createClobberGame } from './clobber.js';
-import { randomPlayer, scripted } from './test-players.js';
+import { randomPlayer, sameTickPlayers, scripted } from './test-players.js';
 
 /** The server bot on a small node budget: deterministic and quick. */
 const game = createClobberGame({ botLimits: { maxNodes: 300 } });
@@ -114,29 +113,7 @@ test('a line from the player who is not to move is out of turn: it gets error, t
 test('a line sent before the move it would answer arrived is out of turn', async () => {
   // Both lines reach the server in the same tick: black's move first, white's line right after,
   // before the server has forwarded black's move to white.
-  let whiteIo: BotIO | null = null;
-  const record = await playLocalMatch({
-    game,
-    params: small(1),
-    players: [
-      {
-        name: 'Black',
-        play: async (io) => {
-          await io.readLine();
-          io.write('a 1 b 1\n');
-          whiteIo!.write('a 2 b 2\n');
-          while ((await io.readLine()) !== null);
-        },
-      },
-      {
-        name: 'White',
-        play: async (io) => {
-          whiteIo = io;
-          while ((await io.readLine()) !== null);
-        },
-      },
-    ],
-  });
+  const record = await playLocalMatch({ game, params: small(1), players: sameTickPlayers() });
   assert.equal(record.received[0], '3 2 1\nend\n');
   assert.equal(record.received[1], '3 2 0\na 1 b 1\nerror\n');
   assert.match(record.spectatorStream, /\nmove Black a 1 b 1\nresult 1 winner Black loser White out-of-turn\n/);

@@ -1,5 +1,5 @@
 import type { BotIO } from '../../match/game.js';
-import type { LocalPlayer } from '../../match/local-match.js';
+import type { LocalMatchOptions, LocalPlayer } from '../../match/local-match.js';
 import type { Random } from '../../match/random.js';
 import { formatMove } from './notation.js';
 import { apply, legalMoves } from './rules.js';
@@ -43,4 +43,31 @@ export function randomPlayer(random: Random, errors: { count: number } = { count
       stream.position = apply(position, move);
     }
   };
+}
+
+/**
+ * Black and White whose lines reach the server in one tick on the 3 x 2 board: Black's move and
+ * White's line right after it, before the server has forwarded the move. White's line is out of
+ * turn only by its arrival.
+ */
+export function sameTickPlayers(): LocalMatchOptions['players'] {
+  let whiteIo: BotIO | null = null;
+  return [
+    {
+      name: 'Black',
+      play: async (io) => {
+        await io.readLine();
+        io.write('a 1 b 1\n');
+        whiteIo!.write('a 2 b 2\n');
+        while ((await io.readLine()) !== null);
+      },
+    },
+    {
+      name: 'White',
+      play: async (io) => {
+        whiteIo = io;
+        while ((await io.readLine()) !== null);
+      },
+    },
+  ];
 }
