@@ -8,6 +8,21 @@ import type { PlayerSeat, SeatCloseReason } from './seat.js';
 export const PRESUMED_END_REASON: SeatCloseReason = 'disconnected';
 
 /**
+ * Lets a replay's reads go on in a later turn of the event loop every `every` lines read, across
+ * its seats: a replay of a long record then holds the main thread for a slice at a time.
+ */
+export class ReadPacer {
+  private read = 0;
+
+  constructor(private readonly every: number) {}
+
+  /** Whether this read waits for the next turn. */
+  due(): boolean {
+    return ++this.read % this.every === 0;
+  }
+}
+
+/**
  * A seat of a replayed match (match/vis-replay.ts): it gives the game the lines the seat's game
  * read in the match that was played, in order, then the end; what the game writes goes nowhere.
  * There is no player, no timeout and no transcript: a line or the end comes only when pushed.
@@ -28,6 +43,8 @@ export class ReplaySeat implements PlayerSeat {
     readonly isBot: boolean,
     /** Told when the game takes a line (as a played seat tells its clock: match/seat-clocks.ts). */
     private readonly onRead: (() => void) | null = null,
+    /** When reads wait for a later turn of the event loop, or null (never). */
+    private readonly pacer: ReadPacer | null = null,
   ) {}
 
   get closed(): boolean {
@@ -53,11 +70,21 @@ export class ReplaySeat implements PlayerSeat {
   }
 
   readLine(): Promise<string | null> {
+    if (this.pacer?.due()) return new Promise((resolve) => setImmediate(() => resolve(this.readNow())));
+    return this.readNow();
+  }
+
+  takeLine(taker: (line: string | null) => void): void {
+    if (this.pacer?.due()) setImmediate(() => this.takeNow(taker));
+    else this.takeNow(taker);
+  }
+
+  private readNow(): Promise<string | null> {
     if (this.reason) return Promise.resolve(null);
     return this.input.next();
   }
 
-  takeLine(taker: (line: string | null) => void): void {
+  private takeNow(taker: (line: string | null) => void): void {
     if (this.reason) return taker(null);
     this.input.take(taker);
   }

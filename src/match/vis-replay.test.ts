@@ -508,3 +508,36 @@ test('a viewer who comes in the middle of a hase und igel match, which reads tex
   const places = (clock: string | null) => (JSON.parse(clock!) as { seats: { turns: number[][] }[] }).seats.map((seat) => seat.turns.map((turn) => turn.slice(3)));
   assert.deepEqual(places(watched.clock), places(drawn.clock));
 });
+
+test("a drawing derived past the visualizer feed's limit on events is what the match's own feed would have kept, and the replay stops there", async () => {
+  let drawnTurns = 0;
+  // One seat, 60 lines, 5,000 events a line when drawing: 250,000 events (DEFAULT_VIS_LIMITS.maxEvents) by the 50th.
+  const flooding: GameDefinition<null> = {
+    name: 'flooding',
+    description: '',
+    args: {},
+    maxLineBytes: 100,
+    visFromInput: true,
+    configure: () => ok({ players: 1, bots: 0, timeout: 30, args: {}, config: null }),
+    play: async (ctx) => {
+      let turn = 0;
+      while ((await ctx.seats[0]!.readLine()) !== null) {
+        turn++;
+        if (!ctx.drawing) continue;
+        drawnTurns++;
+        for (let i = 0; i < 5_000; i++) ctx.vis({ t: turn, log: { line: `${turn}.${i}` } });
+      }
+      return { scores: [turn], reason: `${turn} lines` };
+    },
+    playBot: async () => {},
+  };
+  const lines: LocalPlayer = async (io) => {
+    for (let i = 0; i < 60; i++) io.write('x\n');
+  };
+  const played = await playLocalMatch({ game: flooding, players: [{ name: 'a', play: lines }] });
+  assert.equal(played.outcome.result!.reason, '60 lines');
+  const events = JSON.parse(played.visJson) as { log: { line: string } }[];
+  assert.equal(events.length, 250_000);
+  assert.equal(events.at(-1)!.log.line, '50.4999');
+  assert.equal(drawnTurns, 51, 'the replay stopped at the first line whose events were refused');
+});

@@ -1,7 +1,7 @@
 import type { GameDefinition, MatchContext, MatchSettings } from './game.js';
 import { Random } from './random.js';
 import type { DecisionLog } from './decision-log.js';
-import { PRESUMED_END_REASON, ReplaySeat } from './replay-seat.js';
+import { PRESUMED_END_REASON, ReadPacer, ReplaySeat } from './replay-seat.js';
 import type { SeatCloseReason } from './seat.js';
 import { TurnPlaces } from './seat-clocks.js';
 import type { VisFeed } from './vis-feed.js';
@@ -31,6 +31,8 @@ export class VisReplay {
   readonly done: Promise<void>;
   /** What went wrong with the replayed game (a bug: the game did what it had not done when played), or null. */
   failure: string | null = null;
+  /** Whether the replay was stopped before the game's end (`stop`): what it drew until then is all it draws. */
+  stopped = false;
 
   constructor(options: {
     readonly game: GameDefinition<any>;
@@ -46,10 +48,13 @@ export class VisReplay {
     readonly stopped?: () => string | null;
     /** What the played game noted it decided (MatchContext.note), for the replayed game to recall. */
     readonly decisions?: DecisionLog;
+    /** Lines the game reads (from all its seats) before it goes on in a later turn of the event loop; by default it never waits. */
+    readonly readsPerTurn?: number;
   }) {
     const { game, settings, lineup, vis } = options;
     this.places = new TurnPlaces(lineup.length, () => vis.count);
-    this.seats = lineup.map(({ name, isBot }, index) => new ReplaySeat(index, name, isBot, () => this.places.moved(index)));
+    const pacer = options.readsPerTurn === undefined ? null : new ReadPacer(options.readsPerTurn);
+    this.seats = lineup.map(({ name, isBot }, index) => new ReplaySeat(index, name, isBot, () => this.places.moved(index), pacer));
     const random = Random.fromSeed(options.seed);
     // The match forks one source per bot seat, in seat order, before the game starts (match.ts).
     for (const spec of lineup) if (spec.isBot) random.fork();
@@ -66,14 +71,25 @@ export class VisReplay {
       stopReason: () => (options.stopped && this.seats.some((seat) => seat.closeReason === 'shutdown') ? options.stopped() : null),
       drawing: true,
       toMove: (seat) => this.places.toMove(seat),
-      recall: () => (options.decisions ? options.decisions.recall() : Promise.resolve(null)),
+      recall: () => (options.decisions && !this.stopped ? options.decisions.recall() : Promise.resolve(null)),
     };
     this.done = game.play(context, settings.config).then(
       () => this.readRest(),
       (error: unknown) => {
-        this.failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        // A game stopped early may well fail on what it is no longer given: that is no bug.
+        if (!this.stopped) this.failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
       },
     );
+  }
+
+  /**
+   * Nothing the game draws from now on is wanted (the drawing is full): its seats close and it is
+   * given no more decisions, so it ends at its next read instead of playing the rest of the match.
+   */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const seat of this.seats) seat.close('shutdown');
   }
 
   /**

@@ -4,7 +4,7 @@ import { roshambo } from '../games/roshambo/roshambo.js';
 import { playLocalMatch, type LocalPlayer } from '../match/local-match.js';
 import type { Match } from '../match/match.js';
 import { CLOCK_RECORD } from '../match/seat-clocks.js';
-import { DerivedVisStore } from './derived-vis-store.js';
+import { DERIVED_VIS_LIMITS, DerivedVisStore } from './derived-vis-store.js';
 import type { MatchRecord } from './history-store.js';
 import { MemoryHistoryStore } from './memory-history-store.js';
 import type { Log } from '../util/log.js';
@@ -96,7 +96,7 @@ test('derived events are kept for the records read last, within maxCachedBytes, 
   const sizes = [first, second].map(({ events, clock }) => Buffer.byteLength(events) + Buffer.byteLength(clock));
   const room = Math.max(...sizes) + 10;
   assert.ok(room < sizes[0]! + sizes[1]!);
-  const store = new DerivedVisStore(inner, () => counted, undefined, { maxCachedBytes: room });
+  const store = new DerivedVisStore(inner, () => counted, undefined, { ...DERIVED_VIS_LIMITS, maxCachedBytes: room });
   await store.record(first.record);
   await store.record(second.record);
   for (let i = 0; i < 3; i++) await store.readPart('a', { kind: 'vis' }, { offset: i * 10, length: 10 });
@@ -117,4 +117,28 @@ test('a record whose game this server does not know is read with no events, and 
   await store.record(record);
   assert.equal((await store.get('m'))!.visJson, '[]');
   assert.match(errors.join('\n'), /match m could not be derived.*no game "roshambo"/s);
+});
+
+test('a derivation lets the event loop turn every readsPerTurn lines it reads, and draws the same', async () => {
+  const { record, events } = await playedMatch('paced', 40);
+  const turnsWhileDeriving = async (readsPerTurn: number): Promise<number> => {
+    const inner = new MemoryHistoryStore();
+    await inner.record(record);
+    const store = new DerivedVisStore(inner, () => roshambo, undefined, { ...DERIVED_VIS_LIMITS, readsPerTurn });
+    let turns = 0;
+    let deriving = true;
+    const count = (): void => {
+      if (!deriving) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const drawn = await store.readPart('paced', { kind: 'vis' });
+    deriving = false;
+    assert.equal(drawn!.toString('utf8'), events);
+    return turns;
+  };
+  // 80 lines (40 rounds of two players): a turn every 10 of them, or none at all.
+  assert.ok((await turnsWhileDeriving(10)) >= 8);
+  assert.ok((await turnsWhileDeriving(1e9)) <= 1);
 });

@@ -27,6 +27,12 @@ export const DERIVED_VIS_LIMITS = {
    * longer text is derived for each read.
    */
   maxCachedBytes: 16 << 20,
+  /**
+   * Lines a derivation reads from the record's seats before it lets the event loop turn: the
+   * longest it holds the main thread at a time (a long clobber series takes some 25 us a line, a
+   * roshambo round 4 us).
+   */
+  readsPerTurn: 500,
 } as const;
 
 /**
@@ -48,7 +54,7 @@ export class DerivedVisStore implements HistoryStore {
     /** The game a record names, if this server knows it. */
     private readonly gameNamed: (name: string) => GameDefinition<any> | undefined,
     private readonly log?: Log,
-    private readonly limits: typeof DERIVED_VIS_LIMITS = DERIVED_VIS_LIMITS,
+    private readonly limits: { readonly [Limit in keyof typeof DERIVED_VIS_LIMITS]: number } = DERIVED_VIS_LIMITS,
   ) {}
 
   record(match: NewMatchRecord): Promise<void> {
@@ -158,16 +164,17 @@ export class DerivedVisStore implements HistoryStore {
   private async derive(id: string, given?: MatchRecord): Promise<DerivedDrawing> {
     const record = given ?? (await this.inner.get(id));
     const note = record ? parseVisReplayNote(record.visJson) : null;
-    if (record === null || note === null) return { events: Buffer.from('[]'), clock: null };
+    if (record === null || note === null) return { events: Buffer.from('[]'), clock: null, refused: 0 };
     const game = this.gameNamed(record.game);
     let drawing: DerivedDrawing;
     try {
       if (game === undefined) throw new Error(`this server has no game "${record.game}"`);
-      drawing = await deriveRecordDrawing(game, record, note);
+      drawing = await deriveRecordDrawing(game, record, note, { readsPerTurn: this.limits.readsPerTurn });
+      if (drawing.refused > 0) this.log?.warn(`match ${id}: ${drawing.refused} visualizer events were refused (past the feed's limits) and are left out of its drawing`);
     } catch (error) {
       // The match's other parts are still worth serving: its replay shows no drawing (and its clock, unplaced, none).
       this.log?.error(`the visualizer events of match ${id} could not be derived: ${error instanceof Error ? error.message : String(error)}`);
-      drawing = { events: Buffer.from('[]'), clock: null };
+      drawing = { events: Buffer.from('[]'), clock: null, refused: 0 };
     }
     this.keep(id, drawing);
     return drawing;
