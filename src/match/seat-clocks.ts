@@ -141,100 +141,26 @@ export class SeatClocks {
   }
 
   /**
-   * The record's text, or null when the game never said a seat was to move (no clock to show):
-   * JSON.stringify's text (a finite number as String gives it, anything else (NaN) as null),
-   * written as ASCII into one buffer from the flat numbers. A roshambo match of 200 rounds writes
-   * 1,200 numbers: a string for each and for each piece between them was some 3 KB a round.
+   * The record's text, or null when the game never said a seat was to move (no clock to show).
+   * Written as text from the flat numbers (JSON.stringify's text: a finite number as String gives
+   * it, anything else (NaN) as null), not through an array per turn.
    */
   json(): string | null {
     if (!this.used) return null;
-    let numbers = 0;
-    for (const { turns } of this.seats) numbers += turns.length;
-    const text = new AsciiText(64 + this.seats.length * 48 + numbers * (MAX_NUMBER_CHARS + 3));
-    text.ascii(`{"version":${CLOCK_RECORD.version},"ended":`);
-    text.number(round(this.now()));
-    text.ascii(',"seats":[');
+    let text = `{"version":${CLOCK_RECORD.version},"ended":${round(this.now())},"seats":[`;
     this.seats.forEach(({ turns, dropped }, index) => {
-      text.ascii(index === 0 ? '{"turns":[' : ',{"turns":[');
+      text += `${index === 0 ? '' : ','}{"turns":[`;
       for (let at = 0; at < turns.length; at += this.slots) {
-        if (at !== 0) text.byte(COMMA);
-        text.byte(OPEN_BRACKET);
+        text += at === 0 ? '[' : ',[';
         for (let slot = 0; slot < this.slots; slot++) {
-          if (slot !== 0) text.byte(COMMA);
-          text.number(turns[at + slot]!);
+          const value = turns[at + slot]!;
+          text += `${slot === 0 ? '' : ','}${Number.isFinite(value) ? value : 'null'}`;
         }
-        text.byte(CLOSE_BRACKET);
+        text += ']';
       }
-      text.ascii('],"dropped":');
-      text.number(dropped);
-      text.byte(CLOSE_BRACE);
+      text += `],"dropped":${dropped}}`;
     });
-    text.ascii(']}');
-    return text.toString();
-  }
-}
-
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const CLOSE_BRACE = 0x7d;
-const COMMA = 0x2c;
-const DOT = 0x2e;
-const ZERO = 0x30;
-/** The longest text String gives a number (`-1.2345678901234567e-308`): 24 characters. */
-const MAX_NUMBER_CHARS = 24;
-
-/**
- * JSON text written as ASCII bytes into a buffer of a known most size. A number of whole
- * milliseconds (what the clock keeps: `round`) is written digit by digit, as String writes it (its
- * shortest decimal that reads back as it: at most three decimals, trailing zeros dropped); any
- * other number through String.
- */
-class AsciiText {
-  private readonly bytes: Buffer;
-  private at = 0;
-
-  constructor(capacity: number) {
-    this.bytes = Buffer.allocUnsafe(capacity);
-  }
-
-  byte(code: number): void {
-    this.bytes[this.at++] = code;
-  }
-
-  /** Short ASCII text (punctuation and keys). */
-  ascii(text: string): void {
-    for (let i = 0; i < text.length; i++) this.bytes[this.at++] = text.charCodeAt(i);
-  }
-
-  number(value: number): void {
-    if (!Number.isFinite(value)) return this.ascii('null');
-    const millis = Math.round(value * 1000);
-    // Below 1e12 two decimals of three digits or fewer lie far apart next to the doubles' spacing,
-    // so the decimal of whole milliseconds is the shortest text that reads back as the number.
-    if (value < 0 || value >= 1e12 || millis / 1000 !== value) return this.ascii(String(value));
-    const whole = Math.floor(millis / 1000);
-    const fraction = millis - whole * 1000;
-    this.digits(whole);
-    if (fraction === 0) return;
-    this.byte(DOT);
-    this.byte(ZERO + Math.floor(fraction / 100));
-    if (fraction % 100 === 0) return;
-    this.byte(ZERO + (Math.floor(fraction / 10) % 10));
-    if (fraction % 10 !== 0) this.byte(ZERO + (fraction % 10));
-  }
-
-  toString(): string {
-    return this.bytes.toString('latin1', 0, this.at);
-  }
-
-  private digits(value: number): void {
-    const start = this.at;
-    let rest = value;
-    do {
-      this.bytes[this.at++] = ZERO + (rest % 10);
-      rest = Math.floor(rest / 10);
-    } while (rest > 0);
-    this.bytes.subarray(start, this.at).reverse();
+    return `${text}]}`;
   }
 }
 
