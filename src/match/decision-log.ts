@@ -9,6 +9,17 @@
  * A game notes at most one decision per line it takes or game it ends, so the log is bounded by
  * the match's transcripts.
  */
+/**
+ * The next decision a replay recalls (MatchContext.recall), for a game that cannot go on without
+ * it: past the last one the replayed game did something the played one did not, which `game`'s
+ * error says.
+ */
+export async function recallDecision(recall: () => Promise<number | null>, game: string): Promise<number> {
+  const decision = await recall();
+  if (decision === null) throw new Error(`${game}: the match noted no more decisions`);
+  return decision;
+}
+
 export class DecisionLog {
   private readonly decisions: number[];
   private read = 0;

@@ -126,15 +126,10 @@ export class SeatTranscript {
   playerLines(count: number): string[] {
     const lines: string[] = [];
     if (count === 0) return lines;
-    const records = this.log.toBuffer();
-    let read = 0;
-    while (read < records.length && lines.length < count) {
-      const tag = records[read++]!;
-      if (tag & NEW_TIME) read += 8;
-      const end = records.indexOf(LF, read);
-      if ((tag & 3) === KIND_CODES['>'] && ((tag >> 2) & 3) === AS_IT_CAME) lines.push(records.toString('utf8', read, end));
-      read = end + 1;
-    }
+    this.forPlayerRecords((records, start, end, asItCame) => {
+      if (asItCame) lines.push(records.toString('utf8', start, end));
+      return lines.length < count;
+    });
     return lines;
   }
 
@@ -146,18 +141,27 @@ export class SeatTranscript {
    */
   playerPieces(): string[] {
     const pieces: string[] = [];
+    this.forPlayerRecords((records, start, end, asItCame) => pieces.push(records.toString('utf8', start, asItCame ? end + 1 : end)) > 0);
+    const pending = this.pending['>'];
+    if (pending.bytes > 0) pieces.push(pending.text());
+    return pieces;
+  }
+
+  /**
+   * Calls `visit` with each record of what the player sent, in order (its text is
+   * `records[start..end)`, and `records[end]` its LF; `asItCame` when the line ended with a
+   * newline), while it returns true. Reads the records without changing them.
+   */
+  private forPlayerRecords(visit: (records: Buffer, start: number, end: number, asItCame: boolean) => boolean): void {
     const records = this.log.toBuffer();
     let read = 0;
     while (read < records.length) {
       const tag = records[read++]!;
       if (tag & NEW_TIME) read += 8;
       const end = records.indexOf(LF, read);
-      if ((tag & 3) === KIND_CODES['>']) pieces.push(records.toString('utf8', read, ((tag >> 2) & 3) === AS_IT_CAME ? end + 1 : end));
+      if ((tag & 3) === KIND_CODES['>'] && !visit(records, read, end, ((tag >> 2) & 3) === AS_IT_CAME)) return;
       read = end + 1;
     }
-    const pending = this.pending['>'];
-    if (pending.bytes > 0) pieces.push(pending.text());
-    return pieces;
   }
 
   /** The transcript so far, with any unfinished line; never more than TRANSCRIPT_LIMITS.maxBytes. */

@@ -75,7 +75,7 @@ function setup() {
   return { seats, arrivals: new Arrivals(seats, (decision) => decisions.note(decision)), timer: manualTimer(), decisions };
 }
 
-/** What a seat's game read of it: its lines in order, then its end if it went. */
+/** The lines taken from `seat`, in order. */
 function readOf(arrivals: Arrival[], seat: number): string[] {
   return arrivals.filter((arrival) => arrival.seat === seat && arrival.line !== null).map((arrival) => arrival.line!);
 }

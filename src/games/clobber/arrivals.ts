@@ -1,3 +1,4 @@
+import { recallDecision } from '../../match/decision-log.js';
 import type { MatchContext } from '../../match/game.js';
 import type { PlayerSeat } from '../../match/seat.js';
 import { parsePlayLine } from './notation.js';
@@ -186,12 +187,12 @@ export class RecalledArrivals implements ArrivalOrder {
 
   async reset(): Promise<void> {
     for (let seat = 0; seat < this.seats.length; seat++) {
-      for (let dropped = await this.recalled(); dropped > 0; dropped--) await this.lineOf(seat);
+      for (let dropped = await recallDecision(this.recall, 'clobber'); dropped > 0; dropped--) await this.lineOf(seat);
     }
   }
 
   async next(): Promise<Arrival | 'timeout'> {
-    const decision = await this.recalled();
+    const decision = await recallDecision(this.recall, 'clobber');
     if (decision === TIMEOUT_DECISION) return 'timeout';
     const seat = Math.floor((decision - 1) / KINDS);
     const kind = (decision - 1) % KINDS;
@@ -200,12 +201,6 @@ export class RecalledArrivals implements ArrivalOrder {
     const line = await this.lineOf(seat);
     if (line === null) throw new Error(`clobber: seat ${seat} has no line left where the match took one`);
     return { seat, line, inTurn: kind === IN_TURN };
-  }
-
-  private async recalled(): Promise<number> {
-    const decision = await this.recall();
-    if (decision === null) throw new Error('clobber: the match noted no more decisions');
-    return decision;
   }
 
   private async lineOf(index: number): Promise<string | null> {

@@ -1,3 +1,4 @@
+import { recallDecision } from '../../match/decision-log.js';
 import type { MatchContext, MatchResult } from '../../match/game.js';
 import { Random } from '../../match/random.js';
 import type { PlayerSeat } from '../../match/seat.js';
@@ -138,7 +139,7 @@ export class HaseRoom {
     this.roomId = config.room ?? roomIdFrom(ctx.random);
     this.state = initialState(dealBoard(ctx, config));
     const recall = ctx.recall;
-    this.events = recall ? new RecalledRoomEvents(this.seats, () => this.recalled(recall), () => this.requests) : new PlayedRoomEvents(this.seats);
+    this.events = recall ? new RecalledRoomEvents(this.seats, () => recallDecision(recall, 'hase und igel'), () => this.requests) : new PlayedRoomEvents(this.seats);
     this.gate = this.deps.rooms?.open(this.roomId, config.paused) ?? new RoomGate(false);
     this.gate.onCancel(() => this.events.push({ kind: 'gate', decision: 'cancel' }));
     this.vis = ctx.drawing ? HaseVis.forMatch(ctx, this.names) : null;
@@ -407,15 +408,9 @@ export class HaseRoom {
    * the record; in a replay, what the played room decided, recalled.
    */
   private async decided(played: () => boolean): Promise<boolean> {
-    if (this.ctx.recall) return (await this.recalled(this.ctx.recall)) === 1;
+    if (this.ctx.recall) return (await recallDecision(this.ctx.recall, 'hase und igel')) === 1;
     const decision = played();
     this.ctx.note?.(decision ? 1 : 0);
-    return decision;
-  }
-
-  private async recalled(recall: () => Promise<number | null>): Promise<number> {
-    const decision = await recall();
-    if (decision === null) throw new Error('hase und igel: the match noted no more decisions');
     return decision;
   }
 
